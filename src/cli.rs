@@ -1,0 +1,152 @@
+//! Command-line definitions; the work they trigger lives in `commands`.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(name = "paperscout", version, about = "Which of today's arXiv papers to read")]
+pub struct Cli {
+    /// Say more about what is happening (chosen model, timings) on stderr.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read listings in any supported format and print the papers found.
+    Parse(ParseArgs),
+    /// Add an `embedding` to each JSON line that has a `text` field.
+    Embed(EmbedArgs),
+    /// Add listings to the library and embed what is new.
+    Ingest(IngestArgs),
+    /// Papers like one in the library, or like a text.
+    Like(LikeArgs),
+    /// What the library holds.
+    Stats(LibraryArgs),
+    /// Check the library's database and derived files; rebuild what is stale.
+    Doctor(LibraryArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct LibraryArgs {
+    /// Library directory (default: the user's data dir, e.g. ~/.local/share/paperscout).
+    #[arg(long, env = "PAPERSCOUT_LIBRARY", value_name = "DIR", global = true)]
+    pub library: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct IngestArgs {
+    /// Listing files or directories (searched recursively); `-` is stdin.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub library: LibraryArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LikeArgs {
+    /// An arXiv id in the library (with or without version).
+    #[arg(required_unless_present_any = ["text", "file"], conflicts_with_all = ["text", "file"])]
+    pub id: Option<String>,
+    /// Free text (a title, an abstract, a sentence).
+    #[arg(long, conflicts_with = "file")]
+    pub text: Option<String>,
+    /// A file holding a title and/or abstract.
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+    /// How many papers to show.
+    #[arg(short, default_value_t = 10)]
+    pub k: usize,
+    /// Only papers first listed on or after this date (YYYY-MM-DD).
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Only papers first listed on or before this date (YYYY-MM-DD).
+    #[arg(long)]
+    pub until: Option<String>,
+    /// Only papers with this subject (any of their categories).
+    #[arg(long)]
+    pub category: Option<String>,
+    /// Search the HNSW graph instead of scanning every vector exactly.
+    #[arg(long)]
+    pub approx: bool,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub library: LibraryArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ParseArgs {
+    /// Listing files (page text, page HTML, RSS, Atom, mailing, JSONL[.gz]); `-` is stdin.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// One JSON object per paper per line instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DeviceChoice {
+    Auto,
+    Cpu,
+    Cuda,
+}
+
+/// How the embedding model is found and run; shared by every command that embeds.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ModelArgs {
+    /// Model directory in sentence-transformers layout (else $PAPERSCOUT_MODEL,
+    /// models/all-MiniLM-L6-v2, then the Hugging Face hub).
+    #[arg(long, value_name = "DIR")]
+    pub model: Option<PathBuf>,
+    /// Where to run the model.
+    #[arg(long, value_enum, default_value_t = DeviceChoice::Auto)]
+    pub device: DeviceChoice,
+    /// Largest number of tokens (padding included) in one batch.
+    #[arg(long, default_value_t = 8192)]
+    pub batch_tokens: usize,
+    /// Worker threads for CPU inference (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Model code: `native` is our CPU BERT forward, `candle` runs candle
+    /// tensor ops on any device; `auto` is native on CPU, candle elsewhere.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BackendChoice {
+    Auto,
+    Native,
+    Candle,
+}
+
+impl Default for ModelArgs {
+    /// The same values the command line gives when no flag is passed.
+    fn default() -> Self {
+        ModelArgs {
+            model: None,
+            device: DeviceChoice::Auto,
+            batch_tokens: 8192,
+            threads: None,
+            backend: BackendChoice::Auto,
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EmbedArgs {
+    /// JSON lines with a `text` field; `-` or nothing reads stdin.
+    #[arg(default_value = "-")]
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub model: ModelArgs,
+}

@@ -1,0 +1,180 @@
+//! The [`Embedder`] over any [`Backend`]: tokenize, sort by length and cut
+//! batches by a token budget, run the backend, pool, normalise, and put the
+//! vectors back in input order.
+
+use super::backend::Backend;
+use super::batch::{self, Batch};
+use super::bert::{candle::CandleBert, native::NativeBert, BertConfig, BertWeights};
+use super::resolve::ResolvedModel;
+use super::st::{PoolMode, SentenceConfig};
+use super::tokenize::TextTokenizer;
+use super::{pool, Embedder};
+use anyhow::{bail, Context, Result};
+use candle_core::Device;
+use sha2::{Digest, Sha256};
+use std::io::Read;
+use std::path::Path;
+
+/// How to run a model; the parts of `ModelArgs` that are not about finding it.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    pub device: Device,
+    /// Use the candle-ops forward even on the CPU.
+    pub candle_ops: bool,
+    pub batch_tokens: usize,
+    pub threads: Option<usize>,
+}
+
+pub struct SentenceEmbedder {
+    id: String,
+    dim: usize,
+    tokenizer: TextTokenizer,
+    backend: Box<dyn Backend>,
+    pooling: Vec<PoolMode>,
+    normalize: bool,
+    batch_tokens: usize,
+    pool: Option<rayon::ThreadPool>,
+    summary: String,
+}
+
+fn sha256_prefix(path: &Path) -> Result<String> {
+    let mut f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf).with_context(|| format!("cannot read {}", path.display()))?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    let digest = h.finalize();
+    Ok(digest.iter().take(6).map(|b| format!("{b:02x}")).collect())
+}
+
+impl SentenceEmbedder {
+    /// Loads a model directory in sentence-transformers layout.
+    pub fn open(model: &ResolvedModel, opts: &RunOptions) -> Result<Self> {
+        let dir = &model.dir;
+        Self::open_dir(model, opts).with_context(|| format!("model {} ({})", dir.display(), model.source))
+    }
+
+    fn open_dir(model: &ResolvedModel, opts: &RunOptions) -> Result<Self> {
+        let dir = &model.dir;
+        let st = SentenceConfig::read(dir)?;
+        let tdir = &st.transformer_dir;
+        let config_path = tdir.join("config.json");
+        if !config_path.is_file() {
+            bail!("not a model directory: {} is missing", config_path.display());
+        }
+        let cfg = BertConfig::read(&config_path)?;
+        let max_len = st.max_seq_length.unwrap_or(cfg.max_position_embeddings).min(cfg.max_position_embeddings);
+        let tokenizer_path = tdir.join("tokenizer.json");
+        if !tokenizer_path.is_file() {
+            bail!("{} is missing", tokenizer_path.display());
+        }
+        let tokenizer = TextTokenizer::load(&tokenizer_path, max_len, st.lowercase)?;
+        match tokenizer.max_id() {
+            Some(id) if (id as usize) < cfg.vocab_size => {}
+            _ => bail!(
+                "{} does not fit the model: it has {} tokens, config.json's vocab_size is {}",
+                tokenizer_path.display(),
+                tokenizer.vocab_size(),
+                cfg.vocab_size
+            ),
+        }
+        let weights_path = tdir.join("model.safetensors");
+        let weights = BertWeights::load(cfg, &weights_path, &opts.device)?;
+        let pool = match opts.threads {
+            Some(n) => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .context("cannot start the worker threads")?,
+            ),
+            None => None,
+        };
+        let backend: Box<dyn Backend> = if opts.device.is_cpu() && !opts.candle_ops {
+            Box::new(NativeBert::new(&weights)?)
+        } else {
+            Box::new(CandleBert::new(weights, opts.device.clone()))
+        };
+        debug_assert!(max_len <= backend.max_positions());
+        let id = format!("{}:{}", model.name, sha256_prefix(&weights_path)?);
+        let dim = backend.hidden_size() * st.pooling.len();
+        let describe = match &pool {
+            Some(p) => p.install(|| backend.describe()),
+            None => backend.describe(),
+        };
+        let summary = format!(
+            "{id}, dim {dim}, max_seq_length {max_len}, pooling {}, {}normalized; {describe}; \
+             batches of at most {} tokens",
+            st.pooling.iter().map(|p| p.name()).collect::<Vec<_>>().join("+"),
+            if st.normalize { "" } else { "not " },
+            opts.batch_tokens
+        );
+        Ok(SentenceEmbedder {
+            id,
+            dim,
+            tokenizer,
+            backend,
+            pooling: st.pooling,
+            normalize: st.normalize,
+            batch_tokens: opts.batch_tokens.max(1),
+            pool,
+            summary,
+        })
+    }
+
+    /// One line on what was loaded and how it runs (for `--verbose`).
+    pub fn summary(&self) -> &str {
+        &self.summary
+    }
+
+    /// Tokens per text after truncation, special tokens included.
+    pub fn token_counts(&self, texts: &[&str]) -> Result<Vec<usize>> {
+        Ok(self.run(|| self.tokenizer.encode(texts))?.iter().map(Vec::len).collect())
+    }
+
+    fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => f(),
+        }
+    }
+}
+
+impl Embedder for SentenceEmbedder {
+    fn model_id(&self) -> &str {
+        &self.id
+    }
+
+    fn dim(&self) -> usize {
+        self.dim
+    }
+
+    fn embed(&self, texts: &[&str], progress: &dyn Fn(usize)) -> Result<Vec<Vec<f32>>> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids = self.run(|| self.tokenizer.encode(texts))?;
+        let lengths: Vec<usize> = ids.iter().map(Vec::len).collect();
+        let width = self.backend.hidden_size();
+        let mut out = vec![Vec::new(); texts.len()];
+        let mut done = 0;
+        for group in batch::plan(&lengths, self.batch_tokens) {
+            let batch = Batch::from_sequences(group.iter().map(|&i| ids[i].as_slice()));
+            let hidden = self.run(|| self.backend.forward(&batch))?;
+            for (k, &i) in group.iter().enumerate() {
+                let mut v = pool::pool(&hidden, width, batch.seq(k), &self.pooling);
+                if self.normalize {
+                    pool::normalize(&mut v);
+                }
+                out[i] = v;
+            }
+            done += group.len();
+            progress(done);
+        }
+        Ok(out)
+    }
+}

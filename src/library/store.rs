@@ -1,0 +1,361 @@
+//! The SQLite database: the library's source of truth. Papers (current
+//! fields plus every version seen), listings (which day a paper appeared, in
+//! which category and section) and vectors keyed by (model, text hash).
+
+use crate::paper::{Kind, Paper};
+use anyhow::{Context, Result};
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use std::path::Path;
+use std::time::Duration;
+
+const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS papers (
+    id          TEXT PRIMARY KEY,
+    version     INTEGER,
+    title       TEXT NOT NULL,
+    authors     TEXT NOT NULL,      -- JSON list
+    abstract    TEXT NOT NULL,
+    subjects    TEXT NOT NULL,      -- JSON list, primary first
+    primary_cat TEXT,
+    comments    TEXT,
+    journal_ref TEXT,
+    first_date  TEXT,               -- earliest listing date seen
+    text_hash   BLOB NOT NULL       -- hash of the text the embedder sees
+);
+CREATE TABLE IF NOT EXISTS versions (
+    id        TEXT NOT NULL,
+    version   INTEGER NOT NULL,     -- 0 when the source gave none
+    title     TEXT NOT NULL,
+    abstract  TEXT NOT NULL,
+    text_hash BLOB NOT NULL,
+    PRIMARY KEY (id, version)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS listings (
+    id       TEXT NOT NULL,
+    date     TEXT NOT NULL,
+    category TEXT NOT NULL,
+    kind     TEXT NOT NULL,
+    source   TEXT NOT NULL,
+    PRIMARY KEY (id, date, category)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS listings_by_date ON listings (date);
+CREATE TABLE IF NOT EXISTS vectors (
+    model     TEXT NOT NULL,
+    text_hash BLOB NOT NULL,
+    vec       BLOB NOT NULL,        -- little-endian f32
+    PRIMARY KEY (model, text_hash)
+) WITHOUT ROWID;
+";
+
+/// What an upsert did to one paper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upsert {
+    New,
+    Updated,
+    Unchanged,
+}
+
+/// A paper as stored, with what the commands that query the library show.
+#[derive(Debug, Clone)]
+pub struct StoredPaper {
+    pub rowid: i64,
+    pub paper: Paper,
+    pub first_date: Option<String>,
+    pub text_hash: Vec<u8>,
+}
+
+pub struct Store {
+    conn: Connection,
+}
+
+/// Hash of the text the embedder sees; vectors are keyed by it so that a
+/// replaced entry with an unchanged abstract is not embedded again.
+pub fn text_hash(text: &str) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())[..16].to_vec()
+}
+
+impl Store {
+    pub fn open(path: &Path) -> Result<Store> {
+        let conn = Connection::open(path)
+            .with_context(|| format!("cannot open library database {}", path.display()))?;
+        // WAL: readers never block the writer, and a killed writer loses only
+        // its uncommitted transaction.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.busy_timeout(Duration::from_secs(30))?;
+        conn.execute_batch(SCHEMA)
+            .with_context(|| format!("cannot set up library database {}", path.display()))?;
+        let version: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0))
+            .optional()?;
+        match version {
+            None => {
+                conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('schema', ?1)",
+                    [SCHEMA_VERSION.to_string()],
+                )?;
+            }
+            Some(v) if v == SCHEMA_VERSION.to_string() => {}
+            Some(v) => anyhow::bail!(
+                "{}: library schema {v} is not the one this paperscout knows ({SCHEMA_VERSION})",
+                path.display()
+            ),
+        }
+        Ok(Store { conn })
+    }
+
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    pub fn transaction(&mut self) -> Result<Transaction<'_>> {
+        Ok(self.conn.transaction()?)
+    }
+
+    /// A counter bumped by every write that changes which vectors belong to
+    /// which papers; derived files record the value they were built from.
+    pub fn generation(&self) -> Result<i64> {
+        let g: Option<String> = self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'generation'", [], |r| r.get(0))
+            .optional()?;
+        Ok(g.and_then(|g| g.parse().ok()).unwrap_or(0))
+    }
+
+    /// The model the last ingest embedded with: id queries use its vectors.
+    pub fn default_model(&self) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'model'", [], |r| r.get(0))
+            .optional()?)
+    }
+
+    pub fn set_default_model(&self, model: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('model', ?1)
+             ON CONFLICT(key) DO UPDATE SET value = ?1",
+            [model],
+        )?;
+        Ok(())
+    }
+
+    pub fn vector_counts(&self) -> Result<Vec<(String, i64)>> {
+        let mut stmt = self.conn.prepare("SELECT model, count(*) FROM vectors GROUP BY model ORDER BY model")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    pub fn integrity_check(&self) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare("PRAGMA integrity_check")?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        let msgs: Vec<String> = rows.collect::<std::result::Result<_, _>>()?;
+        Ok(msgs.into_iter().filter(|m| m != "ok").collect())
+    }
+
+    pub fn count(&self, sql: &str) -> Result<i64> {
+        Ok(self.conn.query_row(sql, [], |r| r.get(0))?)
+    }
+
+    pub fn get_paper(&self, id: &str) -> Result<Option<StoredPaper>> {
+        let mut stmt = self.conn.prepare_cached(&format!("{SELECT_PAPER} WHERE p.id = ?1"))?;
+        Ok(stmt.query_row([id], row_to_paper).optional()?)
+    }
+
+    pub fn get_paper_by_rowid(&self, rowid: i64) -> Result<Option<StoredPaper>> {
+        let mut stmt = self.conn.prepare_cached(&format!("{SELECT_PAPER} WHERE p.rowid = ?1"))?;
+        Ok(stmt.query_row([rowid], row_to_paper).optional()?)
+    }
+
+    pub fn vector(&self, model: &str, hash: &[u8]) -> Result<Option<Vec<f32>>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT vec FROM vectors WHERE model = ?1 AND text_hash = ?2")?;
+        let blob: Option<Vec<u8>> = stmt.query_row(params![model, hash], |r| r.get(0)).optional()?;
+        Ok(blob.map(|b| blob_to_vec(&b)))
+    }
+
+    /// (rowid, vector) of every paper that has a vector for `model`, in rowid order.
+    pub fn for_each_vector(&self, model: &str, mut f: impl FnMut(i64, &[f32])) -> Result<()> {
+        let mut stmt = self.conn.prepare(
+            "SELECT p.rowid, v.vec FROM papers p JOIN vectors v
+             ON v.model = ?1 AND v.text_hash = p.text_hash ORDER BY p.rowid",
+        )?;
+        let mut rows = stmt.query([model])?;
+        let mut buf = Vec::new();
+        while let Some(row) = rows.next()? {
+            let rowid: i64 = row.get(0)?;
+            let blob = row.get_ref(1)?.as_blob()?;
+            buf.clear();
+            buf.extend(blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+            f(rowid, &buf);
+        }
+        Ok(())
+    }
+
+    /// Papers whose text has no vector for `model` yet: (text hash, text).
+    pub fn missing_vectors(&self, model: &str) -> Result<Vec<(Vec<u8>, String)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT DISTINCT p.text_hash, p.title, p.abstract FROM papers p
+             WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model = ?1 AND v.text_hash = p.text_hash)",
+        )?;
+        let rows = stmt.query_map([model], |r| {
+            let title: String = r.get(1)?;
+            let abs: String = r.get(2)?;
+            Ok((r.get::<_, Vec<u8>>(0)?, embedding_text(&title, &abs)))
+        })?;
+        let mut out: Vec<(Vec<u8>, String)> = rows.collect::<std::result::Result<_, _>>()?;
+        out.dedup_by(|a, b| a.0 == b.0);
+        Ok(out)
+    }
+}
+
+/// The text a paper is embedded from (kept in one place: the hash depends on it).
+pub fn embedding_text(title: &str, abstract_text: &str) -> String {
+    if abstract_text.is_empty() {
+        title.to_string()
+    } else {
+        format!("{title}. {abstract_text}")
+    }
+}
+
+const SELECT_PAPER: &str = "SELECT p.rowid, p.id, p.version, p.title, p.authors, p.abstract,
+    p.subjects, p.primary_cat, p.comments, p.journal_ref, p.first_date, p.text_hash FROM papers p";
+
+fn row_to_paper(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPaper> {
+    let authors: String = r.get(4)?;
+    let subjects: String = r.get(6)?;
+    let first_date: Option<String> = r.get(10)?;
+    Ok(StoredPaper {
+        rowid: r.get(0)?,
+        paper: Paper {
+            id: r.get(1)?,
+            version: r.get::<_, Option<i64>>(2)?.and_then(|v| u32::try_from(v).ok()),
+            kind: Kind::New,
+            title: r.get(3)?,
+            authors: serde_json::from_str(&authors).unwrap_or_default(),
+            abstract_text: r.get(5)?,
+            subjects: serde_json::from_str(&subjects).unwrap_or_default(),
+            primary: r.get(7)?,
+            comments: r.get(8)?,
+            journal_ref: r.get(9)?,
+            listing_date: first_date.clone(),
+            source: String::new(),
+        },
+        first_date,
+        text_hash: r.get(11)?,
+    })
+}
+
+pub fn vec_to_blob(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+pub fn blob_to_vec(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Inserts or updates one paper and its listing inside `tx`.
+pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
+    let text = embedding_text(&p.title, &p.abstract_text);
+    let hash = text_hash(&text);
+    let authors = serde_json::to_string(&p.authors)?;
+    let subjects = serde_json::to_string(&p.subjects)?;
+    let existing: Option<(Option<i64>, String, String, Vec<u8>, String, String, Option<String>, Option<String>)> = tx
+        .prepare_cached(
+            "SELECT version, title, abstract, text_hash, authors, subjects, comments, journal_ref
+             FROM papers WHERE id = ?1",
+        )?
+        .query_row([&p.id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?))
+        })
+        .optional()?;
+    let version = p.version.map(i64::from);
+    let outcome = match existing {
+        None => {
+            tx.prepare_cached(
+                "INSERT INTO papers (id, version, title, authors, abstract, subjects, primary_cat,
+                 comments, journal_ref, first_date, text_hash)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            )?
+            .execute(params![
+                p.id, version, p.title, authors, p.abstract_text, subjects, p.primary,
+                p.comments, p.journal_ref, p.listing_date, hash
+            ])?;
+            Upsert::New
+        }
+        Some((old_version, title, abs, old_hash, old_authors, old_subjects, comments, jref)) => {
+            // An older version (or a listing without abstracts, like pastweek
+            // pages) must not overwrite what we already know.
+            let last_seen: Option<String> = tx
+                .prepare_cached("SELECT max(date) FROM listings WHERE id = ?1")?
+                .query_row([&p.id], |r| r.get(0))?;
+            // What an earlier listing said (or an older version) never
+            // overwrites what a later one said, whatever the input order.
+            let older = matches!((old_version, version), (Some(o), Some(n)) if n < o)
+                || matches!((&p.listing_date, &last_seen), (Some(d), Some(l)) if d < l);
+            let loses_abstract = p.abstract_text.is_empty() && !abs.is_empty();
+            let same = title == p.title
+                && abs == p.abstract_text
+                && old_hash == hash
+                && old_authors == authors
+                && old_subjects == subjects
+                && comments == p.comments
+                && jref == p.journal_ref
+                && (version.is_none() || old_version == version);
+            if older || loses_abstract || same {
+                Upsert::Unchanged
+            } else {
+                tx.prepare_cached(
+                    "UPDATE papers SET version = COALESCE(?2, version), title = ?3, authors = ?4,
+                     abstract = ?5, subjects = ?6, primary_cat = ?7, comments = ?8,
+                     journal_ref = ?9, text_hash = ?10 WHERE id = ?1",
+                )?
+                .execute(params![
+                    p.id, version, p.title, authors, p.abstract_text, subjects, p.primary,
+                    p.comments, p.journal_ref, hash
+                ])?;
+                Upsert::Updated
+            }
+        }
+    };
+    if let Some(date) = &p.listing_date {
+        tx.prepare_cached(
+            "UPDATE papers SET first_date = ?2 WHERE id = ?1 AND (first_date IS NULL OR first_date > ?2)",
+        )?
+        .execute(params![p.id, date])?;
+        let category = p.primary.clone().unwrap_or_default();
+        tx.prepare_cached(
+            "INSERT OR IGNORE INTO listings (id, date, category, kind, source) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![p.id, date, category, p.kind.as_str(), p.source])?;
+    }
+    if !p.abstract_text.is_empty() || !p.title.is_empty() {
+        tx.prepare_cached(
+            "INSERT OR IGNORE INTO versions (id, version, title, abstract, text_hash)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![p.id, version.unwrap_or(0), p.title, p.abstract_text, hash])?;
+    }
+    Ok(outcome)
+}
+
+pub fn bump_generation(tx: &Transaction<'_>) -> Result<()> {
+    tx.execute(
+        "INSERT INTO meta (key, value) VALUES ('generation', '1')
+         ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+        [],
+    )?;
+    Ok(())
+}
+
+pub fn insert_vector(tx: &Transaction<'_>, model: &str, hash: &[u8], v: &[f32]) -> Result<()> {
+    tx.prepare_cached("INSERT OR REPLACE INTO vectors (model, text_hash, vec) VALUES (?1, ?2, ?3)")?
+        .execute(params![model, hash, vec_to_blob(v)])?;
+    Ok(())
+}

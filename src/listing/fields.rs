@@ -1,0 +1,348 @@
+//! Field-level helpers shared by the feed, mailing, HTML and JSONL parsers,
+//! so that the same raw value reads the same whichever format carried it.
+//!
+//! Every cleaner applies the [`super::text`] rules in one fixed order:
+//! HTML entities, then tags, then whitespace.
+
+use super::text;
+use std::borrow::Cow;
+
+/// Cleans a one-line field (title, author, comments, journal reference).
+pub fn clean_inline(raw: &str) -> String {
+    if is_plain_line(raw) {
+        return raw.to_string();
+    }
+    text::inline(&text::strip_tags(&text::decode_entities(raw)))
+}
+
+/// Like [`clean_inline`], but an empty result means the field is absent.
+pub fn clean_optional(raw: &str) -> Option<String> {
+    Some(clean_inline(raw)).filter(|s| !s.is_empty())
+}
+
+/// Cleans an abstract stored the way arXiv stores them (API, RSS, mailings,
+/// metadata dumps): newlines are wrapping, except that a line starting with
+/// whitespace, or following a blank line, opens a new paragraph. This is the
+/// rule arXiv's own pages use to place `<br>`s.
+pub fn clean_abstract(raw: &str) -> String {
+    if is_plain_line(raw) {
+        return raw.to_string();
+    }
+    let marked = mark_indented_paragraphs(raw);
+    text::paragraphs(&text::strip_tags(&text::decode_entities(&marked)))
+}
+
+/// Cleans text where every `\n` is a real paragraph break, as produced by
+/// walking an HTML tree (`<br>` and block ends become `\n`).
+pub fn clean_lines(raw: &str) -> String {
+    text::lines(&text::strip_tags(&text::decode_entities(raw)))
+}
+
+/// True when cleaning would not change `s`: a hot path for the JSONL corpus,
+/// whose text is already whitespace-collapsed. Conservative: any control
+/// character, `&`, `<`, double space or non-ASCII whitespace means "clean it".
+fn is_plain_line(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let edge_space = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_whitespace());
+    if edge_space(bytes.first()) || edge_space(bytes.last()) {
+        return false;
+    }
+    !has_special_bytes(bytes) && (s.is_ascii() || !has_unicode_space(bytes))
+}
+
+/// Control characters, `&`, `<` or two spaces in a row. Scans 64-byte
+/// blocks without branches inside a block, so the compiler can vectorise it.
+fn has_special_bytes(bytes: &[u8]) -> bool {
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = (start + 64).min(bytes.len());
+        let block = &bytes[start..end];
+        let next = &bytes[start + 1..(end + 1).min(bytes.len())];
+        let odd = block
+            .iter()
+            .fold(false, |acc, &b| acc | (b < b' ') | (b == b'&') | (b == b'<'));
+        let double_space = block
+            .iter()
+            .zip(next)
+            .fold(false, |acc, (&a, &b)| acc | ((a == b' ') & (b == b' ')));
+        if odd | double_space {
+            return true;
+        }
+        start = end;
+    }
+    false
+}
+
+/// Finds the UTF-8 encodings of the non-ASCII characters that
+/// `char::is_whitespace` accepts (U+0085, U+00A0, U+1680, U+2000–U+200A,
+/// U+2028, U+2029, U+202F, U+205F, U+3000).
+fn has_unicode_space(bytes: &[u8]) -> bool {
+    bytes.windows(2).enumerate().any(|(i, w)| match (w[0], w[1]) {
+        (0xC2, 0x85 | 0xA0) => true,
+        (0xE1, 0x9A) => bytes.get(i + 2) == Some(&0x80),
+        (0xE2, 0x80) => matches!(bytes.get(i + 2), Some(0x80..=0x8A | 0xA8 | 0xA9 | 0xAF)),
+        (0xE2, 0x81) => bytes.get(i + 2) == Some(&0x9F),
+        (0xE3, 0x80) => bytes.get(i + 2) == Some(&0x80),
+        _ => false,
+    })
+}
+
+/// Turns "newline + indentation" into a blank line so that
+/// [`text::paragraphs`] sees the paragraph break.
+fn mark_indented_paragraphs(raw: &str) -> Cow<'_, str> {
+    if !raw.contains("\n ") && !raw.contains("\n\t") {
+        return Cow::Borrowed(raw);
+    }
+    let mut out = String::with_capacity(raw.len() + 16);
+    for (i, line) in raw.split('\n').enumerate() {
+        if i > 0 {
+            let indented = line.starts_with([' ', '\t']);
+            out.push_str(if indented { "\n\n" } else { "\n" });
+        }
+        out.push_str(line);
+    }
+    Cow::Owned(out)
+}
+
+/// Splits an author line ("A. Smith, B. Jones and C. Lee") into names.
+/// Commas and the word "and" separate names only outside parentheses, so
+/// affiliations such as "(MIT, Cambridge)" stay with their author.
+pub fn split_authors(raw: &str) -> Vec<String> {
+    let line = clean_inline(raw);
+    let mut names = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' | b';' if depth == 0 => {
+                push_author(&mut names, &line[start..i]);
+                start = i + 1;
+            }
+            b' ' if depth == 0 && line[i..].starts_with(" and ") => {
+                push_author(&mut names, &line[start..i]);
+                i += " and".len();
+                start = i;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    push_author(&mut names, &line[start..]);
+    names
+}
+
+fn push_author(names: &mut Vec<String>, piece: &str) {
+    let piece = piece.trim();
+    // "A, B, and C": the Oxford comma leaves "and C" behind.
+    let piece = piece.strip_prefix("and ").unwrap_or(piece).trim();
+    if !piece.is_empty() && piece != "and" {
+        names.push(piece.to_string());
+    }
+}
+
+/// True for arXiv category codes (`cs.DC`, `astro-ph`, `cond-mat.str-el`),
+/// false for the MSC/ACM classes (`14C20`, `I.2.7`) that some sources mix in.
+pub fn is_category(s: &str) -> bool {
+    let (archive, sub) = match s.split_once('.') {
+        Some((a, b)) => (a, Some(b)),
+        None => (s, None),
+    };
+    let archive_ok = archive.len() >= 2
+        && archive.as_bytes()[0].is_ascii_lowercase()
+        && archive.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+    let sub_ok = sub.is_none_or(|sub| {
+        !sub.is_empty() && sub.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
+    });
+    archive_ok && sub_ok
+}
+
+/// Keeps the category codes among `terms`, in order, without repeats.
+pub fn categories<'a>(terms: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for term in terms {
+        let term = term.trim();
+        if is_category(term) && !out.iter().any(|c| c == term) {
+            out.push(term.to_string());
+        }
+    }
+    out
+}
+
+/// Puts `primary` in front of `others` (dropping its repeat there).
+pub fn primary_first(primary: Option<String>, others: Vec<String>) -> Vec<String> {
+    match primary {
+        Some(p) => {
+            let rest: Vec<String> = others.into_iter().filter(|c| *c != p).collect();
+            let mut out = Vec::with_capacity(rest.len() + 1);
+            out.push(p);
+            out.extend(rest);
+            out
+        }
+        None => others,
+    }
+}
+
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// Finds the first "day month year" date in free text, as written in arXiv
+/// headers, headings and feeds: "Fri, 22 Nov 2024 (showing …)",
+/// "Showing new listings for Monday, 2 March 2026", "Fri,  3 Mar 23 01:29:12 GMT".
+/// Returns it as `YYYY-MM-DD`; two-digit years are 20xx.
+pub fn date_in(s: &str) -> Option<String> {
+    let words: Vec<&str> = s
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(3).find_map(|w| {
+        let day: u32 = w[0].parse().ok().filter(|d| (1..=31).contains(d))?;
+        let month = month_number(w[1])?;
+        let year = match w[2].len() {
+            4 => w[2].parse::<u32>().ok()?,
+            2 => 2000 + w[2].parse::<u32>().ok()?,
+            _ => return None,
+        };
+        Some(format!("{year:04}-{month:02}-{day:02}"))
+    })
+}
+
+fn month_number(word: &str) -> Option<u32> {
+    let word = word.trim_end_matches('.').to_ascii_lowercase();
+    if word.len() < 3 {
+        return None;
+    }
+    let pos = MONTHS.iter().position(|m| word.starts_with(m))?;
+    // Accept "Mar" and "March", not "Marble".
+    let full = [
+        "january", "february", "march", "april", "may", "june", "july", "august",
+        "september", "october", "november", "december",
+    ][pos];
+    (word.len() == 3 || full.starts_with(&word) || word == "sept").then_some(pos as u32 + 1)
+}
+
+/// The `YYYY-MM-DD` at the start of an ISO timestamp ("2017-07-27T08:18:33Z").
+pub fn iso_date(s: &str) -> Option<String> {
+    let s = s.trim();
+    let head = s.get(..10)?;
+    let b = head.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    let shaped = digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10);
+    let month: u32 = head[5..7].parse().ok()?;
+    let day: u32 = head[8..10].parse().ok()?;
+    (shaped && (1..=12).contains(&month) && (1..=31).contains(&day)).then(|| head.to_string())
+}
+
+/// Line numbers for increasing byte offsets without rescanning the text
+/// from the start each time (inputs have tens of thousands of records).
+pub struct LineCounter<'a> {
+    text: &'a str,
+    offset: usize,
+    line: usize,
+}
+
+impl<'a> LineCounter<'a> {
+    pub fn new(text: &'a str) -> Self {
+        LineCounter {
+            text,
+            offset: 0,
+            line: 1,
+        }
+    }
+
+    /// 1-based line of `offset`; cheap when offsets only grow.
+    pub fn line_at(&mut self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        if offset < self.offset {
+            return line_of(self.text, offset);
+        }
+        let newlines = self.text.as_bytes()[self.offset..offset]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.line += newlines;
+        self.offset = offset;
+        self.line
+    }
+}
+
+/// 1-based line number of a byte offset, for messages.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    1 + text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cleans_abstract_paragraphs() {
+        assert_eq!(clean_abstract("  One\nline.\n  Two  para.\n"), "One line.\nTwo para.");
+        assert_eq!(clean_abstract("a &amp; b <i>c</i>\n\nd"), "a & b c\nd");
+        assert_eq!(clean_abstract("plain text"), "plain text");
+        assert_eq!(clean_abstract("$a<b$ and  x"), "$a<b$ and x");
+    }
+
+    #[test]
+    fn plain_line_check_matches_cleaning() {
+        for s in [
+            "plain", "two  spaces", " lead", "tab\there", "a&b", "a<b", "nb\u{a0}sp", "em\u{2003}sp",
+            "ideo\u{3000}sp", "quote \u{201c}x\u{201d}", "caf\u{e9}", "", "nel\u{85}x",
+        ] {
+            let cleaned = text::inline(&text::strip_tags(&text::decode_entities(s)));
+            if is_plain_line(s) {
+                assert_eq!(cleaned, s, "{s:?}");
+            }
+        }
+        assert!(is_plain_line("quote \u{201c}x\u{201d} caf\u{e9}"));
+        assert!(!is_plain_line("em\u{2003}sp"));
+    }
+
+    #[test]
+    fn splits_authors() {
+        assert_eq!(split_authors("A. Smith, B. Jones and C. Lee"), ["A. Smith", "B. Jones", "C. Lee"]);
+        assert_eq!(split_authors("A, B, and C"), ["A", "B", "C"]);
+        assert_eq!(
+            split_authors("A. B (MIT, Cambridge and Harvard), C\n  D"),
+            ["A. B (MIT, Cambridge and Harvard)", "C D"]
+        );
+        assert_eq!(split_authors("Alexander Andersen"), ["Alexander Andersen"]);
+        assert!(split_authors("  ").is_empty());
+    }
+
+    #[test]
+    fn category_codes() {
+        for ok in ["cs.DC", "astro-ph", "cond-mat.str-el", "q-fin.ST", "gr-qc"] {
+            assert!(is_category(ok), "{ok}");
+        }
+        for bad in ["14C20, 14A20", "I.2.7", "68T50", "", "cs.", "Cs.DC", "cs DC"] {
+            assert!(!is_category(bad), "{bad}");
+        }
+        assert_eq!(
+            primary_first(Some("b".into()), vec!["a".into(), "b".into()]),
+            ["b", "a"]
+        );
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(date_in("Fri, 22 Nov 2024 (showing 75 of 75 entries )").as_deref(), Some("2024-11-22"));
+        assert_eq!(date_in("Showing new listings for Monday, 2 March 2026").as_deref(), Some("2026-03-02"));
+        assert_eq!(date_in("Date: Fri,  3 Mar 23 01:29:12 GMT").as_deref(), Some("2023-03-03"));
+        assert_eq!(date_in("/* Tue, 28 Feb 2023 */").as_deref(), Some("2023-02-28"));
+        assert_eq!(date_in("New submissions (showing 6 of 6 entries)"), None);
+        assert_eq!(date_in("2 Marble 2020"), None);
+        assert_eq!(iso_date("2017-07-27T08:18:33Z").as_deref(), Some("2017-07-27"));
+        assert_eq!(iso_date("2017-13-27"), None);
+        assert_eq!(iso_date("27.07.2017"), None);
+        assert_eq!(iso_date("2017-07-2é"), None);
+    }
+}

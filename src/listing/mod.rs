@@ -1,0 +1,252 @@
+//! Reading arXiv listings in every form a user has them.
+//!
+//! Each format lives in its own file and exposes
+//! `fn parse(text: &str, source: &str) -> Result<Parsed, ListingError>`.
+//! This module decides which one applies by looking at the content (never the
+//! file name), and owns the byte-level concerns every format shares: gzip,
+//! encodings, line ends and binary garbage.
+
+pub mod atom;
+pub mod browser_text;
+mod fields;
+pub mod html;
+pub mod jsonl;
+pub mod mailing;
+pub mod rss;
+pub mod text;
+mod xml_records;
+
+use crate::paper::Paper;
+use std::fmt;
+use std::io::Read;
+use std::path::Path;
+
+/// The input formats paperscout understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Text copied from a `/list/<cat>/new` page in a browser (both layouts).
+    BrowserText,
+    /// The HTML of a `/list/<cat>/{new,recent,pastweek}` page.
+    Html,
+    /// An rss.arxiv.org RSS 2.0 feed.
+    Rss,
+    /// An export.arxiv.org API Atom response.
+    Atom,
+    /// arXiv's plain-text mailing (`\\`-separated blocks).
+    Mailing,
+    /// JSON lines of paper metadata (our corpus or the Kaggle snapshot).
+    Jsonl,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::BrowserText => "listing page text",
+            Format::Html => "listing page HTML",
+            Format::Rss => "RSS feed",
+            Format::Atom => "API Atom feed",
+            Format::Mailing => "mailing text",
+            Format::Jsonl => "JSONL metadata",
+        }
+    }
+}
+
+/// What a parser found in one input.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    pub format: Format,
+    pub papers: Vec<Paper>,
+    /// Entries or lines that were skipped, each saying where and why.
+    pub warnings: Vec<String>,
+}
+
+impl Parsed {
+    pub fn new(format: Format) -> Parsed {
+        Parsed {
+            format,
+            papers: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// An input that could not be read as a listing. Displays as
+/// `source:line: message` so the user can jump to the spot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListingError {
+    pub source: String,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl ListingError {
+    pub fn new(source: &str, line: Option<usize>, message: impl Into<String>) -> ListingError {
+        ListingError {
+            source: source.to_string(),
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ListingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{}: {}", self.source, line, self.message),
+            None => write!(f, "{}: {}", self.source, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ListingError {}
+
+/// Reads and parses one file; `-` reads standard input.
+pub fn parse_path(path: &Path) -> Result<Parsed, ListingError> {
+    let source = path.display().to_string();
+    let mut bytes = Vec::new();
+    let read = if source == "-" {
+        std::io::stdin().lock().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
+    };
+    read.map_err(|e| ListingError::new(&source, None, format!("cannot read: {e}")))?;
+    parse_bytes(&bytes, &source)
+}
+
+/// Parses a whole input held in memory. `source` names it in papers and errors.
+pub fn parse_bytes(bytes: &[u8], source: &str) -> Result<Parsed, ListingError> {
+    let mut notes = Vec::new();
+    let decompressed;
+    let mut bytes = bytes;
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        let mut decoder = flate2::read::MultiGzDecoder::new(bytes);
+        if let Err(e) = decoder.read_to_end(&mut out) {
+            if out.is_empty() {
+                return Err(ListingError::new(source, None, format!("broken gzip data: {e}")));
+            }
+            notes.push(format!("{source}: gzip stream ends early ({e}); reading what was there"));
+        }
+        decompressed = out;
+        bytes = &decompressed;
+    }
+    let text = decode(bytes, source, &mut notes)?;
+    let format = detect(&text).ok_or_else(|| {
+        ListingError::new(
+            source,
+            None,
+            "not an arXiv listing: expected listing page text or HTML, an RSS or Atom feed, \
+             mailing text, or JSON lines of paper metadata",
+        )
+    })?;
+    let mut parsed = match format {
+        Format::BrowserText => browser_text::parse(&text, source),
+        Format::Html => html::parse(&text, source),
+        Format::Rss => rss::parse(&text, source),
+        Format::Atom => atom::parse(&text, source),
+        Format::Mailing => mailing::parse(&text, source),
+        Format::Jsonl => jsonl::parse(&text, source),
+    }?;
+    notes.append(&mut parsed.warnings);
+    parsed.warnings = notes;
+    Ok(parsed)
+}
+
+/// Turns bytes into text with `\n` line ends. Binary data is an error; stray
+/// invalid UTF-8 in otherwise textual data is replaced and reported.
+fn decode(bytes: &[u8], source: &str, notes: &mut Vec<String>) -> Result<String, ListingError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().take(8192).any(|&b| b == 0) {
+        return Err(ListingError::new(source, None, "binary data, not a listing"));
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(e) => {
+            let line = 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count();
+            let lossy = String::from_utf8_lossy(bytes);
+            let bad = lossy.matches('\u{FFFD}').count();
+            if bad * 20 > lossy.chars().count().max(1) {
+                return Err(ListingError::new(source, Some(line), "not UTF-8 text"));
+            }
+            notes.push(format!(
+                "{source}:{line}: invalid UTF-8 replaced by U+FFFD ({bad} place(s))"
+            ));
+            lossy.into_owned()
+        }
+    };
+    Ok(if text.contains('\r') {
+        text.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        text
+    })
+}
+
+/// Decides the format from the first meaningful content.
+pub fn detect(text: &str) -> Option<Format> {
+    let head: &str = {
+        let trimmed = text.trim_start();
+        let mut end = trimmed.len().min(16 * 1024);
+        while !trimmed.is_char_boundary(end) {
+            end -= 1;
+        }
+        &trimmed[..end]
+    };
+    if head.is_empty() {
+        return None;
+    }
+    if head.starts_with('{') {
+        return Some(Format::Jsonl);
+    }
+    if head.starts_with('<') {
+        return detect_markup(&head.to_ascii_lowercase());
+    }
+    if browser_text::looks_like(head) {
+        return Some(Format::BrowserText);
+    }
+    if mailing::looks_like(head) {
+        return Some(Format::Mailing);
+    }
+    None
+}
+
+/// Tells feeds from web pages by their root element. Any HTML document goes
+/// to the HTML parser, which explains what it expected when the page is not
+/// an arXiv listing; XML that is neither RSS nor Atom is not ours.
+fn detect_markup(lower: &str) -> Option<Format> {
+    match root_element(lower) {
+        Some("html") => Some(Format::Html),
+        Some("rss" | "rdf:rdf") => Some(Format::Rss),
+        Some("feed") => Some(Format::Atom),
+        // A fragment of a listing page (`<dl id='articles'>`, `<div …>`).
+        _ if lower.contains("list-title") || lower.contains("id='articles'") || lower.contains("id=\"articles\"") => {
+            Some(Format::Html)
+        }
+        _ if lower.contains("<body") => Some(Format::Html),
+        _ => None,
+    }
+}
+
+/// Name of the first element, after any XML declaration, comments and
+/// doctype (`<!doctype html>` counts as `html`).
+fn root_element(lower: &str) -> Option<&str> {
+    let mut rest = lower.trim_start();
+    loop {
+        let skip_to = if rest.starts_with("<?") {
+            "?>"
+        } else if rest.starts_with("<!--") {
+            "-->"
+        } else if rest.starts_with("<!doctype") {
+            if rest["<!doctype".len()..].trim_start().starts_with("html") {
+                return Some("html");
+            }
+            ">"
+        } else {
+            break;
+        };
+        let end = rest.find(skip_to)?;
+        rest = rest[end + skip_to.len()..].trim_start();
+    }
+    let name = rest.strip_prefix('<')?;
+    let end = name.find(|c: char| c.is_whitespace() || c == '>' || c == '/').unwrap_or(name.len());
+    Some(&name[..end])
+}

@@ -1,0 +1,198 @@
+//! The unit every stage passes along: one arXiv entry as a listing showed it.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// How a paper appeared in a listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    New,
+    Cross,
+    Replaced,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::New => "new",
+            Kind::Cross => "cross",
+            Kind::Replaced => "replaced",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An arXiv identifier split into its stable part and optional version:
+/// `2603.00356v2` → (`2603.00356`, Some(2)); `astro-ph/0601001` → (…, None).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ArxivId {
+    pub id: String,
+    pub version: Option<u32>,
+}
+
+impl ArxivId {
+    /// Parses a bare id, an `arXiv:` prefixed one, or an abs/pdf URL.
+    /// Returns None for anything that is not an arXiv identifier.
+    pub fn parse(s: &str) -> Option<ArxivId> {
+        let mut s = s.trim();
+        for prefix in ["http://", "https://"] {
+            if let Some(rest) = s.strip_prefix(prefix) {
+                s = rest;
+            }
+        }
+        if let Some(pos) = s.find("arxiv.org/") {
+            s = &s[pos + "arxiv.org/".len()..];
+            for seg in ["abs/", "pdf/", "html/"] {
+                if let Some(rest) = s.strip_prefix(seg) {
+                    s = rest;
+                    break;
+                }
+            }
+            s = s.trim_end_matches(".pdf");
+        }
+        if s.len() >= 6 && s[..6].eq_ignore_ascii_case("arxiv:") {
+            s = &s[6..];
+        }
+        let (body, version) = split_version(s);
+        if is_new_style(body) || is_old_style(body) {
+            Some(ArxivId {
+                id: body.to_string(),
+                version,
+            })
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for ArxivId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.version {
+            Some(v) => write!(f, "{}v{}", self.id, v),
+            None => f.write_str(&self.id),
+        }
+    }
+}
+
+fn split_version(s: &str) -> (&str, Option<u32>) {
+    if let Some(pos) = s.rfind('v') {
+        let digits = &s[pos + 1..];
+        if pos > 0 && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            if let Ok(v) = digits.parse() {
+                return (&s[..pos], Some(v));
+            }
+        }
+    }
+    (s, None)
+}
+
+/// `YYMM.NNNN` or `YYMM.NNNNN`.
+fn is_new_style(s: &str) -> bool {
+    let b = s.as_bytes();
+    let Some(dot) = s.find('.') else { return false };
+    dot == 4
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && (4..=5).contains(&(b.len() - 5))
+        && b[5..].iter().all(u8::is_ascii_digit)
+}
+
+/// `archive(.SUB)?/YYMMNNN`, e.g. `astro-ph/0601001`, `math.AG/0201001`.
+fn is_old_style(s: &str) -> bool {
+    let Some((archive, num)) = s.split_once('/') else {
+        return false;
+    };
+    !archive.is_empty()
+        && archive
+            .bytes()
+            .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'.')
+        && archive.as_bytes()[0].is_ascii_lowercase()
+        && num.len() == 7
+        && num.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// One entry of a listing (or of a metadata dump).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Paper {
+    /// Identifier without version.
+    pub id: String,
+    pub version: Option<u32>,
+    pub kind: Kind,
+    pub title: String,
+    /// Empty when the source shows no authors.
+    pub authors: Vec<String>,
+    #[serde(rename = "abstract")]
+    pub abstract_text: String,
+    /// Category codes, primary first.
+    pub subjects: Vec<String>,
+    pub primary: Option<String>,
+    pub comments: Option<String>,
+    pub journal_ref: Option<String>,
+    /// ISO date (YYYY-MM-DD) of the listing or announcement, when known.
+    pub listing_date: Option<String>,
+    /// The file (or `-`) the paper was read from.
+    pub source: String,
+}
+
+impl Paper {
+    /// A paper with only its identity filled in; parsers fill the rest.
+    pub fn new(id: ArxivId, kind: Kind, source: &str) -> Paper {
+        Paper {
+            id: id.id,
+            version: id.version,
+            kind,
+            title: String::new(),
+            authors: Vec::new(),
+            abstract_text: String::new(),
+            subjects: Vec::new(),
+            primary: None,
+            comments: None,
+            journal_ref: None,
+            listing_date: None,
+            source: source.to_string(),
+        }
+    }
+
+    /// Sets `subjects` and keeps `primary` in step with its first element.
+    pub fn set_subjects(&mut self, subjects: Vec<String>) {
+        self.primary = subjects.first().cloned();
+        self.subjects = subjects;
+    }
+
+    /// The text the embedder sees: title and abstract, as the reference
+    /// implementation was given them.
+    pub fn embedding_text(&self) -> String {
+        if self.abstract_text.is_empty() {
+            self.title.clone()
+        } else {
+            format!("{}. {}", self.title, self.abstract_text)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_id_forms() {
+        let a = ArxivId::parse("arXiv:2603.00356v2").unwrap();
+        assert_eq!((a.id.as_str(), a.version), ("2603.00356", Some(2)));
+        let b = ArxivId::parse("https://arxiv.org/abs/astro-ph/0601001v1").unwrap();
+        assert_eq!((b.id.as_str(), b.version), ("astro-ph/0601001", Some(1)));
+        let c = ArxivId::parse("0808.0539").unwrap();
+        assert_eq!((c.id.as_str(), c.version), ("0808.0539", None));
+        assert_eq!(
+            ArxivId::parse("http://arxiv.org/pdf/1707.08567v1.pdf").unwrap().to_string(),
+            "1707.08567v1"
+        );
+        for bad in ["", "abc", "2603.0035", "2603.003561", "v2", "astro-ph/06", "../etc/passwd"] {
+            assert!(ArxivId::parse(bad).is_none(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,31 @@
+use crate::paper::Paper;
+use std::io::{self, Write};
+
+/// One JSON object per paper per line, with every field of [`Paper`].
+pub fn write_papers(out: &mut impl Write, papers: &[Paper]) -> io::Result<()> {
+    for p in papers {
+        serde_json::to_writer(&mut *out, p)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// One object per neighbour: the paper's fields plus its score.
+pub fn write_neighbours(out: &mut impl Write, found: &[crate::commands::like::Neighbour]) -> io::Result<()> {
+    for n in found {
+        let p = &n.paper.paper;
+        let obj = serde_json::json!({
+            "id": p.id,
+            "version": p.version,
+            "score": (n.score * 10_000.0).round() / 10_000.0,
+            "title": p.title,
+            "authors": p.authors,
+            "primary": p.primary,
+            "subjects": p.subjects,
+            "listing_date": n.paper.first_date,
+        });
+        serde_json::to_writer(&mut *out, &obj)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,4 @@
+//! Presenting results: the stages before this never print.
+
+pub mod json;
+pub mod table;

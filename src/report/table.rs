@@ -1,0 +1,54 @@
+use crate::paper::Paper;
+use std::io::{self, Write};
+
+/// A readable table: id, kind, primary category, title and first author.
+pub fn write_papers(out: &mut impl Write, papers: &[Paper]) -> io::Result<()> {
+    for p in papers {
+        let id = match p.version {
+            Some(v) => format!("{}v{}", p.id, v),
+            None => p.id.clone(),
+        };
+        let authors = match p.authors.len() {
+            0 => String::new(),
+            1 => p.authors[0].clone(),
+            _ => format!("{} et al.", p.authors[0]),
+        };
+        writeln!(
+            out,
+            "{:<18} {:<8} {:<10} {}{}",
+            id,
+            p.kind.as_str(),
+            p.primary.as_deref().unwrap_or("-"),
+            truncate(&p.title, 90),
+            if authors.is_empty() { String::new() } else { format!(" — {authors}") }
+        )?;
+    }
+    Ok(())
+}
+
+/// Score, id, date, primary category and title of each neighbour.
+pub fn write_neighbours(out: &mut impl Write, found: &[crate::commands::like::Neighbour]) -> io::Result<()> {
+    for n in found {
+        let p = &n.paper.paper;
+        writeln!(
+            out,
+            "{:.3}  {:<12} {:<10} {:<10} {}",
+            n.score,
+            p.id,
+            n.paper.first_date.as_deref().unwrap_or("-"),
+            p.primary.as_deref().unwrap_or("-"),
+            truncate(&p.title, 90)
+        )?;
+    }
+    Ok(())
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(max - 1).collect();
+        t.push('…');
+        t
+    }
+}
