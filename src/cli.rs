@@ -28,6 +28,97 @@ pub enum Command {
     Stats(LibraryArgs),
     /// Check the library's database and derived files; rebuild what is stale.
     Doctor(LibraryArgs),
+    /// Measure ranking quality: on the CSFCube benchmark or by replaying the library's history.
+    Eval(EvalArgs),
+    /// Manage the seed papers a profile is built from.
+    Seed(SeedArgs),
+    /// Rank a day's listing against a profile: what to read first, and why.
+    Daily(DailyArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SeedArgs {
+    /// Profile name: several profiles can live in one library.
+    #[arg(long, default_value = "default", global = true)]
+    pub profile: String,
+    #[command(flatten)]
+    pub library: LibraryArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(subcommand)]
+    pub action: SeedAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SeedAction {
+    /// Add seeds: arXiv ids, BibTeX or CSL-JSON exports, files of ids, or --text.
+    Add {
+        /// arXiv ids (in the library, or with --title) or files (.bib, CSL-JSON, one id per line).
+        #[arg(required_unless_present = "text")]
+        items: Vec<String>,
+        /// Free text to use as a seed (a description of what you want to read).
+        #[arg(long)]
+        text: Option<String>,
+        /// The title of an id that is not in the library.
+        #[arg(long)]
+        title: Option<String>,
+        /// Its abstract.
+        #[arg(long = "abstract", requires = "title")]
+        abstract_text: Option<String>,
+        /// Papers you do not want more of.
+        #[arg(long)]
+        negative: bool,
+        /// How much this seed counts relative to others.
+        #[arg(long, default_value_t = 1.0)]
+        weight: f32,
+    },
+    /// List a profile's seeds.
+    List,
+    /// Remove seeds by id (or the text: key shown by `seed list`).
+    Rm {
+        #[arg(required = true)]
+        keys: Vec<String>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DigestFormat {
+    Table,
+    Json,
+    Markdown,
+    Html,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DailyArgs {
+    /// Listing files to ingest first; the day ranked is then theirs.
+    pub files: Vec<PathBuf>,
+    /// Rank this day's listing (YYYY-MM-DD) instead of the newest.
+    #[arg(long)]
+    pub date: Option<String>,
+    #[arg(long, default_value = "default")]
+    pub profile: String,
+    /// How many papers to show.
+    #[arg(long, default_value_t = 20)]
+    pub top: usize,
+    /// Hide papers scoring below this.
+    #[arg(long)]
+    pub min_score: Option<f32>,
+    /// Which entries to rank: any of new, cross, replaced.
+    #[arg(long, value_delimiter = ',', default_value = "new,cross")]
+    pub include: Vec<crate::paper::Kind>,
+    /// Scoring method.
+    #[arg(long, value_enum, default_value_t = crate::rank::DEFAULT_METHOD)]
+    pub method: crate::rank::Method,
+    #[arg(long, value_enum, default_value_t = DigestFormat::Table)]
+    pub format: DigestFormat,
+    /// Write the digest to this file instead of standard output.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub library: LibraryArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -71,7 +162,8 @@ pub struct LikeArgs {
     /// Only papers with this subject (any of their categories).
     #[arg(long)]
     pub category: Option<String>,
-    /// Search the HNSW graph instead of scanning every vector exactly.
+    /// Search the HNSW graph instead of scanning every vector exactly (the
+    /// default only past 500,000 vectors).
     #[arg(long)]
     pub approx: bool,
     /// One JSON object per line.
@@ -149,4 +241,51 @@ pub struct EmbedArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub model: ModelArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EvalArgs {
+    #[command(subcommand)]
+    pub benchmark: EvalBenchmark,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EvalBenchmark {
+    /// Rank CSFCube's expert-judged pools by embedding cosine; MAP and NDCG as its paper reports them.
+    Csfcube(EvalCsfcubeArgs),
+    /// Hide authors' latest papers in their day's listing and rank it from their earlier papers.
+    History(EvalHistoryArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EvalCsfcubeArgs {
+    /// The CSFCube directory (e.g. ../shared/data/relevance/csfcube, or the original release).
+    pub dir: PathBuf,
+    /// Only the first N query-facet pairs (a quick check; not comparable with published figures).
+    #[arg(long, value_name = "N")]
+    pub queries: Option<usize>,
+    /// Score another system's rankings instead of embedding: a path with `{facet}` in it, in
+    /// CSFCube's run format (`{"qpid": [["pid", score], ...]}`, best first).
+    #[arg(long, value_name = "PATTERN")]
+    pub ranked: Option<String>,
+    /// One JSON document with the averages and every query's figures.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EvalHistoryArgs {
+    /// How many authors to sample (each gives one case).
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub cases: usize,
+    /// Seed of the sampling: the same seed on the same library gives the same figures.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// One JSON document instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub library: LibraryArgs,
 }

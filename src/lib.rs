@@ -6,7 +6,10 @@
 pub mod cli;
 pub mod commands;
 pub mod embed;
+pub mod eval;
 pub mod library;
 pub mod listing;
 pub mod paper;
+pub mod profile;
+pub mod rank;
 pub mod report;

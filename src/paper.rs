@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How a paper appeared in a listing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     New,
@@ -13,6 +13,15 @@ pub enum Kind {
 }
 
 impl Kind {
+    pub fn parse(s: &str) -> Option<Kind> {
+        match s {
+            "new" => Some(Kind::New),
+            "cross" => Some(Kind::Cross),
+            "replaced" => Some(Kind::Replaced),
+            _ => None,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::New => "new",
@@ -56,7 +65,7 @@ impl ArxivId {
             }
             s = s.trim_end_matches(".pdf");
         }
-        if s.len() >= 6 && s[..6].eq_ignore_ascii_case("arxiv:") {
+        if s.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("arxiv:")) {
             s = &s[6..];
         }
         let (body, version) = split_version(s);
@@ -92,14 +101,19 @@ fn split_version(s: &str) -> (&str, Option<u32>) {
     (s, None)
 }
 
-/// `YYMM.NNNN` or `YYMM.NNNNN`.
+/// `YYMM.NNNN` (April 2007 to December 2014) or `YYMM.NNNNN` (since 2015).
 fn is_new_style(s: &str) -> bool {
     let b = s.as_bytes();
-    let Some(dot) = s.find('.') else { return false };
-    dot == 4
-        && b[..4].iter().all(u8::is_ascii_digit)
-        && (4..=5).contains(&(b.len() - 5))
-        && b[5..].iter().all(u8::is_ascii_digit)
+    if b.len() < 9 || b[4] != b'.' || !b[..4].iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let digits = &b[5..];
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let yymm = (b[0] - b'0') as u32 * 1000 + (b[1] - b'0') as u32 * 100 + (b[2] - b'0') as u32 * 10 + (b[3] - b'0') as u32;
+    let month_ok = (1..=12).contains(&(yymm % 100));
+    month_ok && digits.len() == if yymm >= 1501 { 5 } else { 4 }
 }
 
 /// `archive(.SUB)?/YYMMNNN`, e.g. `astro-ph/0601001`, `math.AG/0201001`.
@@ -167,11 +181,17 @@ impl Paper {
     /// The text the embedder sees: title and abstract, as the reference
     /// implementation was given them.
     pub fn embedding_text(&self) -> String {
-        if self.abstract_text.is_empty() {
-            self.title.clone()
-        } else {
-            format!("{}. {}", self.title, self.abstract_text)
-        }
+        embedding_text(&self.title, &self.abstract_text)
+    }
+}
+
+/// Title and abstract joined as the reference implementation was given them;
+/// stored vectors are keyed by a hash of exactly this text.
+pub fn embedding_text(title: &str, abstract_text: &str) -> String {
+    if abstract_text.is_empty() {
+        title.to_string()
+    } else {
+        format!("{title}. {abstract_text}")
     }
 }
 
@@ -191,7 +211,8 @@ mod tests {
             ArxivId::parse("http://arxiv.org/pdf/1707.08567v1.pdf").unwrap().to_string(),
             "1707.08567v1"
         );
-        for bad in ["", "abc", "2603.0035", "2603.003561", "v2", "astro-ph/06", "../etc/passwd"] {
+        assert!(ArxivId::parse("1111.2011v2").is_some());
+        for bad in ["", "abc", "2603.0035", "1111.20111", "2613.00356", "2603.003561", "v2", "astro-ph/06", "../etc/passwd", "arXiv\u{e9}:1", "2303\u{fffd}01382"] {
             assert!(ArxivId::parse(bad).is_none(), "{bad}");
         }
     }

@@ -81,15 +81,23 @@ fn check_parity(e: &dyn Embedder, label: &str) {
     let got = e.embed(&texts, &|_| {}).unwrap();
     assert_eq!(got.len(), refs.len());
     let mut worst = (f64::MAX, String::new());
+    let mut max_diff = 0f32;
     for (r, v) in refs.iter().zip(&got) {
         let c = cosine(v, &r.embedding);
+        max_diff = v.iter().zip(&r.embedding).map(|(a, b)| (a - b).abs()).fold(max_diff, f32::max);
         let norm: f64 = v.iter().map(|&x| (x as f64).powi(2)).sum::<f64>().sqrt();
         assert!((norm - 1.0).abs() < 1e-4, "{label}: not unit length ({norm}) for {:?}", r.text);
         if c < worst.0 {
             worst = (c, r.text.chars().take(60).collect());
         }
     }
-    eprintln!("{label}: min cosine {:.7} over {} texts (worst: {:?})", worst.0, refs.len(), worst.1);
+    eprintln!(
+        "{label}: min cosine {:.9} (1 - cos = {:.1e}) over {} texts, worst {:?}; max |difference| {max_diff:.1e}",
+        worst.0,
+        1.0 - worst.0,
+        refs.len(),
+        worst.1
+    );
     assert!(worst.0 >= 0.9999, "{label}: cosine {} < 0.9999 for {:?}", worst.0, worst.1);
 }
 
@@ -336,6 +344,7 @@ fn embed_command_errors_are_one_line() {
     assert!(stderr.contains("line 2"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 
+    std::fs::write(&path, "{\"text\": \"ok\"}\n").unwrap();
     let out = paperscout().args(["embed", "--model", "/nonexistent/dir"]).arg(&path).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && stderr.contains("/nonexistent/dir"), "{stderr}");

@@ -13,6 +13,7 @@ const CHUNK: usize = 4096;
 /// Inputs shorter than this get no progress bar.
 const PROGRESS_MIN: usize = 64;
 
+#[derive(Debug)]
 struct Line {
     raw: String,
     text: String,

@@ -1,6 +1,6 @@
-use crate::cli::IngestArgs;
+use crate::cli::{IngestArgs, ModelArgs};
 use crate::embed;
-use crate::library::{self, Library};
+use crate::library::{self, IngestCounts, Library};
 use crate::listing;
 use crate::paper::Paper;
 use anyhow::{Context, Result};
@@ -8,50 +8,69 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Parses every input first: one bad file stops the ingest before the
-/// library is touched, so it stays as it was.
+/// What an ingest did, for the summary line and for `daily`.
+pub struct Ingested {
+    pub counts: IngestCounts,
+    pub embedded: usize,
+    /// The listing dates of the papers read, newest last.
+    pub dates: Vec<String>,
+}
+
 pub fn run(args: &IngestArgs, verbose: bool) -> Result<()> {
     let start = Instant::now();
-    let papers = read_inputs(&args.files, verbose)?;
     let dir = library::resolve_dir(args.library.library.as_deref())?;
+    let papers = read_inputs(&args.files, verbose)?;
     let mut lib = Library::open_write(&dir)?;
-    let counts = lib.add_papers(&papers)?;
-    let embedder = embed::load(&args.model, verbose)?;
-    let bar = progress_bar();
-    let embedded = lib.embed_missing(embedder.as_ref(), &|done, total| {
-        if bar.length() != Some(total as u64) {
-            bar.set_length(total as u64);
-            bar.set_message("embedding");
-        }
-        bar.set_position(done as u64);
-    })?;
-    bar.finish_and_clear();
-    let flat = lib.flat_vectors(embedder.model_id())?;
-    if lib.refresh_index(&flat)? && verbose {
-        eprintln!("rebuilt the HNSW index ({} vectors)", flat.count);
-    }
+    let done = ingest_papers(&mut lib, &papers, &args.model, verbose)?;
     println!(
         "{} new, {} updated, {} unchanged, {} embedded in {:.1}s ({})",
-        counts.new,
-        counts.updated,
-        counts.unchanged,
-        embedded,
+        done.counts.new,
+        done.counts.updated,
+        done.counts.unchanged,
+        done.embedded,
         library::secs(start),
         dir.display()
     );
     Ok(())
 }
 
-fn progress_bar() -> ProgressBar {
+/// Stores papers, embeds what has no vector yet and refreshes derived files.
+pub fn ingest_papers(lib: &mut Library, papers: &[Paper], model: &ModelArgs, verbose: bool) -> Result<Ingested> {
+    let counts = lib.add_papers(papers)?;
+    let embedder = embed::load(model, verbose)?;
+    let bar = progress_bar("embedding");
+    let embedded = lib.embed_missing(embedder.as_ref(), &|done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })?;
+    bar.finish_and_clear();
+    // The flat vectors serve every query up to EXACT_SCAN_LIMIT; past it the
+    // HNSW graph does, so only then is it worth keeping fresh on each ingest
+    // (otherwise it is rebuilt when first asked for).
+    let flat = lib.flat_vectors(embedder.model_id())?;
+    if flat.count > library::EXACT_SCAN_LIMIT && lib.refresh_index(&flat)? && verbose {
+        eprintln!("rebuilt the HNSW index ({} vectors)", flat.count);
+    }
+    let mut dates: Vec<String> = papers.iter().filter_map(|p| p.listing_date.clone()).collect();
+    dates.sort();
+    dates.dedup();
+    Ok(Ingested { counts, embedded, dates })
+}
+
+/// A progress bar on stderr with rate and ETA; indicatif hides it when
+/// stderr is not a terminal.
+pub fn progress_bar(what: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} texts, {per_sec}, ETA {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    bar.set_message(what.to_string());
     bar
 }
 
-/// Every listing file named, directories searched recursively.
+/// Parses every input first: one bad file stops before the library is
+/// touched, so it stays as it was. Directories are searched recursively.
 pub fn read_inputs(inputs: &[PathBuf], verbose: bool) -> Result<Vec<Paper>> {
     let mut files = Vec::new();
     for input in inputs {

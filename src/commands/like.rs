@@ -49,7 +49,7 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
         let rowid = flat.rowid(pos);
         Some(rowid) != exclude && allowed.as_ref().is_none_or(|a| a.contains(&rowid))
     };
-    let hits = if args.approx {
+    let hits = if args.approx || flat.count > library::EXACT_SCAN_LIMIT {
         lib.refresh_index(&flat)?;
         index::with_index(&lib.index_dir(&model), |h| index::search(h, &query, args.k, keep))?
     } else {

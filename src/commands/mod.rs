@@ -1,11 +1,14 @@
 //! One function per subcommand: each reads its inputs, drives the pipeline
 //! stages and hands results to `report`. Nothing here parses or embeds itself.
 
+pub mod daily;
 pub mod doctor;
 pub mod embed;
+pub mod eval;
 pub mod ingest;
 pub mod like;
 pub mod parse;
+pub mod seed;
 pub mod stats;
 
 use crate::cli::{Cli, Command};
@@ -18,5 +21,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Like(args) => like::run(&args, cli.verbose),
         Command::Stats(args) => stats::run(&args),
         Command::Doctor(args) => doctor::run(&args),
+        Command::Eval(args) => eval::run(&args, cli.verbose),
+        Command::Seed(args) => seed::run(&args, cli.verbose),
+        Command::Daily(args) => daily::run(&args, cli.verbose),
     }
 }

@@ -128,14 +128,18 @@ pub(crate) fn exp(x: f32) -> f32 {
     const LOG2E: f32 = std::f32::consts::LOG2_E;
     const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23: adding it rounds to an integer
     let x = if x < -87.0 { -87.0 } else if x > 88.0 { 88.0 } else { x };
-    let n = (x * LOG2E + ROUND) - ROUND;
+    let t = x * LOG2E + ROUND;
+    let n = t - ROUND;
+    // n as an integer, read from t's mantissa (a saturating `as i32` would
+    // not vectorise).
+    let ni = (t.to_bits() as i32).wrapping_sub(ROUND.to_bits() as i32);
     let r = x - n * 0.693_359_4 + n * 2.121_944_4e-4;
     let p = ((((1.987_569_1e-4 * r + 1.398_2e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r
         + 1.666_666_5e-1)
         * r
         + 5.000_000_1e-1;
     let y = p * r * r + r + 1.0;
-    let bits = (((n as i32) + 127) as u32) << 23;
+    let bits = (ni.wrapping_add(127) as u32) << 23;
     y * f32::from_bits(bits)
 }
 

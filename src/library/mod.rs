@@ -20,6 +20,10 @@ use vectors::FlatVectors;
 /// most one chunk of work.
 const EMBED_CHUNK: usize = 512;
 
+/// Up to this many vectors a query scans them all (exact, ~40 ms at 500k
+/// on one core); beyond it queries go through the HNSW graph.
+pub const EXACT_SCAN_LIMIT: usize = 500_000;
+
 pub struct Library {
     pub dir: PathBuf,
     pub store: Store,

@@ -2,7 +2,7 @@
 //! fields plus every version seen), listings (which day a paper appeared, in
 //! which category and section) and vectors keyed by (model, text hash).
 
-use crate::paper::{Kind, Paper};
+use crate::paper::{embedding_text, Kind, Paper};
 use anyhow::{Context, Result};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use std::path::Path;
@@ -42,6 +42,18 @@ CREATE TABLE IF NOT EXISTS listings (
     PRIMARY KEY (id, date, category)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS listings_by_date ON listings (date);
+CREATE TABLE IF NOT EXISTS seeds (
+    profile   TEXT NOT NULL,
+    key       TEXT NOT NULL,        -- arXiv id, or 'text:' + hash for free text
+    title     TEXT NOT NULL,
+    abstract  TEXT NOT NULL,
+    text_hash BLOB NOT NULL,
+    weight    REAL NOT NULL DEFAULT 1,
+    negative  INTEGER NOT NULL DEFAULT 0,
+    added     TEXT NOT NULL,        -- RFC 3339 time the seed was added
+    origin    TEXT NOT NULL,        -- where it came from (file, id, --text)
+    PRIMARY KEY (profile, key)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vectors (
     model     TEXT NOT NULL,
     text_hash BLOB NOT NULL,
@@ -65,6 +77,15 @@ pub struct StoredPaper {
     pub paper: Paper,
     pub first_date: Option<String>,
     pub text_hash: Vec<u8>,
+}
+
+/// One paper as listed on a given day.
+#[derive(Debug, Clone)]
+pub struct DayEntry {
+    pub kind: Kind,
+    pub paper: StoredPaper,
+    /// For a replaced entry: the day the user first saw it listed.
+    pub seen_before: Option<String>,
 }
 
 pub struct Store {
@@ -170,6 +191,36 @@ impl Store {
         Ok(stmt.query_row([rowid], row_to_paper).optional()?)
     }
 
+    /// The entries listed on `day`, one per paper (a paper listed in
+    /// several categories that day counts once, by its most novel kind).
+    pub fn listing_day(&self, day: &str) -> Result<Vec<DayEntry>> {
+        let select = SELECT_PAPER.replace(" FROM papers p", ", l.k FROM papers p");
+        let mut stmt = self.conn.prepare(&format!(
+            "{select} JOIN (SELECT id, min(CASE kind WHEN 'new' THEN 0 WHEN 'cross' THEN 1 ELSE 2 END) AS k
+             FROM listings WHERE date = ?1 GROUP BY id) l ON l.id = p.id ORDER BY p.rowid"
+        ))?;
+        let mut seen = self
+            .conn
+            .prepare_cached("SELECT min(date) FROM listings WHERE id = ?1 AND date < ?2")?;
+        let rows = stmt.query_map([day], |r| Ok((row_to_paper(r)?, r.get::<_, i64>(12)?)))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (paper, k) = row?;
+            let kind = match k {
+                0 => Kind::New,
+                1 => Kind::Cross,
+                _ => Kind::Replaced,
+            };
+            let seen_before = if kind == Kind::Replaced {
+                seen.query_row(params![paper.paper.id, day], |r| r.get::<_, Option<String>>(0))?
+            } else {
+                None
+            };
+            out.push(DayEntry { kind, paper, seen_before });
+        }
+        Ok(out)
+    }
+
     pub fn vector(&self, model: &str, hash: &[u8]) -> Result<Option<Vec<f32>>> {
         let mut stmt = self
             .conn
@@ -213,15 +264,6 @@ impl Store {
     }
 }
 
-/// The text a paper is embedded from (kept in one place: the hash depends on it).
-pub fn embedding_text(title: &str, abstract_text: &str) -> String {
-    if abstract_text.is_empty() {
-        title.to_string()
-    } else {
-        format!("{title}. {abstract_text}")
-    }
-}
-
 const SELECT_PAPER: &str = "SELECT p.rowid, p.id, p.version, p.title, p.authors, p.abstract,
     p.subjects, p.primary_cat, p.comments, p.journal_ref, p.first_date, p.text_hash FROM papers p";
 
@@ -260,19 +302,40 @@ pub fn blob_to_vec(b: &[u8]) -> Vec<f32> {
         .collect()
 }
 
+/// The stored fields an upsert compares against.
+struct Existing {
+    version: Option<i64>,
+    title: String,
+    abstract_text: String,
+    text_hash: Vec<u8>,
+    authors: String,
+    subjects: String,
+    comments: Option<String>,
+    journal_ref: Option<String>,
+}
+
 /// Inserts or updates one paper and its listing inside `tx`.
 pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
     let text = embedding_text(&p.title, &p.abstract_text);
     let hash = text_hash(&text);
     let authors = serde_json::to_string(&p.authors)?;
     let subjects = serde_json::to_string(&p.subjects)?;
-    let existing: Option<(Option<i64>, String, String, Vec<u8>, String, String, Option<String>, Option<String>)> = tx
+    let existing: Option<Existing> = tx
         .prepare_cached(
             "SELECT version, title, abstract, text_hash, authors, subjects, comments, journal_ref
              FROM papers WHERE id = ?1",
         )?
         .query_row([&p.id], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?))
+            Ok(Existing {
+                version: r.get(0)?,
+                title: r.get(1)?,
+                abstract_text: r.get(2)?,
+                text_hash: r.get(3)?,
+                authors: r.get(4)?,
+                subjects: r.get(5)?,
+                comments: r.get(6)?,
+                journal_ref: r.get(7)?,
+            })
         })
         .optional()?;
     let version = p.version.map(i64::from);
@@ -289,7 +352,16 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
             ])?;
             Upsert::New
         }
-        Some((old_version, title, abs, old_hash, old_authors, old_subjects, comments, jref)) => {
+        Some(Existing {
+            version: old_version,
+            title,
+            abstract_text: abs,
+            text_hash: old_hash,
+            authors: old_authors,
+            subjects: old_subjects,
+            comments,
+            journal_ref: jref,
+        }) => {
             // An older version (or a listing without abstracts, like pastweek
             // pages) must not overwrite what we already know.
             let last_seen: Option<String> = tx

@@ -16,7 +16,7 @@
 
 use super::xml_records::{self, Record};
 use super::{fields, Format, ListingError, Parsed};
-use crate::paper::{ArxivId, Kind, Paper};
+use crate::paper::{Kind, Paper};
 
 pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     let doc = xml_records::read(text, "entry");
@@ -24,14 +24,28 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
         if let (None, Some(problem)) = (&doc.root, &doc.problem) {
             return Err(problem_error(source, problem));
         }
-        return Err(ListingError::new(source, None, "XML is not an Atom feed: no <feed> root"));
+        return Err(ListingError::new(
+            source,
+            None,
+            "XML is not an Atom feed: no <feed> root",
+        ));
     }
     if let Some(error) = doc.records.iter().find(|r| is_error_entry(r)) {
-        let detail = error.text("summary").map(fields::clean_inline).unwrap_or_default();
+        let detail = error
+            .text("summary")
+            .map(fields::clean_inline)
+            .unwrap_or_default();
         return Err(ListingError::new(
             source,
             Some(error.line),
-            format!("arXiv API error: {}", if detail.is_empty() { "(no details given)" } else { &detail }),
+            format!(
+                "arXiv API error: {}",
+                if detail.is_empty() {
+                    "(no details given)"
+                } else {
+                    &detail
+                }
+            ),
         ));
     }
 
@@ -61,27 +75,39 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
 }
 
 fn problem_error(source: &str, problem: &xml_records::Problem) -> ListingError {
-    ListingError::new(source, Some(problem.line), format!("unreadable Atom feed: {}", problem.message))
+    ListingError::new(
+        source,
+        Some(problem.line),
+        format!("unreadable Atom feed: {}", problem.message),
+    )
 }
 
 fn is_error_entry(entry: &Record) -> bool {
     let id = entry.text("id").unwrap_or_default();
-    id.contains("/api/errors") || (entry.text("title").map(str::trim) == Some("Error") && ArxivId::parse(id).is_none())
+    id.contains("/api/errors")
+        || (entry.text("title").map(str::trim) == Some("Error") && fields::arxiv_id(id).is_none())
 }
 
 fn paper_from_entry(entry: &Record, source: &str) -> Result<Paper, String> {
     let raw_id = entry.text("id").ok_or("no <id>")?;
-    let id = ArxivId::parse(raw_id).ok_or_else(|| format!("not an arXiv id: {:?}", raw_id.trim()))?;
+    let id =
+        fields::arxiv_id(raw_id).ok_or_else(|| format!("not an arXiv id: {:?}", raw_id.trim()))?;
     let kind = match id.version {
         Some(v) if v > 1 => Kind::Replaced,
         _ => Kind::New,
     };
     let mut paper = Paper::new(id, kind, source);
-    paper.title = entry.text("title").map(fields::clean_inline).unwrap_or_default();
+    paper.title = entry
+        .text("title")
+        .map(fields::clean_inline)
+        .unwrap_or_default();
     if paper.title.is_empty() {
         return Err("no title".into());
     }
-    paper.abstract_text = entry.text("summary").map(fields::clean_abstract).unwrap_or_default();
+    paper.abstract_text = entry
+        .text("summary")
+        .map(fields::clean_abstract)
+        .unwrap_or_default();
     // One <author><name> per person: no splitting on commas or "and".
     paper.authors = entry
         .all("name")

@@ -72,6 +72,8 @@ struct Walker<'a> {
     section: Kind,
     date: Option<String>,
     pending: Option<Pending>,
+    /// Whether the latest `<dd>` became a paper (the last one in `parsed`).
+    last_dd_kept: bool,
     parsed: Parsed,
 }
 
@@ -82,6 +84,7 @@ impl<'a> Walker<'a> {
             section: Kind::New,
             date: None,
             pending: None,
+            last_dd_kept: false,
             parsed: Parsed::new(Format::Html),
         }
     }
@@ -126,52 +129,69 @@ impl<'a> Walker<'a> {
     }
 
     fn dd(&mut self, dd: ElementRef<'_>) {
+        self.last_dd_kept = false;
         let Some(pending) = self.pending.take() else {
-            self.parsed
-                .warnings
-                .push(format!("{}: an entry's details (<dd>) have no <dt> with its id; skipped", self.source));
+            self.parsed.warnings.push(format!(
+                "{}: an entry's details (<dd>) have no <dt> with its id; skipped",
+                self.source
+            ));
             return;
         };
         let kind = pending.kind.unwrap_or(self.section);
         let mut paper = Paper::new(pending.id, kind, self.source);
-        paper.title = first_with_class(dd, "list-title").map(|e| fields::clean_inline(&element_text(e))).unwrap_or_default();
+        paper.title = first_with_class(dd, "list-title")
+            .map(|e| fields::clean_inline(&element_text(e)))
+            .unwrap_or_default();
         if paper.title.is_empty() {
             self.warn(&pending.label, "has no title; skipped");
             return;
         }
-        paper.authors = first_with_class(dd, "list-authors").map(authors).unwrap_or_default();
-        paper.comments = first_with_class(dd, "list-comments").and_then(|e| fields::clean_optional(&element_text(e)));
-        paper.journal_ref =
-            first_with_class(dd, "list-journal-ref").and_then(|e| fields::clean_optional(&element_text(e)));
-        paper.set_subjects(first_with_class(dd, "list-subjects").map(subjects).unwrap_or_default());
-        paper.abstract_text = dd
-            .descendent_elements()
-            .find(|e| e.value().name() == "p")
+        paper.authors = first_with_class(dd, "list-authors")
+            .map(authors)
+            .unwrap_or_default();
+        paper.comments = first_with_class(dd, "list-comments")
+            .and_then(|e| fields::clean_optional(&element_text(e)));
+        paper.journal_ref = first_with_class(dd, "list-journal-ref")
+            .and_then(|e| fields::clean_optional(&element_text(e)));
+        paper.set_subjects(
+            first_with_class(dd, "list-subjects")
+                .map(subjects)
+                .unwrap_or_default(),
+        );
+        paper.abstract_text = abstract_paragraph(dd)
             .map(|p| fields::clean_lines(&element_text(p)))
             .unwrap_or_default();
         paper.listing_date = self.date.clone();
         self.parsed.papers.push(paper);
+        self.last_dd_kept = true;
     }
 
     fn warn(&mut self, what: &str, why: &str) {
-        self.parsed.warnings.push(format!("{}: {what} {why}", self.source));
+        self.parsed
+            .warnings
+            .push(format!("{}: {what} {why}", self.source));
     }
 
     fn finish(mut self, text: &str) -> Result<Parsed, ListingError> {
         if let Some(pending) = self.pending.take() {
-            self.warn(&pending.label, "has no <dd> with its details (page cut short?); skipped");
+            self.warn(
+                &pending.label,
+                "has no <dd> with its details (page cut short?); skipped",
+            );
         }
         // html5ever closes whatever a cut-off page leaves open, so a
         // truncated last entry looks complete; the raw text tells.
-        let last_dd_open = text.rfind("<dd").map(|open| text[open..].find("</dd>").is_none());
+        let last_dd_open = text
+            .rfind("<dd")
+            .map(|open| text[open..].find("</dd>").is_none());
         if last_dd_open == Some(true) {
-            if let Some(paper) = self.parsed.papers.pop() {
+            if let Some(paper) = self.parsed.papers.pop_if(|_| self.last_dd_kept) {
                 self.parsed.warnings.push(format!(
                     "{}: the page ends inside the entry for arXiv:{} (truncated?); skipped it",
                     self.source, paper.id
                 ));
             }
-        } else if !text.trim_end().to_ascii_lowercase().ends_with("</html>") {
+        } else if !ends_with_html_close(text) {
             self.parsed.warnings.push(format!(
                 "{}: the page has no closing </html> (truncated?); entries after the cut are missing",
                 self.source
@@ -179,6 +199,11 @@ impl<'a> Walker<'a> {
         }
         Ok(self.parsed)
     }
+}
+
+fn ends_with_html_close(text: &str) -> bool {
+    let tail = text.trim_end().as_bytes();
+    tail.len() >= 7 && tail[tail.len() - 7..].eq_ignore_ascii_case(b"</html>")
 }
 
 fn truncate(s: &str, max: usize) -> &str {
@@ -205,10 +230,15 @@ fn dt_id(dt: ElementRef<'_>) -> Option<ArxivId> {
         .or_else(|| {
             // Fall back to the visible "arXiv:2411.14419".
             let text: String = dt.text().collect();
-            text.split_whitespace().find(|w| w.starts_with("arXiv:")).and_then(ArxivId::parse)
+            text.split_whitespace()
+                .find(|w| w.starts_with("arXiv:"))
+                .and_then(fields::arxiv_id)
         })?;
     if id.version.is_none() {
-        id.version = linked.iter().filter(|(other, _)| other.id == id.id).find_map(|(other, _)| other.version);
+        id.version = linked
+            .iter()
+            .filter(|(other, _)| other.id == id.id)
+            .find_map(|(other, _)| other.version);
     }
     Some(id)
 }
@@ -217,16 +247,38 @@ fn id_in_href(href: &str) -> Option<ArxivId> {
     for segment in ["/abs/", "/pdf/", "/html/", "/format/"] {
         if let Some(pos) = href.find(segment) {
             let rest = &href[pos + segment.len()..];
-            let rest = rest.split(['?', '#']).next().unwrap_or(rest).trim_end_matches('/');
-            return ArxivId::parse(rest);
+            let rest = rest
+                .split(['?', '#'])
+                .next()
+                .unwrap_or(rest)
+                .trim_end_matches('/');
+            return fields::arxiv_id(rest);
         }
     }
     None
 }
 
+/// `<p class='mathjax'>`, or any `<p>` on pages that dropped the class.
+fn abstract_paragraph(dd: ElementRef<'_>) -> Option<ElementRef<'_>> {
+    let paragraphs: Vec<ElementRef<'_>> = dd
+        .descendent_elements()
+        .filter(|e| e.value().name() == "p")
+        .collect();
+    paragraphs
+        .iter()
+        .find(|p| {
+            p.value()
+                .has_class("mathjax", CaseSensitivity::AsciiCaseInsensitive)
+        })
+        .or(paragraphs.first())
+        .copied()
+}
+
 fn first_with_class<'a>(root: ElementRef<'a>, class: &str) -> Option<ElementRef<'a>> {
-    root.descendent_elements()
-        .find(|e| e.value().has_class(class, CaseSensitivity::AsciiCaseInsensitive))
+    root.descendent_elements().find(|e| {
+        e.value()
+            .has_class(class, CaseSensitivity::AsciiCaseInsensitive)
+    })
 }
 
 /// "(author list is unavailable)" and other link-less author lines mean no
@@ -275,7 +327,9 @@ fn push_text(element: ElementRef<'_>, out: &mut String) {
                 }
             }
             Node::Element(e) => {
-                let Some(child_el) = ElementRef::wrap(child) else { continue };
+                let Some(child_el) = ElementRef::wrap(child) else {
+                    continue;
+                };
                 match e.name() {
                     "br" => out.push('\n'),
                     "script" => push_script_math(child_el, e.attr("type"), out),
@@ -302,7 +356,11 @@ fn push_script_math(script: ElementRef<'_>, kind: Option<&str>, out: &mut String
         return;
     };
     let tex: String = script.text().collect();
-    let fence = if kind.contains("mode=display") { "$$" } else { "$" };
+    let fence = if kind.contains("mode=display") {
+        "$$"
+    } else {
+        "$"
+    };
     out.push_str(fence);
     out.push_str(tex.trim());
     out.push_str(fence);
@@ -310,16 +368,25 @@ fn push_script_math(script: ElementRef<'_>, kind: Option<&str>, out: &mut String
 
 /// MathJax 3 keeps no TeX; its assistive MathML text is the best left.
 fn push_mathjax3(container: ElementRef<'_>, out: &mut String) {
-    if let Some(mml) = container.descendent_elements().find(|e| e.value().name() == "mjx-assistive-mml") {
+    if let Some(mml) = container
+        .descendent_elements()
+        .find(|e| e.value().name() == "mjx-assistive-mml")
+    {
         out.extend(mml.text());
     }
 }
 
 /// Labels and MathJax 2's rendered copies of formulas.
 fn is_skipped(e: &scraper::node::Element) -> bool {
-    ["descriptor", "MathJax_Preview", "MathJax", "MathJax_Display", "MJX_Assistive_MathML"]
-        .iter()
-        .any(|class| e.has_class(class, CaseSensitivity::CaseSensitive))
+    [
+        "descriptor",
+        "MathJax_Preview",
+        "MathJax",
+        "MathJax_Display",
+        "MJX_Assistive_MathML",
+    ]
+    .iter()
+    .any(|class| e.has_class(class, CaseSensitivity::CaseSensitive))
 }
 
 #[cfg(test)]
@@ -328,10 +395,16 @@ mod tests {
 
     #[test]
     fn extracts_ids_and_codes() {
-        assert_eq!(id_in_href("/abs/2603.00356").map(|i| i.id), Some("2603.00356".into()));
+        assert_eq!(
+            id_in_href("/abs/2603.00356").map(|i| i.id),
+            Some("2603.00356".into())
+        );
         let v = id_in_href("https://arxiv.org/html/2411.14419v1").unwrap();
         assert_eq!(v.version, Some(1));
-        assert_eq!(code_in_parens(" Distributed, Parallel, and Cluster Computing (cs.DC)"), Some("cs.DC"));
+        assert_eq!(
+            code_in_parens(" Distributed, Parallel, and Cluster Computing (cs.DC)"),
+            Some("cs.DC")
+        );
         assert_eq!(code_in_parens("Nothing here"), None);
     }
 
@@ -340,7 +413,14 @@ mod tests {
         let html = "<html><body><div class='x'><span class='descriptor'>Title:</span>\n  RX J<span class=\"MathJax_Preview\"></span>\
             <span class=\"MathJax\"><nobr>0513.9−6951</nobr></span><script type=\"math/tex\">0513.9-6951</script> &amp; more\n</div></body></html>";
         let doc = Html::parse_document(html);
-        let div = doc.root_element().descendent_elements().find(|e| e.value().has_class("x", CaseSensitivity::CaseSensitive)).unwrap();
-        assert_eq!(fields::clean_inline(&element_text(div)), "RX J$0513.9-6951$ & more");
+        let div = doc
+            .root_element()
+            .descendent_elements()
+            .find(|e| e.value().has_class("x", CaseSensitivity::CaseSensitive))
+            .unwrap();
+        assert_eq!(
+            fields::clean_inline(&element_text(div)),
+            "RX J$0513.9-6951$ & more"
+        );
     }
 }

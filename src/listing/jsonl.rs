@@ -14,7 +14,7 @@
 //! when it needs changes.
 
 use super::{fields, Format, ListingError, Parsed};
-use crate::paper::{ArxivId, Kind, Paper};
+use crate::paper::{Kind, Paper};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -108,13 +108,17 @@ impl<'de: 'a, 'a> Deserialize<'de> for StrOrList<'a> {
                 f.write_str("a string or a list of strings")
             }
             fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                CowStrVisitor(PhantomData).visit_borrowed_str(v).map(StrOrList::One)
+                CowStrVisitor(PhantomData)
+                    .visit_borrowed_str(v)
+                    .map(StrOrList::One)
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
                 CowStrVisitor(PhantomData).visit_str(v).map(StrOrList::One)
             }
             fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                CowStrVisitor(PhantomData).visit_string(v).map(StrOrList::One)
+                CowStrVisitor(PhantomData)
+                    .visit_string(v)
+                    .map(StrOrList::One)
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(4).min(1024));
@@ -136,14 +140,17 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     let mut first_problem: Option<(usize, String)> = None;
     let mut note = |parsed: &mut Parsed, line: usize, why: String| {
         bad += 1;
-        parsed.warnings.push(format!("{source}:{line}: line skipped: {why}"));
+        parsed
+            .warnings
+            .push(format!("{source}:{line}: line skipped: {why}"));
         first_problem.get_or_insert((line, why));
     };
     // One streaming deserializer runs over the whole text (no separate pass
     // to split lines); after a bad value it restarts at the next line.
     let mut offset = 0;
     while offset < text.len() {
-        let mut stream = serde_json::Deserializer::from_str(&text[offset..]).into_iter::<Record<'_>>();
+        let mut stream =
+            serde_json::Deserializer::from_str(&text[offset..]).into_iter::<Record<'_>>();
         loop {
             let value_start = offset + stream.byte_offset();
             match stream.next() {
@@ -153,12 +160,22 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
                 }
                 Some(Ok(record)) => match paper_from_record(record, source) {
                     Ok(paper) => parsed.papers.push(paper),
-                    Err(why) => note(&mut parsed, lines.line_at(skip_space(text, value_start)), why),
+                    Err(why) => note(
+                        &mut parsed,
+                        lines.line_at(skip_space(text, value_start)),
+                        why,
+                    ),
                 },
                 Some(Err(e)) => {
                     let bad_start = skip_space(text, value_start);
-                    note(&mut parsed, lines.line_at(bad_start), format!("bad JSON: {e}"));
-                    offset = text[bad_start..].find('\n').map_or(text.len(), |p| bad_start + p + 1);
+                    note(
+                        &mut parsed,
+                        lines.line_at(bad_start),
+                        format!("bad JSON: {e}"),
+                    );
+                    offset = text[bad_start..]
+                        .find('\n')
+                        .map_or(text.len(), |p| bad_start + p + 1);
                     break;
                 }
             }
@@ -185,16 +202,24 @@ fn skip_space(text: &str, from: usize) -> usize {
 
 fn paper_from_record(record: Record<'_>, source: &str) -> Result<Paper, String> {
     let raw_id = record.id.as_deref().ok_or("no \"id\"")?;
-    let mut id = ArxivId::parse(raw_id).ok_or_else(|| format!("not an arXiv id: {raw_id:?}"))?;
+    let mut id = fields::arxiv_id(raw_id).ok_or_else(|| format!("not an arXiv id: {raw_id:?}"))?;
     if id.version.is_none() {
         id.version = record.versions.as_deref().and_then(last_version);
     }
     let mut paper = Paper::new(id, Kind::New, source);
-    paper.title = record.title.as_deref().map(fields::clean_inline).unwrap_or_default();
+    paper.title = record
+        .title
+        .as_deref()
+        .map(fields::clean_inline)
+        .unwrap_or_default();
     if paper.title.is_empty() {
         return Err(format!("arXiv:{raw_id} has no title"));
     }
-    paper.abstract_text = record.abstract_text.as_deref().map(fields::clean_abstract).unwrap_or_default();
+    paper.abstract_text = record
+        .abstract_text
+        .as_deref()
+        .map(fields::clean_abstract)
+        .unwrap_or_default();
     paper.authors = match &record.authors {
         Some(StrOrList::One(s)) => fields::split_authors(s),
         Some(StrOrList::List(list)) => list
@@ -248,12 +273,22 @@ mod tests {
         let parsed = parse(text, "j").unwrap();
         assert_eq!(parsed.papers.len(), 2);
         assert_eq!(parsed.warnings.len(), 1);
-        assert!(parsed.warnings[0].starts_with("j:4: "), "{:?}", parsed.warnings);
+        assert!(
+            parsed.warnings[0].starts_with("j:4: "),
+            "{:?}",
+            parsed.warnings
+        );
         let a = &parsed.papers[0];
-        assert_eq!((a.title.as_str(), a.primary.as_deref()), ("T 1", Some("cs.CV")));
+        assert_eq!(
+            (a.title.as_str(), a.primary.as_deref()),
+            ("T 1", Some("cs.CV"))
+        );
         assert_eq!(a.listing_date.as_deref(), Some("2025-03-18"));
         let b = &parsed.papers[1];
-        assert_eq!(b.authors, ["C. Bal\\'azs", "E. L. Berger", "P. M. Nadolsky"]);
+        assert_eq!(
+            b.authors,
+            ["C. Bal\\'azs", "E. L. Berger", "P. M. Nadolsky"]
+        );
         assert_eq!((b.version, b.title.as_str()), (Some(2), "Calc of"));
         assert_eq!(b.abstract_text, "A fully diff.");
         assert_eq!(b.journal_ref.as_deref(), Some("Phys.Rev.D76:013009,2007"));

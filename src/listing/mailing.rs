@@ -183,9 +183,10 @@ impl<'a> Reader<'a> {
     fn abandon(&mut self, why: &str) {
         if let Some(entry) = self.current.take() {
             let id = &entry.id;
-            self.parsed
-                .warnings
-                .push(format!("{}:{}: arXiv:{id} skipped: {why}", self.source, entry.line));
+            self.parsed.warnings.push(format!(
+                "{}:{}: arXiv:{id} skipped: {why}",
+                self.source, entry.line
+            ));
         }
     }
 
@@ -220,12 +221,17 @@ impl<'a> Reader<'a> {
             first.map(|(_, v, _)| v.as_str())
         };
         let title = get("Title").map(fields::clean_inline).unwrap_or_default();
-        let authors = get("Authors").map(fields::split_authors).unwrap_or_default();
+        let authors = get("Authors")
+            .map(fields::split_authors)
+            .unwrap_or_default();
         let subjects = fields::categories(get("Categories").unwrap_or_default().split_whitespace());
         let comments = get("Comments").and_then(fields::clean_optional);
         let journal_ref = get("Journal-ref").and_then(fields::clean_optional);
         if title.is_empty() {
-            return Err(format!("{source}:{}: arXiv:{} skipped: no Title: line", entry.line, entry.id));
+            return Err(format!(
+                "{source}:{}: arXiv:{} skipped: no Title: line",
+                entry.line, entry.id
+            ));
         }
         let mut paper = Paper::new(entry.id, kind, source);
         paper.title = title;
@@ -244,7 +250,9 @@ impl<'a> Reader<'a> {
                 Phase::Header => self.abandon("the input ends inside its field block (truncated?)"),
                 // The pastweek file ends right after the closing `\\`; a
                 // mailing abstract always ends with the `\\ ( url )` trailer.
-                Phase::Body if entry.body.iter().all(|l| l.trim().is_empty()) => self.finish_entry(),
+                Phase::Body if entry.body.iter().all(|l| l.trim().is_empty()) => {
+                    self.finish_entry()
+                }
                 Phase::Body => self.abandon("the input ends inside its abstract (truncated?)"),
             }
         }
@@ -271,7 +279,7 @@ impl<'a> Reader<'a> {
 fn entry_id(line: &str) -> Option<(ArxivId, &str)> {
     let rest = line.strip_prefix("arXiv:")?;
     let token = rest.split_whitespace().next()?;
-    let id = ArxivId::parse(token)?;
+    let id = fields::arxiv_id(token)?;
     Some((id, &rest[token.len()..]))
 }
 
@@ -359,6 +367,10 @@ mod tests {
         let cut = &SAMPLE[..SAMPLE.find("Categories: math.PR").unwrap()];
         let parsed = parse(cut, "m").unwrap();
         assert_eq!(parsed.papers.len(), 1);
-        assert!(parsed.warnings[0].contains("arXiv:2204.00002"), "{:?}", parsed.warnings);
+        assert!(
+            parsed.warnings[0].contains("arXiv:2204.00002"),
+            "{:?}",
+            parsed.warnings
+        );
     }
 }

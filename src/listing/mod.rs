@@ -213,15 +213,19 @@ pub fn detect(text: &str) -> Option<Format> {
 /// to the HTML parser, which explains what it expected when the page is not
 /// an arXiv listing; XML that is neither RSS nor Atom is not ours.
 fn detect_markup(lower: &str) -> Option<Format> {
-    match root_element(lower) {
+    // Compare local names: feeds may use a namespace prefix (`<rdf:RDF>`).
+    match root_element(lower).map(|name| name.rsplit(':').next().unwrap_or(name)) {
         Some("html") => Some(Format::Html),
-        Some("rss" | "rdf:rdf") => Some(Format::Rss),
+        Some("rss" | "rdf") => Some(Format::Rss),
         Some("feed") => Some(Format::Atom),
         // A fragment of a listing page (`<dl id='articles'>`, `<div …>`).
-        _ if lower.contains("list-title") || lower.contains("id='articles'") || lower.contains("id=\"articles\"") => {
+        _ if lower.contains("list-title")
+            || lower.contains("id='articles'")
+            || lower.contains("id=\"articles\"")
+            || lower.contains("<body") =>
+        {
             Some(Format::Html)
         }
-        _ if lower.contains("<body") => Some(Format::Html),
         _ => None,
     }
 }
@@ -235,8 +239,8 @@ fn root_element(lower: &str) -> Option<&str> {
             "?>"
         } else if rest.starts_with("<!--") {
             "-->"
-        } else if rest.starts_with("<!doctype") {
-            if rest["<!doctype".len()..].trim_start().starts_with("html") {
+        } else if let Some(doctype) = rest.strip_prefix("<!doctype") {
+            if doctype.trim_start().starts_with("html") {
                 return Some("html");
             }
             ">"

@@ -17,7 +17,12 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     let doc = xml_records::read(text, "item");
     let is_rss = matches!(doc.root.as_deref(), Some("rss" | "RDF"));
     if !is_rss || doc.header.text("channel").is_none() {
-        if let (None, Some(problem)) = (&doc.root, &doc.problem) {
+        // Cut or broken before the channel began: say so, not "not RSS".
+        if let Some(problem) = doc
+            .problem
+            .as_ref()
+            .filter(|_| is_rss || doc.root.is_none())
+        {
             return Err(problem_error(source, problem));
         }
         return Err(ListingError::new(
@@ -34,7 +39,9 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
         match paper_from_item(record, channel_date.as_deref(), source) {
             Ok((paper, note)) => {
                 if let Some(note) = note {
-                    parsed.warnings.push(format!("{source}:{}: {note}", record.line));
+                    parsed
+                        .warnings
+                        .push(format!("{source}:{}: {note}", record.line));
                 }
                 parsed.papers.push(paper);
             }
@@ -60,7 +67,11 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
 }
 
 fn problem_error(source: &str, problem: &xml_records::Problem) -> ListingError {
-    ListingError::new(source, Some(problem.line), format!("unreadable RSS feed: {}", problem.message))
+    ListingError::new(
+        source,
+        Some(problem.line),
+        format!("unreadable RSS feed: {}", problem.message),
+    )
 }
 
 /// arXiv reports unknown archives inside an otherwise valid channel.
@@ -69,9 +80,20 @@ fn check_feed_error(channel: &Record, source: &str) -> Result<(), ListingError> 
     if !title.trim_start().starts_with("Feed error") {
         return Ok(());
     }
-    let detail = channel.text("description").map(fields::clean_inline).unwrap_or_default();
-    let detail = if detail.is_empty() { fields::clean_inline(title) } else { detail };
-    Err(ListingError::new(source, None, format!("arXiv RSS error: {detail}")))
+    let detail = channel
+        .text("description")
+        .map(fields::clean_inline)
+        .unwrap_or_default();
+    let detail = if detail.is_empty() {
+        fields::clean_inline(title)
+    } else {
+        detail
+    };
+    Err(ListingError::new(
+        source,
+        None,
+        format!("arXiv RSS error: {detail}"),
+    ))
 }
 
 /// The announcement date of the whole feed, used for items without their own.
@@ -101,9 +123,16 @@ fn paper_from_item(
         return Err("no title".into());
     }
     paper.abstract_text = fields::clean_abstract(abstract_raw);
-    paper.authors = item.all("creator").flat_map(|f| fields::split_authors(&f.text)).collect();
-    paper.set_subjects(fields::categories(item.all("category").map(|f| f.text.as_str())));
-    paper.journal_ref = item.text("journal_reference").and_then(fields::clean_optional);
+    paper.authors = item
+        .all("creator")
+        .flat_map(|f| fields::split_authors(&f.text))
+        .collect();
+    paper.set_subjects(fields::categories(
+        item.all("category").map(|f| f.text.as_str()),
+    ));
+    paper.journal_ref = item
+        .text("journal_reference")
+        .and_then(fields::clean_optional);
     paper.comments = item
         .text("comments")
         .or_else(|| item.text("comment"))
@@ -139,13 +168,13 @@ fn item_id(item: &Record, head: &str) -> Option<ArxivId> {
     let from_head = head
         .split_whitespace()
         .find(|w| w.starts_with("arXiv:"))
-        .and_then(ArxivId::parse);
+        .and_then(fields::arxiv_id);
     from_head
         .or_else(|| {
             let guid = item.text("guid")?.trim();
-            ArxivId::parse(guid.strip_prefix("oai:arXiv.org:").unwrap_or(guid))
+            fields::arxiv_id(guid.strip_prefix("oai:arXiv.org:").unwrap_or(guid))
         })
-        .or_else(|| ArxivId::parse(item.text("link")?))
+        .or_else(|| fields::arxiv_id(item.text("link")?))
 }
 
 /// RSS 1.0 titles end with "(arXiv:2101.00001v2 [cs.DC] UPDATED)"; the
@@ -167,10 +196,16 @@ fn split_rdf_title(title: &str) -> (&str, Option<Kind>) {
 }
 
 fn item_kind(item: &Record, head: &str, title_kind: Option<Kind>) -> (Kind, Option<String>) {
-    let announce = item.text("announce_type").map(str::trim).filter(|s| !s.is_empty()).or_else(|| {
-        let pos = head.find("Announce Type:")?;
-        head[pos + "Announce Type:".len()..].split_whitespace().next()
-    });
+    let announce = item
+        .text("announce_type")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .or_else(|| {
+            let pos = head.find("Announce Type:")?;
+            head[pos + "Announce Type:".len()..]
+                .split_whitespace()
+                .next()
+        });
     match announce {
         Some("new") => (Kind::New, None),
         Some("cross") => (Kind::Cross, None),
@@ -191,7 +226,10 @@ mod tests {
     fn splits_old_titles() {
         let (t, k) = split_rdf_title("A Paper. (arXiv:2101.00001v2 [cs.DC] UPDATED)");
         assert_eq!((t, k), ("A Paper", Some(Kind::Replaced)));
-        assert_eq!(split_rdf_title("Plain (with parens)"), ("Plain (with parens)", None));
+        assert_eq!(
+            split_rdf_title("Plain (with parens)"),
+            ("Plain (with parens)", None)
+        );
     }
 
     #[test]
@@ -202,7 +240,10 @@ mod tests {
             <dc:creator>A, B and C</dc:creator></item></channel></rss>";
         let parsed = parse(xml, "t").unwrap();
         let p = &parsed.papers[0];
-        assert_eq!((p.id.as_str(), p.version, p.kind), ("2603.00001", Some(2), Kind::Replaced));
+        assert_eq!(
+            (p.id.as_str(), p.version, p.kind),
+            ("2603.00001", Some(2), Kind::Replaced)
+        );
         assert_eq!(p.abstract_text, "One.\nTwo.");
         assert_eq!(p.authors, ["A", "B", "C"]);
         assert_eq!(p.primary.as_deref(), Some("cs.LG"));

@@ -21,7 +21,10 @@ pub struct Field {
 
 impl Field {
     pub fn attr(&self, key: &str) -> Option<&str> {
-        self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -36,7 +39,10 @@ pub struct Record {
 impl Record {
     /// Text of the first element called `name`.
     pub fn text(&self, name: &str) -> Option<&str> {
-        self.fields.iter().find(|f| f.name == name).map(|f| f.text.as_str())
+        self.fields
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.text.as_str())
     }
 
     pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Field> + 'a {
@@ -82,10 +88,26 @@ pub fn read(xml: &str, record_name: &str) -> Document {
         let start = byte_pos(reader.buffer_position());
         match reader.read_event() {
             Ok(Event::Start(e)) => {
-                open_element(&e, start, record_name, &mut doc, &mut current, &mut stack, &mut lines);
+                open_element(
+                    &e,
+                    start,
+                    record_name,
+                    &mut doc,
+                    &mut current,
+                    &mut stack,
+                    &mut lines,
+                );
             }
             Ok(Event::Empty(e)) => {
-                open_element(&e, start, record_name, &mut doc, &mut current, &mut stack, &mut lines);
+                open_element(
+                    &e,
+                    start,
+                    record_name,
+                    &mut doc,
+                    &mut current,
+                    &mut stack,
+                    &mut lines,
+                );
                 close_element(&mut doc, &mut current, &mut stack);
             }
             Ok(Event::End(_)) => close_element(&mut doc, &mut current, &mut stack),
@@ -232,13 +254,22 @@ mod tests {
         assert_eq!(doc.records.len(), 2);
         assert_eq!(doc.records[0].line, 3);
         assert_eq!(doc.records[0].text("name"), Some("A é"));
-        assert_eq!(doc.records[0].all("category").next().and_then(|f| f.attr("term")), Some("cs.DC"));
+        assert_eq!(
+            doc.records[0]
+                .all("category")
+                .next()
+                .and_then(|f| f.attr("term")),
+            Some("cs.DC")
+        );
         assert_eq!(doc.records[1].line, 4);
     }
 
     #[test]
     fn reports_truncation_and_keeps_complete_records() {
-        let doc = read("<rss><channel><item><title>a</title></item><item><title>b", "item");
+        let doc = read(
+            "<rss><channel><item><title>a</title></item><item><title>b",
+            "item",
+        );
         assert_eq!(doc.records.len(), 1);
         assert!(doc.problem.is_some());
         let doc = read("<rss><channel><item><title>a</title></item><ite", "item");

@@ -1,0 +1,87 @@
+//! `like ID` on a large library: process start to output, and the index
+//! behind it (exact scan vs HNSW, HNSW recall@10 against exact).
+//!
+//! Needs a library built from the 74,728-paper corpus:
+//!   paperscout ingest ../shared/data/corpus/arxiv-cs-2025-2026.jsonl.gz --library target/corpus-lib
+//!   PAPERSCOUT_BENCH_LIBRARY=target/corpus-lib cargo bench --bench like
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use paperscout::library::{index, Library};
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn bench(c: &mut Criterion) {
+    let dir = PathBuf::from(std::env::var("PAPERSCOUT_BENCH_LIBRARY").unwrap_or_else(|_| "target/corpus-lib".into()));
+    let Ok(lib) = Library::open_read(&dir) else {
+        eprintln!("skipping: no library at {} (see the comment at the top of benches/like.rs)", dir.display());
+        return;
+    };
+    let model = lib.store.default_model().unwrap().expect("library has vectors");
+    let flat = lib.flat_vectors(&model).unwrap();
+    let t = Instant::now();
+    lib.refresh_index(&flat).unwrap();
+    eprintln!("index ready in {:.1}s ({} vectors)", t.elapsed().as_secs_f64(), flat.count);
+
+    // Queries: every n-th paper of the library, as `like ID` would ask.
+    let step = (flat.count / 500).max(1);
+    let queries: Vec<usize> = (0..flat.count).step_by(step).take(500).collect();
+    let ids: Vec<String> = queries
+        .iter()
+        .take(50)
+        .filter_map(|&q| lib.store.get_paper_by_rowid(flat.rowid(q)).ok().flatten())
+        .map(|p| p.paper.id)
+        .collect();
+
+    let t = Instant::now();
+    let (recall, hnsw_per_query) = index::with_index(&lib.index_dir(&model), |h| {
+        eprintln!("HNSW load {:.2}s", t.elapsed().as_secs_f64());
+        let mut hits = 0;
+        let mut total = 0;
+        let mut spent = Duration::ZERO;
+        for &q in &queries {
+            let exact = flat.top_k(flat.vector(q), 10, |i| i != q);
+            let s = Instant::now();
+            let approx = index::search(h, flat.vector(q), 10, |i| i != q);
+            spent += s.elapsed();
+            total += exact.len();
+            hits += exact.iter().filter(|(i, _)| approx.iter().any(|(j, _)| j == i)).count();
+        }
+        (hits as f64 / total as f64, spent / queries.len() as u32)
+    })
+    .unwrap();
+    eprintln!(
+        "HNSW recall@10 vs exact: {recall:.4} over {} queries; {:.2} ms/query",
+        queries.len(),
+        hnsw_per_query.as_secs_f64() * 1e3
+    );
+
+    let mut g = c.benchmark_group("like");
+    g.sample_size(20).measurement_time(Duration::from_secs(10));
+    let mut qi = 0;
+    g.bench_function("exact_scan_in_process", |b| {
+        b.iter(|| {
+            qi = (qi + 1) % queries.len();
+            let q = queries[qi];
+            flat.top_k(flat.vector(q), 10, |i| i != q)
+        })
+    });
+    let bin = env!("CARGO_BIN_EXE_paperscout");
+    let mut n = 0;
+    g.bench_function("like_id_process_start_to_output", |b| {
+        b.iter(|| {
+            n = (n + 1) % ids.len();
+            let out = Command::new(bin)
+                .args(["like", &ids[n], "-k", "10", "--library"])
+                .arg(&dir)
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            out.stdout.len()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

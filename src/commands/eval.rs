@@ -1,0 +1,186 @@
+//! `paperscout eval csfcube|history`: ranking quality on an expert-judged
+//! benchmark and on a replay of the library's own history.
+
+use crate::cli::{EvalArgs, EvalBenchmark, EvalCsfcubeArgs, EvalHistoryArgs};
+use crate::commands::ingest::progress_bar;
+use crate::embed;
+use crate::eval::csfcube::{self, Aggregation, FacetSummary, QueryResult};
+use crate::eval::history;
+use crate::library::{self, Library};
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::io::Write;
+use std::time::Instant;
+
+pub fn run(args: &EvalArgs, verbose: bool) -> Result<()> {
+    match &args.benchmark {
+        EvalBenchmark::Csfcube(a) => run_csfcube(a, verbose),
+        EvalBenchmark::History(a) => run_history(a, verbose),
+    }
+}
+
+/// What `eval csfcube --json` prints.
+#[derive(Serialize)]
+struct CsfcubeOutput<'a> {
+    benchmark: &'static str,
+    /// The embedding model, or the run file pattern that was scored.
+    ranker: String,
+    aggregation: Aggregation,
+    relevant_grade: u8,
+    summary: &'a [FacetSummary],
+    queries: &'a [QueryResult],
+}
+
+fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
+    let collection = csfcube::load(&args.dir)?;
+    let mut queries = collection.queries.clone();
+    if let Some(n) = args.queries {
+        if n == 0 {
+            bail!("--queries must be at least 1");
+        }
+        queries.truncate(n);
+    }
+    let (ranker, ranked) = match &args.ranked {
+        Some(pattern) => (pattern.clone(), ranked_from_run(&queries, pattern)?),
+        None => embed_and_rank(&collection, &queries, args, verbose)?,
+    };
+    let results: Vec<QueryResult> = queries.iter().zip(&ranked).map(|(q, r)| csfcube::score(q, r)).collect();
+    let (summary, aggregation) = csfcube::summarise(&results, collection.folds.as_ref());
+
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.json {
+        let doc = CsfcubeOutput {
+            benchmark: "csfcube",
+            ranker,
+            aggregation,
+            relevant_grade: csfcube::RELEVANT_GRADE,
+            summary: &summary,
+            queries: &results,
+        };
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+    } else {
+        write_csfcube_table(&mut out, &ranker, &summary, aggregation)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Embeds every paper the queries need once, then ranks each pool by cosine.
+fn embed_and_rank(
+    collection: &csfcube::Collection,
+    queries: &[csfcube::Query],
+    args: &EvalCsfcubeArgs,
+    verbose: bool,
+) -> Result<(String, Vec<Vec<u8>>)> {
+    let ids = collection.papers_needed(queries);
+    let texts: Vec<String> = ids
+        .iter()
+        .map(|id| collection.papers.get(id).map(|p| p.embedding_text()).unwrap_or_default())
+        .collect();
+    let embedder = embed::load(&args.model, verbose)?;
+    let start = Instant::now();
+    let bar = progress_bar("embedding");
+    bar.set_length(texts.len() as u64);
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let vectors = embedder.embed(&refs, &|done| bar.set_position(done as u64))?;
+    bar.finish_and_clear();
+    if verbose {
+        eprintln!("embedded {} papers in {:.1}s", texts.len(), library::secs(start));
+    }
+    let by_id: HashMap<String, Vec<f32>> = ids.into_iter().zip(vectors).collect();
+    let ranked = queries.iter().map(|q| csfcube::rank_by_cosine(q, &by_id)).collect::<Result<_>>()?;
+    Ok((embedder.model_id().to_string(), ranked))
+}
+
+/// Grades in the order a CSFCube-format run file ranks each pool.
+fn ranked_from_run(queries: &[csfcube::Query], pattern: &str) -> Result<Vec<Vec<u8>>> {
+    if !pattern.contains("{facet}") {
+        bail!("--ranked needs a path with {{facet}} in it, e.g. runs/test-pid2pool-csfcube-specter-{{facet}}-ranked.json");
+    }
+    let mut runs = HashMap::new();
+    for facet in csfcube::FACETS {
+        if queries.iter().any(|q| q.facet == facet) {
+            runs.insert(facet, csfcube::read_run(pattern, facet)?);
+        }
+    }
+    queries
+        .iter()
+        .map(|q| {
+            let ranking = runs
+                .get(q.facet.as_str())
+                .and_then(|r| r.get(&q.pid))
+                .with_context(|| format!("{} has no ranking for query {}", pattern.replace("{facet}", &q.facet), q.pid))?;
+            csfcube::grades_in_order(q, ranking)
+        })
+        .collect()
+}
+
+fn write_csfcube_table(out: &mut impl Write, ranker: &str, summary: &[FacetSummary], how: Aggregation) -> Result<()> {
+    writeln!(out, "CSFCube, pools ranked by cosine of {ranker}")?;
+    writeln!(out, "{:<11} {:>7} {:>7} {:>8} {:>8}", "facet", "queries", "MAP", "NDCG%20", "NDCG@20")?;
+    for s in summary {
+        writeln!(
+            out,
+            "{:<11} {:>7} {:>7.2} {:>8.2} {:>8.2}",
+            s.facet,
+            s.queries,
+            100.0 * s.map,
+            100.0 * s.ndcg_pct20,
+            100.0 * s.ndcg_at20
+        )?;
+    }
+    let how = match how {
+        Aggregation::TestFolds => "mean of the two test folds (CSFCube protocol)",
+        Aggregation::QueryMean => "plain mean over the queries evaluated (not all of the splits: not the CSFCube protocol)",
+    };
+    writeln!(out, "MAP: grades 2-3 relevant. NDCG: linear gains, CSFCube's discount; NDCG%20 cuts at 20% of the pool.")?;
+    writeln!(out, "Averages: {how}. Figures are percentages.")?;
+    Ok(())
+}
+
+fn run_history(args: &EvalHistoryArgs, verbose: bool) -> Result<()> {
+    if args.cases == 0 {
+        bail!("--cases must be at least 1");
+    }
+    let dir = library::resolve_dir(args.library.library.as_deref())?;
+    let lib = Library::open_read(&dir)?;
+    let start = Instant::now();
+    let report = history::run(&lib, history::Options { cases: args.cases, seed: args.seed })?;
+    if verbose {
+        eprintln!("replayed {} cases in {:.1}s", report.cases, library::secs(start));
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        write_history_table(&mut out, &report)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn write_history_table(out: &mut impl Write, r: &history::Report) -> Result<()> {
+    writeln!(out, "History replay of {} papers ({}), seed {}", r.papers, r.model, r.seed)?;
+    writeln!(
+        out,
+        "{} cases from {} authors with papers on 3+ days (at most {} papers each)",
+        r.cases,
+        r.eligible_authors,
+        history::MAX_AUTHOR_PAPERS
+    )?;
+    writeln!(
+        out,
+        "median {} candidates per day, {} seeds per author; {} cases hide several papers",
+        r.median_candidates, r.median_seeds, r.cases_with_several_hidden
+    )?;
+    writeln!(out, "{:<18} {:>6} {:>10}", "method", "MRR", "recall@10")?;
+    for m in r.methods.iter().chain(std::iter::once(&r.random)) {
+        writeln!(out, "{:<18} {:>6.3} {:>10.3}", m.method, m.mrr, m.recall_at_10)?;
+    }
+    Ok(())
+}

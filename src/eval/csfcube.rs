@@ -1,0 +1,498 @@
+//! CSFCube (Mysore et al., NeurIPS 2021 datasets track): 50 query papers,
+//! each judged along one facet (background, method or result) against a pool
+//! of 100 or 250 candidates graded 0–3 by experts.
+//!
+//! We rank each judged pool by the cosine between whole-paper embeddings
+//! (the facet is ignored: that is what a plain "papers like this one"
+//! recommender does) and score the ranking as CSFCube's own evaluation
+//! script does, so the figures compare with published baselines:
+//! MAP with grades 2–3 relevant, NDCG%20 (NDCG at 20% of the pool) and
+//! NDCG@20, averaged per facet and over all queries, each average being the
+//! mean of the two test folds of `evaluation_splits.json`.
+//!
+//! Reads either the layout in `shared/data/relevance/csfcube`
+//! (`csfcube_papers.jsonl`, `csfcube_queries_with_judged_pools.jsonl`) or
+//! the original release (`abstracts-csfcube-preds.jsonl`,
+//! `test-pid2anns-csfcube-<facet>.json`, optionally prefixed `orig_`).
+
+use super::{average_precision, ndcg, ndcg_pct20};
+use crate::library::vectors::dot;
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+pub const FACETS: [&str; 3] = ["background", "method", "result"];
+/// Grades from this one up count as relevant for MAP (the script's `threshold_grade`).
+pub const RELEVANT_GRADE: u8 = 2;
+
+/// Title and abstract of one paper, abstract sentences already joined.
+#[derive(Debug, Clone)]
+pub struct PaperText {
+    pub title: String,
+    pub abstract_text: String,
+}
+
+impl PaperText {
+    /// What the embedder sees: the same "title. abstract" as library papers.
+    pub fn embedding_text(&self) -> String {
+        crate::paper::embedding_text(self.title.trim(), self.abstract_text.trim())
+    }
+}
+
+/// One query paper with the facet it is judged along and its judged pool.
+#[derive(Debug, Clone)]
+pub struct Query {
+    pub pid: String,
+    pub facet: String,
+    /// (candidate pid, grade 0–3), in file order.
+    pub pool: Vec<(String, u8)>,
+}
+
+impl Query {
+    /// The id the evaluation splits use: `<pid>_<facet>`.
+    pub fn key(&self) -> String {
+        format!("{}_{}", self.pid, self.facet)
+    }
+}
+
+/// The benchmark as read from disk.
+#[derive(Debug)]
+pub struct Collection {
+    pub papers: HashMap<String, PaperText>,
+    pub queries: Vec<Query>,
+    /// Facet (or "all") → the query keys of each test fold.
+    pub folds: Option<HashMap<String, Vec<Vec<String>>>>,
+}
+
+/// Metrics of one query.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryResult {
+    pub query: String,
+    pub facet: String,
+    pub pool: usize,
+    /// Candidates graded 2 or 3.
+    pub relevant: usize,
+    pub average_precision: f64,
+    pub ndcg_pct20: f64,
+    pub ndcg_at20: f64,
+}
+
+/// Averages over the queries of one facet, or over all ("aggregated").
+#[derive(Debug, Clone, Serialize)]
+pub struct FacetSummary {
+    pub facet: String,
+    pub queries: usize,
+    pub map: f64,
+    pub ndcg_pct20: f64,
+    pub ndcg_at20: f64,
+}
+
+/// How the facet averages were taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Aggregation {
+    /// Mean of the means of the two test folds: CSFCube's protocol.
+    TestFolds,
+    /// Plain mean over the queries evaluated (a subset, or no splits file).
+    QueryMean,
+}
+
+/// The first of `names` that exists in `dir`.
+fn find(dir: &Path, names: &[&str]) -> Option<PathBuf> {
+    names.iter().map(|n| dir.join(n)).find(|p| p.is_file())
+}
+
+fn read_json(path: &Path) -> Result<Value> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not valid JSON", path.display()))
+}
+
+/// Each non-empty line of a JSON-lines file, parsed, with its line number.
+fn read_jsonl(path: &Path) -> Result<Vec<(usize, Value)>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let v = serde_json::from_str(l)
+                .with_context(|| format!("{} line {}: not valid JSON", path.display(), i + 1))?;
+            Ok((i + 1, v))
+        })
+        .collect()
+}
+
+/// A paper id, written as a string or a number depending on the file.
+fn pid_of(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.trim().to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// An abstract given as one string, as a list of sentences (the original
+/// release), or only as labelled sentences (`abstract_sentences[].text`).
+/// Sentences are joined with single spaces, which is how the shared copy's
+/// own `abstract` string was made from them.
+fn abstract_of(paper: &Value) -> String {
+    let joined = |items: &[Value], field: Option<&str>| -> String {
+        items
+            .iter()
+            .filter_map(|s| match field {
+                Some(f) => s.get(f).and_then(Value::as_str),
+                None => s.as_str(),
+            })
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match paper.get("abstract") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(sentences)) => joined(sentences, None),
+        _ => match paper.get("abstract_sentences") {
+            Some(Value::Array(sentences)) => joined(sentences, Some("text")),
+            _ => String::new(),
+        },
+    }
+}
+
+fn read_papers(path: &Path) -> Result<HashMap<String, PaperText>> {
+    let mut papers = HashMap::new();
+    for (line, v) in read_jsonl(path)? {
+        let pid = pid_of(v.get("pid").or_else(|| v.get("paper_id")))
+            .with_context(|| format!("{} line {line}: no pid or paper_id", path.display()))?;
+        let title = v.get("title").and_then(Value::as_str).unwrap_or_default().to_string();
+        papers.insert(pid, PaperText { title, abstract_text: abstract_of(&v) });
+    }
+    if papers.is_empty() {
+        bail!("{} holds no papers", path.display());
+    }
+    Ok(papers)
+}
+
+fn grade_of(v: Option<&Value>) -> Option<u8> {
+    v.and_then(Value::as_u64).and_then(|g| u8::try_from(g).ok()).filter(|&g| g <= 3)
+}
+
+/// Queries from `csfcube_queries_with_judged_pools.jsonl`; query texts the
+/// papers file lacks are taken from the query's own title and abstract.
+fn read_judged_pools(path: &Path, papers: &mut HashMap<String, PaperText>) -> Result<Vec<Query>> {
+    let mut queries = Vec::new();
+    for (line, v) in read_jsonl(path)? {
+        let at = || format!("{} line {line}", path.display());
+        let pid = pid_of(v.get("query_pid")).with_context(|| format!("{}: no query_pid", at()))?;
+        let facet = v.get("facet").and_then(Value::as_str).with_context(|| format!("{}: no facet", at()))?;
+        let candidates =
+            v.get("candidates").and_then(Value::as_array).with_context(|| format!("{}: no candidates list", at()))?;
+        let mut pool = Vec::with_capacity(candidates.len());
+        for c in candidates {
+            let cpid = pid_of(c.get("pid")).with_context(|| format!("{}: a candidate has no pid", at()))?;
+            let grade = grade_of(c.get("relevance"))
+                .with_context(|| format!("{}: candidate {cpid} has no relevance 0-3", at()))?;
+            pool.push((cpid, grade));
+        }
+        if let (false, Some(title)) = (papers.contains_key(&pid), v.get("query_title").and_then(Value::as_str)) {
+            let abstract_text = match v.get("query_abstract") {
+                Some(Value::String(s)) => s.clone(),
+                Some(a @ Value::Array(_)) => abstract_of(&serde_json::json!({ "abstract": a })),
+                _ => String::new(),
+            };
+            papers.insert(pid.clone(), PaperText { title: title.to_string(), abstract_text });
+        }
+        queries.push(Query { pid, facet: facet.to_string(), pool });
+    }
+    Ok(queries)
+}
+
+/// Queries from the original per-facet files `{qpid: {cands, relevance_adju}}`
+/// (the adjudicated grades, as the CSFCube script uses).
+fn read_pid2anns(dir: &Path) -> Result<Vec<Query>> {
+    let mut queries = Vec::new();
+    for facet in FACETS {
+        let names = [format!("test-pid2anns-csfcube-{facet}.json"), format!("orig_test-pid2anns-csfcube-{facet}.json")];
+        let Some(path) = find(dir, &[&names[0], &names[1]]) else {
+            bail!("{}: no {} (nor csfcube_queries_with_judged_pools.jsonl)", dir.display(), names[0]);
+        };
+        let json = read_json(&path)?;
+        let map = json.as_object().with_context(|| format!("{} is not a JSON object", path.display()))?;
+        for (qpid, anns) in map {
+            let cands = anns.get("cands").and_then(Value::as_array);
+            let grades = anns.get("relevance_adju").and_then(Value::as_array);
+            let (Some(cands), Some(grades)) = (cands, grades) else {
+                bail!("{}: query {qpid} lacks cands or relevance_adju", path.display());
+            };
+            if cands.len() != grades.len() {
+                bail!("{}: query {qpid} has {} cands but {} grades", path.display(), cands.len(), grades.len());
+            }
+            let mut pool = Vec::with_capacity(cands.len());
+            for (c, g) in cands.iter().zip(grades) {
+                let cpid = pid_of(Some(c)).with_context(|| format!("{}: query {qpid}: bad candidate id", path.display()))?;
+                let grade = grade_of(Some(g))
+                    .with_context(|| format!("{}: query {qpid}: candidate {cpid} has no grade 0-3", path.display()))?;
+                pool.push((cpid, grade));
+            }
+            queries.push(Query { pid: qpid.clone(), facet: facet.to_string(), pool });
+        }
+    }
+    Ok(queries)
+}
+
+/// `evaluation_splits.json`: facet → fold name → query keys; only the two
+/// test folds are kept (the published figures are test figures).
+fn read_folds(path: &Path) -> Result<HashMap<String, Vec<Vec<String>>>> {
+    let json = read_json(path)?;
+    let facets = json.as_object().with_context(|| format!("{} is not a JSON object", path.display()))?;
+    let mut out = HashMap::new();
+    for (facet, folds) in facets {
+        let mut test = Vec::new();
+        for name in ["fold1_test", "fold2_test"] {
+            let ids = folds
+                .get(name)
+                .and_then(Value::as_array)
+                .with_context(|| format!("{}: {facet} has no {name} list", path.display()))?;
+            test.push(ids.iter().filter_map(Value::as_str).map(str::to_string).collect());
+        }
+        out.insert(facet.clone(), test);
+    }
+    Ok(out)
+}
+
+/// Reads the collection in `dir` and checks every judged paper has a text.
+pub fn load(dir: &Path) -> Result<Collection> {
+    let papers_path = find(dir, &["csfcube_papers.jsonl", "abstracts-csfcube-preds.jsonl"]).with_context(|| {
+        format!("{}: no csfcube_papers.jsonl or abstracts-csfcube-preds.jsonl; is this the CSFCube directory?", dir.display())
+    })?;
+    let mut papers = read_papers(&papers_path)?;
+    let mut queries = match find(dir, &["csfcube_queries_with_judged_pools.jsonl"]) {
+        Some(path) => read_judged_pools(&path, &mut papers)?,
+        None => read_pid2anns(dir)?,
+    };
+    // One query (8781666) is judged against itself, graded 3. A paper is no
+    // recommendation for itself, and the SPECTER run published with CSFCube
+    // leaves it out too, so it is dropped from its own pool.
+    for q in &mut queries {
+        let pid = q.pid.clone();
+        q.pool.retain(|(p, _)| *p != pid);
+    }
+    if queries.is_empty() {
+        bail!("{}: no queries found", dir.display());
+    }
+    for q in &queries {
+        for pid in std::iter::once(&q.pid).chain(q.pool.iter().map(|(p, _)| p)) {
+            if !papers.contains_key(pid) {
+                bail!("{}: paper {pid} (query {}) is not in {}", dir.display(), q.key(), papers_path.display());
+            }
+        }
+    }
+    let folds = match find(dir, &["evaluation_splits.json", "orig_evaluation_splits.json"]) {
+        Some(path) => Some(read_folds(&path)?),
+        None => None,
+    };
+    Ok(Collection { papers, queries, folds })
+}
+
+impl Collection {
+    /// Every distinct paper the given queries need (queries and pools),
+    /// sorted by id, so each is embedded once.
+    pub fn papers_needed(&self, queries: &[Query]) -> Vec<String> {
+        let mut ids = BTreeSet::new();
+        for q in queries {
+            ids.insert(q.pid.clone());
+            ids.extend(q.pool.iter().map(|(p, _)| p.clone()));
+        }
+        ids.into_iter().collect()
+    }
+}
+
+/// The pool's grades in the order of descending cosine to the query. Ties
+/// go to the smaller paper id: the judged-pools file lists candidates best
+/// grade first, so keeping file order on ties would leak the answer.
+pub fn rank_by_cosine(query: &Query, vectors: &HashMap<String, Vec<f32>>) -> Result<Vec<u8>> {
+    let qv = vectors.get(&query.pid).with_context(|| format!("no vector for query paper {}", query.pid))?;
+    let mut scored = Vec::with_capacity(query.pool.len());
+    for (pid, grade) in &query.pool {
+        let v = vectors.get(pid).with_context(|| format!("no vector for candidate {pid}"))?;
+        scored.push((dot(qv, v), pid.as_str(), *grade));
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    Ok(scored.into_iter().map(|(_, _, g)| g).collect())
+}
+
+/// The pool's grades in the order another system ranked it. The ranking
+/// must hold every judged candidate once (CSFCube's script requires the same).
+pub fn grades_in_order(query: &Query, ranked: &[String]) -> Result<Vec<u8>> {
+    let grades: HashMap<&str, u8> = query.pool.iter().map(|(p, g)| (p.as_str(), *g)).collect();
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(ranked.len());
+    for pid in ranked {
+        let g = grades.get(pid.as_str()).with_context(|| format!("{}: {pid} is not in the judged pool", query.key()))?;
+        if !seen.insert(pid.as_str()) {
+            bail!("{}: {pid} is ranked twice", query.key());
+        }
+        out.push(*g);
+    }
+    if out.len() != query.pool.len() {
+        bail!("{}: ranks {} of the {} judged candidates", query.key(), out.len(), query.pool.len());
+    }
+    Ok(out)
+}
+
+/// A run in CSFCube's format, `{qpid: [[pid, score], …]}` best first, for
+/// one facet: `pattern` is a path with `{facet}` in it.
+pub fn read_run(pattern: &str, facet: &str) -> Result<HashMap<String, Vec<String>>> {
+    let path = PathBuf::from(pattern.replace("{facet}", facet));
+    let json = read_json(&path)?;
+    let map = json.as_object().with_context(|| format!("{} is not a JSON object", path.display()))?;
+    let mut out = HashMap::new();
+    for (qpid, list) in map {
+        let list = list.as_array().with_context(|| format!("{}: {qpid} is not a list", path.display()))?;
+        let pids = list
+            .iter()
+            .map(|item| pid_of(item.get(0)).or_else(|| pid_of(Some(item))))
+            .collect::<Option<Vec<_>>>()
+            .with_context(|| format!("{}: {qpid}: entries must be [pid, score] or pid", path.display()))?;
+        out.insert(qpid.clone(), pids);
+    }
+    Ok(out)
+}
+
+/// Metrics of one query from its grades in ranked order.
+pub fn score(query: &Query, ranked: &[u8]) -> QueryResult {
+    QueryResult {
+        query: query.pid.clone(),
+        facet: query.facet.clone(),
+        pool: ranked.len(),
+        relevant: ranked.iter().filter(|&&g| g >= RELEVANT_GRADE).count(),
+        average_precision: average_precision(ranked, RELEVANT_GRADE),
+        ndcg_pct20: ndcg_pct20(ranked),
+        ndcg_at20: ndcg(ranked, 20),
+    }
+}
+
+/// Per-facet and aggregated averages. The CSFCube protocol (mean of the two
+/// test folds' means) applies when the splits are known and every query
+/// they list was evaluated; otherwise it is a plain mean over queries.
+pub fn summarise(results: &[QueryResult], folds: Option<&HashMap<String, Vec<Vec<String>>>>) -> (Vec<FacetSummary>, Aggregation) {
+    let by_key: HashMap<String, &QueryResult> = results.iter().map(|r| (format!("{}_{}", r.query, r.facet), r)).collect();
+    let complete = folds.filter(|f| {
+        ["background", "method", "result", "all"].iter().all(|facet| {
+            f.get(*facet).is_some_and(|fs| fs.iter().flatten().all(|k| by_key.contains_key(k)))
+        })
+    });
+    let groups = FACETS.iter().map(|f| (*f, Some(*f))).chain(std::iter::once(("aggregated", None)));
+    let mut out = Vec::new();
+    for (name, facet) in groups {
+        let members: Vec<&QueryResult> =
+            results.iter().filter(|r| facet.is_none_or(|f| r.facet == f)).collect();
+        if members.is_empty() {
+            continue;
+        }
+        let mean_of = |metric: fn(&QueryResult) -> f64| -> f64 {
+            match complete.and_then(|f| f.get(facet.unwrap_or("all"))) {
+                Some(test_folds) => {
+                    let fold_means: Vec<f64> = test_folds
+                        .iter()
+                        .filter(|keys| !keys.is_empty())
+                        .map(|keys| mean(keys.iter().filter_map(|k| by_key.get(k)).map(|r| metric(r))))
+                        .collect();
+                    mean(fold_means.into_iter())
+                }
+                None => mean(members.iter().map(|r| metric(r))),
+            }
+        };
+        out.push(FacetSummary {
+            facet: name.to_string(),
+            queries: members.len(),
+            map: mean_of(|r| r.average_precision),
+            ndcg_pct20: mean_of(|r| r.ndcg_pct20),
+            ndcg_at20: mean_of(|r| r.ndcg_at20),
+        });
+    }
+    let how = if complete.is_some() { Aggregation::TestFolds } else { Aggregation::QueryMean };
+    (out, how)
+}
+
+fn mean(values: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    if n == 0 {
+        0.0
+    } else {
+        sum / n as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(pid: &str, facet: &str, pool: &[(&str, u8)]) -> Query {
+        Query { pid: pid.into(), facet: facet.into(), pool: pool.iter().map(|(p, g)| (p.to_string(), *g)).collect() }
+    }
+
+    #[test]
+    fn cosine_ranking_breaks_ties_by_id_not_by_file_order() {
+        // The file lists the relevant candidate first; both tie on cosine.
+        let q = query("q", "method", &[("b", 3), ("a", 0)]);
+        let vectors: HashMap<String, Vec<f32>> =
+            [("q", vec![1.0, 0.0]), ("a", vec![0.0, 1.0]), ("b", vec![0.0, 1.0])]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect();
+        assert_eq!(rank_by_cosine(&q, &vectors).unwrap(), vec![0, 3]);
+    }
+
+    #[test]
+    fn other_runs_must_rank_the_whole_pool_once() {
+        let q = query("q", "result", &[("a", 2), ("b", 0)]);
+        let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(grades_in_order(&q, &ids(&["b", "a"])).unwrap(), vec![0, 2]);
+        assert!(grades_in_order(&q, &ids(&["a"])).is_err());
+        assert!(grades_in_order(&q, &ids(&["a", "a"])).is_err());
+        assert!(grades_in_order(&q, &ids(&["a", "c"])).is_err());
+    }
+
+    #[test]
+    fn abstracts_as_lists_are_joined_with_spaces() {
+        let v = serde_json::json!({"abstract": ["One. ", " Two."]});
+        assert_eq!(abstract_of(&v), "One. Two.");
+        let v = serde_json::json!({"abstract_sentences": [{"text": "A."}, {"text": "B."}]});
+        assert_eq!(abstract_of(&v), "A. B.");
+    }
+
+    #[test]
+    fn folds_are_averaged_as_the_csfcube_script_does() {
+        let r = |q: &str, facet: &str, ap: f64| QueryResult {
+            query: q.into(),
+            facet: facet.into(),
+            pool: 10,
+            relevant: 1,
+            average_precision: ap,
+            ndcg_pct20: ap,
+            ndcg_at20: ap,
+        };
+        // Fold 1 holds one query, fold 2 two: the fold means (1.0 and 0.25)
+        // are averaged, which is not the mean over the three queries.
+        let results = vec![r("1", "method", 1.0), r("2", "method", 0.5), r("3", "method", 0.0)];
+        let fold = |ids: &[&str]| ids.iter().map(|s| format!("{s}_method")).collect::<Vec<_>>();
+        let folds: HashMap<String, Vec<Vec<String>>> = ["background", "method", "result", "all"]
+            .iter()
+            .map(|f| {
+                let fs = if *f == "background" || *f == "result" { vec![vec![], vec![]] } else { vec![fold(&["1"]), fold(&["2", "3"])] };
+                (f.to_string(), fs)
+            })
+            .collect();
+        let (summary, how) = summarise(&results, Some(&folds));
+        assert_eq!(how, Aggregation::TestFolds);
+        let method = summary.iter().find(|s| s.facet == "method").unwrap();
+        assert!((method.map - 0.625).abs() < 1e-12);
+        let all = summary.iter().find(|s| s.facet == "aggregated").unwrap();
+        assert!((all.map - 0.625).abs() < 1e-12);
+        // Without the splits (or with queries missing): the plain mean.
+        let (summary, how) = summarise(&results[..2], Some(&folds));
+        assert_eq!(how, Aggregation::QueryMean);
+        assert!((summary[0].map - 0.75).abs() < 1e-12);
+    }
+}

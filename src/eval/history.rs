@@ -1,0 +1,299 @@
+//! Replaying the library's own history: would a profile built from an
+//! author's earlier papers have put their next paper near the top of the
+//! day it was listed?
+//!
+//! For each sampled author with papers on at least three distinct listing
+//! days, the papers before their latest day are the seeds (added on their
+//! first listing date), and that day's whole listing — every library paper
+//! first listed that day — is ranked with each method. The author's papers
+//! of that day are the hidden targets (usually one). Authors are matched by
+//! name, so very prolific names, which are mostly several people sharing a
+//! name, are left out.
+
+use super::{median, random_reciprocal_rank, Rng};
+use crate::library::Library;
+use crate::rank::{Method, Ranker, SeedVector};
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Authors with more papers than this are taken to be a name shared by
+/// several people and skipped.
+pub const MAX_AUTHOR_PAPERS: usize = 30;
+/// Random library vectors the logistic method gets as implicit negatives.
+pub const BACKGROUND: usize = 200;
+/// Fewest distinct listing days an author needs: two days of seeds, one to hide.
+const MIN_DAYS: usize = 3;
+/// Cut-off of the recall figure.
+const RECALL_AT: usize = 10;
+
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub cases: usize,
+    pub seed: u64,
+}
+
+/// MRR and recall@10 of one method over all cases.
+#[derive(Debug, Clone, Serialize)]
+pub struct MethodScore {
+    pub method: String,
+    pub mrr: f64,
+    pub recall_at_10: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub model: String,
+    pub seed: u64,
+    pub papers: usize,
+    pub eligible_authors: usize,
+    pub cases: usize,
+    pub median_candidates: usize,
+    pub median_seeds: usize,
+    /// Cases whose latest day held more than one paper by the author.
+    pub cases_with_several_hidden: usize,
+    pub methods: Vec<MethodScore>,
+    /// What ranking the day at random would score on average.
+    pub random: MethodScore,
+}
+
+/// A library paper as the replay needs it.
+struct Entry {
+    rowid: i64,
+    /// Position of its vector in the flat file.
+    pos: usize,
+    day: usize,
+}
+
+/// Everything read from the library in one pass.
+struct History {
+    entries: Vec<Entry>,
+    /// Listing days, oldest first; `Entry::day` indexes this.
+    days: Vec<String>,
+    /// Entries first listed on each day.
+    by_day: Vec<Vec<usize>>,
+    /// Normalised author name → their entries.
+    by_author: HashMap<String, Vec<usize>>,
+}
+
+/// Trims and folds inner whitespace runs to one space: the same person
+/// written with a double space or a trailing newline is one author.
+pub fn normalise_author(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// One pass over the papers that have a vector and a first listing date.
+fn read_history(lib: &Library, position: &HashMap<i64, usize>) -> Result<History> {
+    let mut stmt = lib
+        .store
+        .conn()
+        .prepare("SELECT rowid, authors, first_date FROM papers WHERE first_date IS NOT NULL ORDER BY rowid")?;
+    let mut rows = stmt.query([])?;
+    let mut raw: Vec<(i64, usize, String, Vec<String>)> = Vec::new();
+    let mut days = BTreeMap::new();
+    while let Some(row) = rows.next()? {
+        let rowid: i64 = row.get(0)?;
+        let Some(&pos) = position.get(&rowid) else { continue };
+        let authors_json: String = row.get(1)?;
+        let date: String = row.get(2)?;
+        // A malformed author list loses that paper's authors, not the run.
+        let authors: Vec<String> = serde_json::from_str(&authors_json).unwrap_or_default();
+        days.insert(date.clone(), 0usize);
+        raw.push((rowid, pos, date, authors));
+    }
+    for (i, v) in days.values_mut().enumerate() {
+        *v = i;
+    }
+    let mut h = History {
+        entries: Vec::with_capacity(raw.len()),
+        days: days.keys().cloned().collect(),
+        by_day: vec![Vec::new(); days.len()],
+        by_author: HashMap::new(),
+    };
+    for (rowid, pos, date, authors) in raw {
+        let idx = h.entries.len();
+        let day = days[&date];
+        h.entries.push(Entry { rowid, pos, day });
+        h.by_day[day].push(idx);
+        let mut names: Vec<String> = authors.iter().map(|a| normalise_author(a)).filter(|a| !a.is_empty()).collect();
+        names.sort_unstable();
+        names.dedup();
+        for name in names {
+            h.by_author.entry(name).or_default().push(idx);
+        }
+    }
+    Ok(h)
+}
+
+/// Authors with papers on at least three days and not too many papers,
+/// sorted so that sampling does not depend on hash order.
+fn eligible_authors(h: &History) -> Vec<&str> {
+    let mut names: Vec<&str> = h
+        .by_author
+        .iter()
+        .filter(|(_, papers)| papers.len() <= MAX_AUTHOR_PAPERS)
+        .filter(|(_, papers)| papers.iter().map(|&i| h.entries[i].day).collect::<HashSet<_>>().len() >= MIN_DAYS)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+/// One replayed day: the ranks of the hidden papers under one method.
+struct CaseOutcome {
+    reciprocal_rank: f64,
+    recall: f64,
+}
+
+/// Ranks of `hidden` (1 = top) when `candidates` are sorted by score, ties
+/// going to the smaller rowid so that the order is total and reproducible.
+fn hidden_ranks(scores: &[(f32, i64)], hidden: &[usize]) -> Vec<usize> {
+    hidden
+        .iter()
+        .map(|&h| {
+            let (s, id) = scores[h];
+            1 + scores.iter().filter(|&&(t, other)| t > s || (t == s && other < id)).count()
+        })
+        .collect()
+}
+
+fn outcome(ranks: &[usize]) -> CaseOutcome {
+    let best = ranks.iter().copied().min().unwrap_or(usize::MAX);
+    let found = ranks.iter().filter(|&&r| r <= RECALL_AT).count();
+    CaseOutcome {
+        reciprocal_rank: if best == usize::MAX { 0.0 } else { 1.0 / best as f64 },
+        recall: if ranks.is_empty() { 0.0 } else { found as f64 / ranks.len() as f64 },
+    }
+}
+
+/// Up to `n` random vectors from the whole library, none of them a
+/// candidate of the day or a seed.
+fn background(flat: &crate::library::vectors::FlatVectors, exclude: &HashSet<usize>, n: usize, rng: &mut Rng) -> Vec<Vec<f32>> {
+    let mut out = Vec::with_capacity(n);
+    let mut taken = HashSet::new();
+    // Bounded tries: a tiny library may not have `n` papers to spare.
+    for _ in 0..n * 20 {
+        if out.len() == n || flat.count == 0 {
+            break;
+        }
+        let pos = rng.below(flat.count);
+        if !exclude.contains(&pos) && taken.insert(pos) {
+            out.push(flat.vector(pos).to_vec());
+        }
+    }
+    out
+}
+
+/// Runs the replay on the library's default model's vectors.
+pub fn run(lib: &Library, opts: Options) -> Result<Report> {
+    let model = lib
+        .store
+        .default_model()?
+        .context("the library holds no vectors yet; add papers with `paperscout ingest FILE`")?;
+    let flat = lib.flat_vectors(&model)?;
+    let position: HashMap<i64, usize> = (0..flat.count).map(|p| (flat.rowid(p), p)).collect();
+    let h = read_history(lib, &position)?;
+    let eligible = eligible_authors(&h);
+    if eligible.is_empty() {
+        bail!(
+            "no author in the library at {} has papers on {MIN_DAYS} or more listing days (and at most {MAX_AUTHOR_PAPERS} papers)",
+            lib.dir.display()
+        );
+    }
+    let mut rng = Rng::new(opts.seed);
+    let sampled = rng.sample(&eligible, opts.cases);
+
+    let mut outcomes: Vec<Vec<CaseOutcome>> = Method::ALL.iter().map(|_| Vec::new()).collect();
+    let (mut random_rr, mut random_recall) = (0.0, 0.0);
+    let (mut pool_sizes, mut seed_counts) = (Vec::new(), Vec::new());
+    let mut several_hidden = 0;
+    for name in &sampled {
+        let mut mine = h.by_author.get(*name).cloned().unwrap_or_default();
+        mine.sort_by_key(|&i| (h.entries[i].day, h.entries[i].rowid));
+        let Some(last_day) = mine.last().map(|&i| h.entries[i].day) else { continue };
+        let seeds: Vec<SeedVector> = mine
+            .iter()
+            .filter(|&&i| h.entries[i].day < last_day)
+            .map(|&i| {
+                let e = &h.entries[i];
+                SeedVector {
+                    label: e.rowid.to_string(),
+                    vector: flat.vector(e.pos).to_vec(),
+                    weight: 1.0,
+                    negative: false,
+                    added: h.days[e.day].clone(),
+                }
+            })
+            .collect();
+        let candidates = &h.by_day[last_day];
+        let hidden_set: HashSet<usize> = mine.iter().copied().filter(|&i| h.entries[i].day == last_day).collect();
+        let hidden: Vec<usize> = (0..candidates.len()).filter(|&c| hidden_set.contains(&candidates[c])).collect();
+        let mut exclude: HashSet<usize> = candidates.iter().map(|&i| h.entries[i].pos).collect();
+        exclude.extend(mine.iter().map(|&i| h.entries[i].pos));
+        let bg = background(&flat, &exclude, BACKGROUND, &mut rng);
+
+        for (m, method) in Method::ALL.iter().enumerate() {
+            let ranker = Ranker::new(*method, seeds.clone(), &bg);
+            let scores: Vec<(f32, i64)> = candidates
+                .iter()
+                .map(|&i| (ranker.score(flat.vector(h.entries[i].pos)).score, h.entries[i].rowid))
+                .collect();
+            outcomes[m].push(outcome(&hidden_ranks(&scores, &hidden)));
+        }
+        random_rr += random_reciprocal_rank(candidates.len(), hidden.len());
+        random_recall += RECALL_AT.min(candidates.len()) as f64 / candidates.len().max(1) as f64;
+        pool_sizes.push(candidates.len());
+        seed_counts.push(seeds.len());
+        several_hidden += usize::from(hidden.len() > 1);
+    }
+
+    let cases = pool_sizes.len();
+    let per_case = |x: f64| if cases == 0 { 0.0 } else { x / cases as f64 };
+    let methods = Method::ALL
+        .iter()
+        .zip(&outcomes)
+        .map(|(method, os)| MethodScore {
+            method: method.name().to_string(),
+            mrr: per_case(os.iter().map(|o| o.reciprocal_rank).sum()),
+            recall_at_10: per_case(os.iter().map(|o| o.recall).sum()),
+        })
+        .collect();
+    Ok(Report {
+        model,
+        seed: opts.seed,
+        papers: h.entries.len(),
+        eligible_authors: eligible.len(),
+        cases,
+        median_candidates: median(&pool_sizes),
+        median_seeds: median(&seed_counts),
+        cases_with_several_hidden: several_hidden,
+        methods,
+        random: MethodScore {
+            method: "random (expected)".to_string(),
+            mrr: per_case(random_rr),
+            recall_at_10: per_case(random_recall),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn author_names_are_trimmed_and_whitespace_folded() {
+        assert_eq!(normalise_author("  Ada \n Lovelace "), "Ada Lovelace");
+        assert_eq!(normalise_author("Ada\tLovelace"), "Ada Lovelace");
+        assert_eq!(normalise_author("   "), "");
+    }
+
+    #[test]
+    fn ranks_count_better_scores_and_break_ties_by_rowid() {
+        let scores = [(0.9, 5), (0.5, 1), (0.9, 2), (0.1, 3)];
+        // Index 0 (0.9, rowid 5) is behind (0.9, rowid 2): rank 2.
+        assert_eq!(hidden_ranks(&scores, &[0, 2, 3]), vec![2, 1, 4]);
+        let o = outcome(&[2, 12]);
+        assert!((o.reciprocal_rank - 0.5).abs() < 1e-12);
+        assert!((o.recall - 0.5).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,352 @@
+//! Seed profiles: the papers a user likes (or explicitly does not), read
+//! from arXiv ids, BibTeX and CSL-JSON exports (Zotero, JabRef), lists of ids
+//! or free text, and kept per named profile in the library.
+
+use crate::library::store::text_hash;
+use crate::library::Library;
+use crate::paper::{embedding_text, ArxivId};
+use anyhow::{bail, Context, Result};
+use biblatex::ChunksExt;
+use rusqlite::{params, Connection};
+use std::path::Path;
+
+/// A seed as read from the user's input, before it is stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeedInput {
+    /// The arXiv id when known, else `text:` + a short hash of the text.
+    pub key: String,
+    pub title: String,
+    pub abstract_text: String,
+    /// Where it came from, for `seed list`.
+    pub origin: String,
+}
+
+impl SeedInput {
+    /// A description of what the user wants to read, used as a seed.
+    pub fn from_free_text(text: &str) -> SeedInput {
+        let text = crate::listing::text::inline(text);
+        SeedInput::from_text(&text, "", "--text")
+    }
+
+    fn from_text(title: &str, abstract_text: &str, origin: &str) -> SeedInput {
+        let hash = text_hash(&embedding_text(title, abstract_text));
+        let key = format!("text:{}", hex(&hash[..6]));
+        SeedInput { key, title: title.to_string(), abstract_text: abstract_text.to_string(), origin: origin.to_string() }
+    }
+}
+
+/// A stored seed.
+#[derive(Debug, Clone)]
+pub struct Seed {
+    pub key: String,
+    pub title: String,
+    pub abstract_text: String,
+    pub text_hash: Vec<u8>,
+    pub weight: f32,
+    pub negative: bool,
+    pub added: String,
+    pub origin: String,
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Reads each item: a file (BibTeX, CSL-JSON or a list of ids, told apart by
+/// content) or an arXiv id, which must be in the library unless `title` is
+/// given with it.
+pub fn read_items(items: &[String], lib: &Library, title: Option<&str>, abstract_text: Option<&str>) -> Result<Vec<SeedInput>> {
+    let mut out = Vec::new();
+    for item in items {
+        let path = Path::new(item);
+        if path.is_file() {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {item}"))?;
+            out.extend(read_file(&text, item, lib)?);
+            continue;
+        }
+        let Some(id) = ArxivId::parse(item) else {
+            bail!("{item}: neither a file nor an arXiv id");
+        };
+        match (lookup(lib, &id.id)?, title) {
+            (_, Some(t)) => out.push(SeedInput {
+                key: id.id.clone(),
+                title: t.to_string(),
+                abstract_text: abstract_text.unwrap_or_default().to_string(),
+                origin: "command line".into(),
+            }),
+            (Some(seed), None) => out.push(seed),
+            (None, None) => bail!(
+                "{} is not in the library; ingest a listing that has it, or give its text with --title (and --abstract)",
+                id.id
+            ),
+        }
+    }
+    Ok(out)
+}
+
+fn lookup(lib: &Library, id: &str) -> Result<Option<SeedInput>> {
+    Ok(lib.store.get_paper(id)?.map(|p| SeedInput {
+        key: p.paper.id.clone(),
+        title: p.paper.title,
+        abstract_text: p.paper.abstract_text,
+        origin: "library".into(),
+    }))
+}
+
+/// Tells the file kinds apart by their first meaningful character.
+fn read_file(text: &str, source: &str, lib: &Library) -> Result<Vec<SeedInput>> {
+    let first = text.trim_start().chars().next();
+    let seeds = match first {
+        Some('[') | Some('{') => parse_csl_json(text, source)?,
+        _ if looks_like_bibtex(text) => parse_bibtex(text, source)?,
+        _ => {
+            let mut seeds = Vec::new();
+            for (line_no, id) in parse_id_list(text, source)? {
+                match lookup(lib, &id.id)? {
+                    Some(s) => seeds.push(s),
+                    None => bail!("{source}:{line_no}: {} is not in the library; ingest a listing that has it first", id.id),
+                }
+            }
+            seeds
+        }
+    };
+    // An export entry without an abstract borrows it from the library when
+    // the library has that paper: a title alone embeds poorly.
+    seeds
+        .into_iter()
+        .map(|s| {
+            if s.abstract_text.is_empty() && !s.key.starts_with("text:") {
+                if let Some(known) = lookup(lib, &s.key)? {
+                    return Ok(SeedInput { origin: s.origin, ..known });
+                }
+            }
+            Ok(s)
+        })
+        .collect()
+}
+
+fn looks_like_bibtex(text: &str) -> bool {
+    text.lines().map(str::trim_start).any(|l| l.starts_with('@') && l.contains('{'))
+}
+
+/// arXiv id from the fields exports use for it: `eprint`/`arxiv`/`arxivid`,
+/// an arxiv.org URL, or a `10.48550/arXiv.` DOI.
+fn arxiv_id_from_fields(get: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    for field in ["eprint", "arxiv", "arxivid", "arxiv_id", "number"] {
+        if let Some(id) = get(field).and_then(|v| ArxivId::parse(v.trim())) {
+            return Some(id.id);
+        }
+    }
+    for field in ["url", "URL"] {
+        if let Some(id) = get(field).and_then(|v| ArxivId::parse(v.trim())) {
+            return Some(id.id);
+        }
+    }
+    for field in ["doi", "DOI"] {
+        if let Some(v) = get(field) {
+            let lower = v.to_ascii_lowercase();
+            if let Some(pos) = lower.find("arxiv.") {
+                if let Some(id) = ArxivId::parse(&v[pos + 6..]) {
+                    return Some(id.id);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// BibTeX/BibLaTeX (Zotero, JabRef): title, abstract and the arXiv id fields.
+pub fn parse_bibtex(text: &str, source: &str) -> Result<Vec<SeedInput>> {
+    let bib = biblatex::Bibliography::parse(text).map_err(|e| {
+        let line = 1 + text[..e.span.start.min(text.len())].matches('\n').count();
+        anyhow::anyhow!("{source}:{line}: not valid BibTeX: {}", e.kind)
+    })?;
+    let mut out = Vec::new();
+    for entry in bib.iter() {
+        let get = |k: &str| entry.get(k).map(|c| clean_latex(&c.format_verbatim()));
+        let title = get("title").unwrap_or_default();
+        if title.is_empty() {
+            bail!("{source}: entry {} has no title", entry.key);
+        }
+        let abstract_text = get("abstract").unwrap_or_default();
+        let origin = format!("{source} ({})", entry.key);
+        out.push(match arxiv_id_from_fields(&get) {
+            Some(id) => SeedInput { key: id, title, abstract_text, origin },
+            None => SeedInput::from_text(&title, &abstract_text, &origin),
+        });
+    }
+    if out.is_empty() {
+        bail!("{source}: no BibTeX entries");
+    }
+    Ok(out)
+}
+
+/// BibTeX protects capitals with braces; they are markup, not text.
+fn clean_latex(s: &str) -> String {
+    crate::listing::text::inline(&s.replace(['{', '}'], ""))
+}
+
+/// CSL-JSON (Zotero's "CSL JSON" export): a list of items, or one item.
+pub fn parse_csl_json(text: &str, source: &str) -> Result<Vec<SeedInput>> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        anyhow::anyhow!("{source}:{}: not valid CSL-JSON: {e}", e.line())
+    })?;
+    let items = match value {
+        serde_json::Value::Array(items) => items,
+        obj @ serde_json::Value::Object(_) => vec![obj],
+        _ => bail!("{source}: CSL-JSON must be a list of items"),
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let get = |k: &str| item.get(k).and_then(|v| v.as_str()).map(crate::listing::text::inline);
+        let Some(title) = get("title").filter(|t| !t.is_empty()) else {
+            bail!("{source}: item {} has no title", i + 1);
+        };
+        let abstract_text = get("abstract").unwrap_or_default();
+        let origin = format!("{source} (item {})", i + 1);
+        let id = arxiv_id_from_fields(&|k: &str| get(k)).or_else(|| get("id").and_then(|v| ArxivId::parse(&v)).map(|a| a.id));
+        out.push(match id {
+            Some(id) => SeedInput { key: id, title, abstract_text, origin },
+            None => SeedInput::from_text(&title, &abstract_text, &origin),
+        });
+    }
+    Ok(out)
+}
+
+/// One arXiv id per line (blank lines and `#` comments allowed).
+pub fn parse_id_list(text: &str, source: &str) -> Result<Vec<(usize, ArxivId)>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Some(id) = ArxivId::parse(line) else {
+            bail!("{source}:{}: {line:?} is not an arXiv id (expected one id per line, or a BibTeX or CSL-JSON file)", i + 1);
+        };
+        out.push((i + 1, id));
+    }
+    if out.is_empty() {
+        bail!("{source}: no arXiv ids in it");
+    }
+    Ok(out)
+}
+
+/// Adds or updates seeds; a seed added again keeps its first date.
+pub fn add(conn: &Connection, profile: &str, seeds: &[SeedInput], weight: f32, negative: bool, now: &str) -> Result<usize> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO seeds (profile, key, title, abstract, text_hash, weight, negative, added, origin)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT(profile, key) DO UPDATE SET title = ?3, abstract = ?4, text_hash = ?5,
+         weight = ?6, negative = ?7, origin = ?9",
+    )?;
+    for s in seeds {
+        let hash = text_hash(&embedding_text(&s.title, &s.abstract_text));
+        stmt.execute(params![profile, s.key, s.title, s.abstract_text, hash, weight, negative, now, s.origin])?;
+    }
+    Ok(seeds.len())
+}
+
+pub fn list(conn: &Connection, profile: &str) -> Result<Vec<Seed>> {
+    let mut stmt = conn.prepare(
+        "SELECT key, title, abstract, text_hash, weight, negative, added, origin FROM seeds
+         WHERE profile = ?1 ORDER BY added DESC, key",
+    )?;
+    let rows = stmt.query_map([profile], |r| {
+        Ok(Seed {
+            key: r.get(0)?,
+            title: r.get(1)?,
+            abstract_text: r.get(2)?,
+            text_hash: r.get(3)?,
+            weight: r.get::<_, f64>(4)? as f32,
+            negative: r.get(5)?,
+            added: r.get(6)?,
+            origin: r.get(7)?,
+        })
+    })?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Removes seeds by key (arXiv ids may carry a version); returns the keys not found.
+pub fn remove(conn: &Connection, profile: &str, keys: &[String]) -> Result<Vec<String>> {
+    let mut missing = Vec::new();
+    for key in keys {
+        let key_norm = ArxivId::parse(key).map(|a| a.id).unwrap_or_else(|| key.clone());
+        let n = conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2", params![profile, key_norm])?;
+        if n == 0 {
+            missing.push(key.clone());
+        }
+    }
+    Ok(missing)
+}
+
+/// Seeds of `profile` whose text has no vector for `model`: (hash, text).
+pub fn missing_vectors(conn: &Connection, profile: &str, model: &str) -> Result<Vec<(Vec<u8>, String)>> {
+    let mut stmt = conn.prepare(
+        "SELECT s.text_hash, s.title, s.abstract FROM seeds s WHERE s.profile = ?1 AND NOT EXISTS
+         (SELECT 1 FROM vectors v WHERE v.model = ?2 AND v.text_hash = s.text_hash)",
+    )?;
+    let rows = stmt.query_map(params![profile, model], |r| {
+        let (t, a): (String, String) = (r.get(1)?, r.get(2)?);
+        Ok((r.get::<_, Vec<u8>>(0)?, embedding_text(&t, &a)))
+    })?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bibtex_from_zotero() {
+        let bib = r#"
+@misc{rashid_qosflow_2026,
+  title = {{QoSFlow}: Ensuring Service Quality of Distributed Workflows},
+  author = {Rashid, Md Hasanur and Firoz, Jesun},
+  year = {2026},
+  eprint = {2602.23598},
+  archivePrefix = {arXiv},
+  abstract = {With the increasing importance of distributed
+              scientific workflows, ...},
+}
+@article{other,
+  title = {A paper without an arXiv id},
+  doi = {10.1000/xyz},
+}
+@article{doi_only,
+  title = {Found by its DOI},
+  doi = {10.48550/arXiv.2507.07114},
+}"#;
+        let seeds = parse_bibtex(bib, "z.bib").unwrap();
+        assert_eq!(seeds.len(), 3);
+        assert_eq!(seeds[0].key, "2602.23598");
+        assert_eq!(seeds[0].title, "QoSFlow: Ensuring Service Quality of Distributed Workflows");
+        assert!(seeds[0].abstract_text.starts_with("With the increasing importance of distributed scientific"));
+        assert!(seeds[1].key.starts_with("text:"));
+        assert_eq!(seeds[2].key, "2507.07114");
+        let err = parse_bibtex("@article{x, title = {unclosed", "bad.bib").unwrap_err().to_string();
+        assert!(err.starts_with("bad.bib:"), "{err}");
+    }
+
+    #[test]
+    fn csl_json_from_zotero() {
+        let csl = r#"[{"id": "http://zotero.org/users/1/items/ABC", "type": "article",
+            "title": "Distributed Training under Packet Loss", "abstract": "State-of-the-art  models",
+            "URL": "http://arxiv.org/abs/2507.07114v1", "number": "arXiv:2507.07114"},
+            {"id": "x", "title": "No id here"}]"#;
+        let seeds = parse_csl_json(csl, "z.json").unwrap();
+        assert_eq!(seeds[0].key, "2507.07114");
+        assert_eq!(seeds[0].abstract_text, "State-of-the-art models");
+        assert!(seeds[1].key.starts_with("text:"));
+        assert!(parse_csl_json("[{\"title\": 3}]", "z.json").is_err());
+        assert!(parse_csl_json("{", "z.json").unwrap_err().to_string().starts_with("z.json:1"));
+    }
+
+    #[test]
+    fn id_lists() {
+        let ids = parse_id_list("# mine\n2602.23598v2\n\narXiv:astro-ph/0601001 # old\n", "ids.txt").unwrap();
+        assert_eq!(ids.iter().map(|(l, i)| (*l, i.id.as_str())).collect::<Vec<_>>(), vec![(2, "2602.23598"), (4, "astro-ph/0601001")]);
+        let err = parse_id_list("2602.23598\nnot an id\n", "ids.txt").unwrap_err().to_string();
+        assert!(err.starts_with("ids.txt:2:"), "{err}");
+    }
+}

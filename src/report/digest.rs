@@ -1,0 +1,226 @@
+//! The daily digest in four forms: a terminal table, JSON lines, Markdown
+//! and one self-contained HTML page.
+
+use crate::paper::Paper;
+use crate::rank::Method;
+use serde::Serialize;
+use std::io::{self, Write};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Reason {
+    /// The seed's key (an arXiv id, or text:… for free text).
+    pub seed: String,
+    pub title: String,
+    pub similarity: f32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Pick {
+    pub rank: usize,
+    pub score: f32,
+    #[serde(flatten)]
+    pub paper: Paper,
+    pub reasons: Vec<Reason>,
+    /// Set for a replaced entry first listed on an earlier day.
+    pub seen_before: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Digest {
+    pub date: String,
+    pub profile: String,
+    pub method: Method,
+    /// Entries of the day that were ranked.
+    pub candidates: usize,
+    pub picks: Vec<Pick>,
+}
+
+fn reason_text(p: &Pick) -> String {
+    match p.reasons.first() {
+        Some(r) => {
+            let mut s = format!("close to your seed {} ({:.2})", short_title(r), r.similarity);
+            if let Some(r2) = p.reasons.get(1) {
+                s.push_str(&format!("; also {} ({:.2})", short_title(r2), r2.similarity));
+            }
+            s
+        }
+        None => String::new(),
+    }
+}
+
+fn short_title(r: &Reason) -> String {
+    let t: String = r.title.chars().take(48).collect();
+    let t = if t.len() < r.title.len() { format!("{t}…") } else { t };
+    if r.seed.starts_with("text:") {
+        format!("\"{t}\"")
+    } else {
+        format!("{} \"{t}\"", r.seed)
+    }
+}
+
+fn version_id(p: &Paper) -> String {
+    match p.version {
+        Some(v) => format!("{}v{}", p.id, v),
+        None => p.id.clone(),
+    }
+}
+
+fn empty_line(d: &Digest) -> String {
+    format!("no entries for {} (profile {}, method {})", d.date, d.profile, d.method)
+}
+
+pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+    if d.picks.is_empty() {
+        return writeln!(out, "{}", empty_line(d));
+    }
+    writeln!(out, "{} — {} of {} entries, profile {}, method {}", d.date, d.picks.len(), d.candidates, d.profile, d.method)?;
+    for p in &d.picks {
+        let kind = match &p.seen_before {
+            Some(day) => format!("{} (seen {day})", p.paper.kind),
+            None => p.paper.kind.to_string(),
+        };
+        writeln!(
+            out,
+            "{:>3}  {:.3}  {:<12} {:<8} {:<9} {}",
+            p.rank,
+            p.score,
+            p.paper.id,
+            kind,
+            p.paper.primary.as_deref().unwrap_or("-"),
+            p.paper.title
+        )?;
+        writeln!(out, "{:>29}{}", "", reason_text(p))?;
+    }
+    Ok(())
+}
+
+/// One JSON object per pick with every field of the table and the reasons;
+/// a day without entries gives no lines (the message goes to stderr).
+pub fn json(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+    if d.picks.is_empty() {
+        eprintln!("{}", empty_line(d));
+    }
+    for p in &d.picks {
+        serde_json::to_writer(&mut *out, p)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// Markdown escapes for text that goes inside a table cell or link text.
+fn md(s: &str) -> String {
+    s.replace('|', "\\|").replace('[', "\\[").replace(']', "\\]")
+}
+
+pub fn markdown(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+    writeln!(out, "# arXiv digest for {}\n", d.date)?;
+    if d.picks.is_empty() {
+        return writeln!(out, "{}", empty_line(d));
+    }
+    writeln!(out, "{} of {} entries, profile `{}`, method `{}`.\n", d.picks.len(), d.candidates, d.profile, d.method)?;
+    for p in &d.picks {
+        writeln!(
+            out,
+            "{}. **[{}](https://arxiv.org/abs/{})** — {:.3} · `{}` · {}{}  ",
+            p.rank,
+            md(&p.paper.title),
+            version_id(&p.paper),
+            p.score,
+            p.paper.primary.as_deref().unwrap_or("-"),
+            p.paper.kind,
+            p.seen_before.as_ref().map(|s| format!(" (seen {s})")).unwrap_or_default()
+        )?;
+        if !p.paper.authors.is_empty() {
+            writeln!(out, "   {}  ", md(&p.paper.authors.join(", ")))?;
+        }
+        writeln!(out, "   _{}_\n", md(&reason_text(p)))?;
+    }
+    Ok(())
+}
+
+fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+const STYLE: &str = "
+body{font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fafafa}
+h1{font-size:1.5rem;margin-bottom:.2rem}.sub{color:#666;margin-top:0}
+article{background:#fff;border:1px solid #e3e3e3;border-radius:8px;padding:.9rem 1.1rem;margin:.8rem 0}
+article h2{font-size:1.08rem;margin:.1rem 0 .3rem}article h2 a{color:#1a4d8f;text-decoration:none}article h2 a:hover{text-decoration:underline}
+.rank{color:#999;font-weight:normal;margin-right:.4rem}
+.meta{font-size:.85rem;color:#555}.authors{font-size:.9rem;margin:.2rem 0}
+.bar{display:inline-block;vertical-align:middle;width:7rem;height:.5rem;background:#eee;border-radius:4px;margin-right:.4rem;overflow:hidden}
+.bar span{display:block;height:100%;background:#3b82c4}
+.reason{font-size:.9rem;color:#2f5d2f;margin:.3rem 0}
+details{font-size:.92rem}summary{cursor:pointer;color:#555}
+.tag{font-size:.75rem;border:1px solid #ccc;border-radius:3px;padding:0 .3rem;margin-left:.3rem}
+";
+
+/// One self-contained page: inline CSS, no scripts or external assets.
+pub fn html(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+    writeln!(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")?;
+    writeln!(out, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")?;
+    writeln!(out, "<title>arXiv digest {}</title><style>{STYLE}</style></head><body>", esc(&d.date))?;
+    writeln!(out, "<h1>arXiv digest for {}</h1>", esc(&d.date))?;
+    if d.picks.is_empty() {
+        writeln!(out, "<p class=\"sub\">{}</p></body></html>", esc(&empty_line(d)))?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "<p class=\"sub\">{} of {} entries · profile <b>{}</b> · method <b>{}</b></p>",
+        d.picks.len(),
+        d.candidates,
+        esc(&d.profile),
+        d.method
+    )?;
+    let (lo, hi) = d.picks.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| (lo.min(p.score), hi.max(p.score)));
+    for p in &d.picks {
+        // The bar shows the score within today's range, so the spread is visible.
+        let frac = if hi > lo { 0.15 + 0.85 * (p.score - lo) / (hi - lo) } else { 1.0 };
+        let id = version_id(&p.paper);
+        writeln!(out, "<article>")?;
+        writeln!(
+            out,
+            "<h2><span class=\"rank\">{}.</span><a href=\"https://arxiv.org/abs/{}\">{}</a></h2>",
+            p.rank,
+            esc(&id),
+            esc(&p.paper.title)
+        )?;
+        if !p.paper.authors.is_empty() {
+            writeln!(out, "<div class=\"authors\">{}</div>", esc(&p.paper.authors.join(", ")))?;
+        }
+        writeln!(
+            out,
+            "<div class=\"meta\"><span class=\"bar\" title=\"score {:.3}\"><span style=\"width:{:.0}%\"></span></span>{:.3} · {} · {}<span class=\"tag\">{}</span>{}</div>",
+            p.score,
+            frac * 100.0,
+            p.score,
+            esc(&id),
+            esc(p.paper.primary.as_deref().unwrap_or("-")),
+            p.paper.kind,
+            p.seen_before.as_ref().map(|s| format!("<span class=\"tag\">seen {}</span>", esc(s))).unwrap_or_default()
+        )?;
+        writeln!(out, "<div class=\"reason\">{}</div>", esc(&reason_text(p)))?;
+        if !p.paper.abstract_text.is_empty() {
+            writeln!(out, "<details><summary>Abstract</summary>")?;
+            for para in p.paper.abstract_text.split('\n') {
+                writeln!(out, "<p>{}</p>", esc(para))?;
+            }
+            writeln!(out, "</details>")?;
+        }
+        writeln!(out, "</article>")?;
+    }
+    writeln!(out, "</body></html>")
+}

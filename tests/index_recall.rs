@@ -1,0 +1,67 @@
+//! HNSW recall against exact search, on real MiniLM vectors of corpus titles.
+
+use paperscout::cli::{BackendChoice, DeviceChoice, ModelArgs};
+use paperscout::library::{index, vectors};
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn corpus_titles(n: usize) -> Vec<String> {
+    let gz = std::fs::File::open(root().join("../shared/data/corpus/arxiv-cs-2025-2026.jsonl.gz")).unwrap();
+    let reader = std::io::BufReader::new(flate2::read::MultiGzDecoder::new(gz));
+    reader
+        .lines()
+        .take(n)
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(&l.unwrap()).unwrap();
+            v["title"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn hnsw_recall_at_10_is_at_least_0_99() {
+    assert!(Command::new(root().join("models/fetch")).arg("-q").status().unwrap().success());
+    let args = ModelArgs {
+        model: Some(root().join("models/all-MiniLM-L6-v2")),
+        device: DeviceChoice::Cpu,
+        batch_tokens: 8192,
+        threads: None,
+        backend: BackendChoice::Auto,
+    };
+    let embedder = paperscout::embed::load(&args, false).unwrap();
+    let titles = corpus_titles(4000);
+    let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
+    let vecs = embedder.embed(&refs, &|_| {}).unwrap();
+    let dim = embedder.dim();
+    let data: Vec<f32> = vecs.iter().flatten().copied().collect();
+    let rowids: Vec<i64> = (0..vecs.len() as i64).collect();
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vectors.bin");
+    vectors::write(&path, embedder.model_id(), 1, dim, &rowids, &data).unwrap();
+    let flat = vectors::FlatVectors::open(&path).unwrap();
+    index::rebuild(&dir.path().join("hnsw"), &flat).unwrap();
+
+    // Queries are library papers (as in `like ID`): every 20th one.
+    let (hits, total) = index::with_index(&dir.path().join("hnsw"), |h| {
+        let mut hits = 0;
+        let mut total = 0;
+        for q in (0..flat.count).step_by(20) {
+            let query = flat.vector(q);
+            let exact = flat.top_k(query, 10, |i| i != q);
+            let approx = index::search(h, query, 10, |i| i != q);
+            total += exact.len();
+            hits += exact.iter().filter(|(i, _)| approx.iter().any(|(j, _)| j == i)).count();
+        }
+        (hits, total)
+    })
+    .unwrap();
+    let recall = hits as f64 / total as f64;
+    eprintln!("recall@10 = {recall:.4} over {} queries", total / 10);
+    assert!(recall >= 0.99, "recall@10 = {recall:.4}");
+}
