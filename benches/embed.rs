@@ -26,7 +26,11 @@ fn sample() -> Vec<String> {
         .take(SAMPLE)
         .map(|l| {
             let v: serde_json::Value = serde_json::from_str(&l.unwrap()).unwrap();
-            format!("{}. {}", v["title"].as_str().unwrap(), v["abstract"].as_str().unwrap())
+            format!(
+                "{}. {}",
+                v["title"].as_str().unwrap(),
+                v["abstract"].as_str().unwrap()
+            )
         })
         .collect()
 }
@@ -46,25 +50,36 @@ fn bench(c: &mut Criterion) {
     let texts = sample();
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let dir = model_dir();
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let configs: Vec<(usize, Option<usize>)> = if std::env::var_os("PAPERSCOUT_BENCH_SWEEP").is_some() {
-        let mut v = Vec::new();
-        for threads in [Some(1), None] {
-            for tokens in [2048, 8192, 32768] {
-                v.push((tokens, threads));
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let configs: Vec<(usize, Option<usize>)> =
+        if std::env::var_os("PAPERSCOUT_BENCH_SWEEP").is_some() {
+            let mut v = Vec::new();
+            for threads in [Some(1), None] {
+                for tokens in [2048, 8192, 32768] {
+                    v.push((tokens, threads));
+                }
             }
-        }
-        v
-    } else {
-        vec![(8192, None)]
-    };
+            v
+        } else {
+            vec![(8192, None)]
+        };
 
     let mut group = c.benchmark_group("embed_corpus_sample");
-    group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(20));
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(20));
     group.throughput(Throughput::Elements(refs.len() as u64));
     let mut printed = false;
     for (batch_tokens, threads) in configs {
-        let args = ModelArgs { model: Some(dir.clone()), batch_tokens, threads, ..ModelArgs::default() };
+        let args = ModelArgs {
+            model: Some(dir.clone()),
+            batch_tokens,
+            threads,
+            ..ModelArgs::default()
+        };
         let e = embed::open(&args, false).expect("load model");
         if !printed {
             let counts = e.token_counts(&refs).unwrap();
@@ -80,7 +95,10 @@ fn bench(c: &mut Criterion) {
             );
             printed = true;
         }
-        let name = format!("batch_tokens={batch_tokens}/threads={}", threads.unwrap_or(cores));
+        let name = format!(
+            "batch_tokens={batch_tokens}/threads={}",
+            threads.unwrap_or(cores)
+        );
         group.bench_function(name, |b| b.iter(|| e.embed(&refs, &|_| {}).unwrap()));
     }
     group.finish();

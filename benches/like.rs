@@ -4,6 +4,8 @@
 //! Needs a library built from the 74,728-paper corpus:
 //!   paperscout ingest ../shared/data/corpus/arxiv-cs-2025-2026.jsonl.gz --library target/corpus-lib
 //!   PAPERSCOUT_BENCH_LIBRARY=target/corpus-lib cargo bench --bench like
+//! `daily` is measured too when the library's default profile has seeds
+//! (`paperscout seed add … --library target/corpus-lib`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use paperscout::library::{index, Library};
@@ -80,6 +82,18 @@ fn bench(c: &mut Criterion) {
             out.stdout.len()
         })
     });
+    let has_seeds = !paperscout::profile::list(lib.store.conn(), "default").unwrap().is_empty();
+    if has_seeds {
+        g.bench_function("daily_process_start_to_output", |b| {
+            b.iter(|| {
+                let out = Command::new(bin).args(["daily", "--top", "20", "--library"]).arg(&dir).output().unwrap();
+                assert!(out.status.success());
+                out.stdout.len()
+            })
+        });
+    } else {
+        eprintln!("no seeds in the default profile: daily not measured");
+    }
     g.finish();
 }
 

@@ -32,7 +32,11 @@ fn model_dir() -> PathBuf {
 }
 
 fn args(backend: BackendChoice) -> ModelArgs {
-    ModelArgs { model: Some(model_dir()), backend, ..ModelArgs::default() }
+    ModelArgs {
+        model: Some(model_dir()),
+        backend,
+        ..ModelArgs::default()
+    }
 }
 
 /// The default embedder, loaded once per test binary.
@@ -74,9 +78,20 @@ fn cosine(a: &[f32], b: &[f32]) -> f64 {
     dot / (na * nb).max(1e-30)
 }
 
-fn check_parity(e: &dyn Embedder, label: &str) {
-    let refs = reference();
+/// Asserts cosine >= 0.9999 with the reference for every text, or with
+/// `sample` for every 4th text plus all short ones and the longest (the edge
+/// cases), to keep the slower configurations quick.
+fn check_parity(e: &dyn Embedder, label: &str, sample: bool) {
+    let mut refs = reference();
     assert_eq!(refs.len(), 126, "reference set changed");
+    if sample {
+        let longest = refs.iter().map(|r| r.text.len()).max().unwrap();
+        let mut i = 0;
+        refs.retain(|r| {
+            i += 1;
+            i % 4 == 1 || r.text.len() < 80 || r.text.len() == longest
+        });
+    }
     let texts: Vec<&str> = refs.iter().map(|r| r.text.as_str()).collect();
     let got = e.embed(&texts, &|_| {}).unwrap();
     assert_eq!(got.len(), refs.len());
@@ -84,9 +99,17 @@ fn check_parity(e: &dyn Embedder, label: &str) {
     let mut max_diff = 0f32;
     for (r, v) in refs.iter().zip(&got) {
         let c = cosine(v, &r.embedding);
-        max_diff = v.iter().zip(&r.embedding).map(|(a, b)| (a - b).abs()).fold(max_diff, f32::max);
+        max_diff = v
+            .iter()
+            .zip(&r.embedding)
+            .map(|(a, b)| (a - b).abs())
+            .fold(max_diff, f32::max);
         let norm: f64 = v.iter().map(|&x| (x as f64).powi(2)).sum::<f64>().sqrt();
-        assert!((norm - 1.0).abs() < 1e-4, "{label}: not unit length ({norm}) for {:?}", r.text);
+        assert!(
+            (norm - 1.0).abs() < 1e-4,
+            "{label}: not unit length ({norm}) for {:?}",
+            r.text
+        );
         if c < worst.0 {
             worst = (c, r.text.chars().take(60).collect());
         }
@@ -98,27 +121,36 @@ fn check_parity(e: &dyn Embedder, label: &str) {
         refs.len(),
         worst.1
     );
-    assert!(worst.0 >= 0.9999, "{label}: cosine {} < 0.9999 for {:?}", worst.0, worst.1);
+    assert!(
+        worst.0 >= 0.9999,
+        "{label}: cosine {} < 0.9999 for {:?}",
+        worst.0,
+        worst.1
+    );
 }
 
 #[test]
 fn parity_with_sentence_transformers() {
     let e = native();
     assert_eq!(e.dim(), 384);
-    check_parity(e, "native");
+    check_parity(e, "native", false);
 }
 
 #[test]
 fn parity_with_candle_ops_backend() {
     let e = embed::open(&args(BackendChoice::Candle), false).unwrap();
-    check_parity(&e, "candle ops");
+    check_parity(&e, "candle ops", true);
 }
 
 #[test]
 fn parity_with_tiny_batches_and_one_thread() {
-    let a = ModelArgs { batch_tokens: 300, threads: Some(1), ..args(BackendChoice::Auto) };
+    let a = ModelArgs {
+        batch_tokens: 300,
+        threads: Some(1),
+        ..args(BackendChoice::Auto)
+    };
     let e = embed::open(&a, false).unwrap();
-    check_parity(&e, "batch-tokens 300, 1 thread");
+    check_parity(&e, "batch-tokens 300, 1 thread", true);
 }
 
 #[test]
@@ -136,16 +168,30 @@ fn padding_does_not_leak_across_a_batch() {
     let target = "Scalable consensus for geo-distributed databases";
     let long = "Large language models are trained on many accelerators. ".repeat(40);
     let alone = e.embed(&[target], &|_| {}).unwrap().remove(0);
-    let mixed = ["a", long.as_str(), target, "", "Byzantine fault tolerance in practice", target];
+    let mixed = [
+        "a",
+        long.as_str(),
+        target,
+        "",
+        "Byzantine fault tolerance in practice",
+        target,
+    ];
     let got = e.embed(&mixed, &|_| {}).unwrap();
     for i in [2, 5] {
         let c = cosine(&alone, &got[i]);
         assert!(c > 0.999_999, "cosine {c} between alone and batched");
-        let diff = alone.iter().zip(&got[i]).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+        let diff = alone
+            .iter()
+            .zip(&got[i])
+            .map(|(a, b)| (a - b).abs())
+            .fold(0f32, f32::max);
         assert!(diff < 1e-5, "max difference {diff}");
     }
     // And the order of the output follows the input.
-    let single: Vec<Vec<f32>> = mixed.iter().map(|t| e.embed(&[t], &|_| {}).unwrap().remove(0)).collect();
+    let single: Vec<Vec<f32>> = mixed
+        .iter()
+        .map(|t| e.embed(&[t], &|_| {}).unwrap().remove(0))
+        .collect();
     for (a, b) in single.iter().zip(&got) {
         assert!(cosine(a, b) > 0.999_999);
     }
@@ -153,8 +199,17 @@ fn padding_does_not_leak_across_a_batch() {
 
 #[test]
 fn progress_counts_up_to_all_texts() {
-    let e = embed::open(&ModelArgs { batch_tokens: 64, ..args(BackendChoice::Auto) }, false).unwrap();
-    let texts: Vec<String> = (0..20).map(|i| format!("paper number {i} about {}", "graphs ".repeat(i))).collect();
+    let e = embed::open(
+        &ModelArgs {
+            batch_tokens: 64,
+            ..args(BackendChoice::Auto)
+        },
+        false,
+    )
+    .unwrap();
+    let texts: Vec<String> = (0..20)
+        .map(|i| format!("paper number {i} about {}", "graphs ".repeat(i)))
+        .collect();
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let seen = std::cell::RefCell::new(Vec::new());
     let out = e.embed(&refs, &|n| seen.borrow_mut().push(n)).unwrap();
@@ -163,7 +218,10 @@ fn progress_counts_up_to_all_texts() {
     assert!(seen.len() > 1, "several batches expected: {seen:?}");
     assert!(seen.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(*seen.last().unwrap(), 20);
-    assert!(e.embed(&[], &|_| panic!("no progress for nothing")).unwrap().is_empty());
+    assert!(e
+        .embed(&[], &|_| panic!("no progress for nothing"))
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -179,47 +237,91 @@ fn truncates_at_max_seq_length_not_the_tokenizer_default() {
 fn model_variant(edit: impl FnOnce(&Path)) -> tempfile::TempDir {
     let src = model_dir();
     let tmp = tempfile::tempdir().unwrap();
-    for f in ["config.json", "tokenizer.json", "modules.json", "sentence_bert_config.json", "1_Pooling/config.json"] {
+    for f in [
+        "config.json",
+        "tokenizer.json",
+        "modules.json",
+        "sentence_bert_config.json",
+        "1_Pooling/config.json",
+    ] {
         let to = tmp.path().join(f);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::copy(src.join(f), to).unwrap();
     }
-    std::os::unix::fs::symlink(src.join("model.safetensors"), tmp.path().join("model.safetensors")).unwrap();
+    std::os::unix::fs::symlink(
+        src.join("model.safetensors"),
+        tmp.path().join("model.safetensors"),
+    )
+    .unwrap();
     edit(tmp.path());
     tmp
 }
 
 fn open_dir(dir: &Path) -> anyhow::Result<SentenceEmbedder> {
-    embed::open(&ModelArgs { model: Some(dir.to_path_buf()), ..ModelArgs::default() }, false)
+    embed::open(
+        &ModelArgs {
+            model: Some(dir.to_path_buf()),
+            ..ModelArgs::default()
+        },
+        false,
+    )
 }
 
 #[test]
 fn pooling_and_normalisation_come_from_the_model_dir() {
-    let texts = ["Graph neural networks for scheduling", "Quantum error correction"];
+    let texts = [
+        "Graph neural networks for scheduling",
+        "Quantum error correction",
+    ];
     let mean = native().embed(&texts, &|_| {}).unwrap();
 
     // CLS pooling, no Normalize module (the bge-small-en-v1.5 pooling).
     let cls = model_variant(|d| {
-        std::fs::write(d.join("1_Pooling/config.json"), r#"{"pooling_mode_cls_token": true}"#).unwrap();
+        std::fs::write(
+            d.join("1_Pooling/config.json"),
+            r#"{"pooling_mode_cls_token": true}"#,
+        )
+        .unwrap();
         let modules = std::fs::read_to_string(d.join("modules.json")).unwrap();
         let v: Vec<serde_json::Value> = serde_json::from_str(&modules).unwrap();
-        let kept: Vec<_> = v.into_iter().filter(|m| !m["type"].as_str().unwrap().ends_with("Normalize")).collect();
-        std::fs::write(d.join("modules.json"), serde_json::to_string(&kept).unwrap()).unwrap();
+        let kept: Vec<_> = v
+            .into_iter()
+            .filter(|m| !m["type"].as_str().unwrap().ends_with("Normalize"))
+            .collect();
+        std::fs::write(
+            d.join("modules.json"),
+            serde_json::to_string(&kept).unwrap(),
+        )
+        .unwrap();
     });
     let e = open_dir(cls.path()).unwrap();
     let got = e.embed(&texts, &|_| {}).unwrap();
     for (c, m) in got.iter().zip(&mean) {
         let norm: f32 = c.iter().map(|x| x * x).sum::<f32>().sqrt();
-        assert!((norm - 1.0).abs() > 1e-3, "CLS vector without Normalize should not be unit length");
-        assert!(cosine(c, m) < 0.999, "CLS pooling gave the mean-pooled vector");
+        assert!(
+            (norm - 1.0).abs() > 1e-3,
+            "CLS vector without Normalize should not be unit length"
+        );
+        assert!(
+            cosine(c, m) < 0.999,
+            "CLS pooling gave the mean-pooled vector"
+        );
     }
 
     // Shorter max_seq_length is honoured.
     let short = model_variant(|d| {
-        std::fs::write(d.join("sentence_bert_config.json"), r#"{"max_seq_length": 8, "do_lower_case": false}"#).unwrap();
+        std::fs::write(
+            d.join("sentence_bert_config.json"),
+            r#"{"max_seq_length": 8, "do_lower_case": false}"#,
+        )
+        .unwrap();
     });
     let e = open_dir(short.path()).unwrap();
-    assert_eq!(e.token_counts(&["one two three four five six seven eight nine ten"]).unwrap(), vec![8]);
+    assert_eq!(
+        e.token_counts(&["one two three four five six seven eight nine ten"])
+            .unwrap(),
+        vec![8]
+    );
 }
 
 fn one_line_error(dir: &Path) -> String {
@@ -243,7 +345,11 @@ fn broken_model_dirs_are_one_clear_error() {
 
     let bad_weights = model_variant(|d| {
         std::fs::remove_file(d.join("model.safetensors")).unwrap();
-        std::fs::write(d.join("model.safetensors"), b"\x08\x00\x00\x00\x00\x00\x00\x00not json").unwrap();
+        std::fs::write(
+            d.join("model.safetensors"),
+            b"\x08\x00\x00\x00\x00\x00\x00\x00not json",
+        )
+        .unwrap();
     });
     let e = one_line_error(bad_weights.path());
     assert!(e.contains("safetensors"), "{e}");
@@ -256,17 +362,25 @@ fn broken_model_dirs_are_one_clear_error() {
     let e = one_line_error(truncated.path());
     assert!(e.contains("safetensors"), "{e}");
 
-    let bad_tokenizer = model_variant(|d| std::fs::write(d.join("tokenizer.json"), "{\"version\": 1").unwrap());
+    let bad_tokenizer =
+        model_variant(|d| std::fs::write(d.join("tokenizer.json"), "{\"version\": 1").unwrap());
     let e = one_line_error(bad_tokenizer.path());
     assert!(e.contains("tokenizer"), "{e}");
 
     // A tokenizer whose ids do not fit the embedding table.
     let wrong_tokenizer = model_variant(|d| {
         let cfg = std::fs::read_to_string(d.join("config.json")).unwrap();
-        std::fs::write(d.join("config.json"), cfg.replace("\"vocab_size\": 30522", "\"vocab_size\": 1000")).unwrap();
+        std::fs::write(
+            d.join("config.json"),
+            cfg.replace("\"vocab_size\": 30522", "\"vocab_size\": 1000"),
+        )
+        .unwrap();
     });
     let e = one_line_error(wrong_tokenizer.path());
-    assert!(e.contains("vocab_size") || e.contains("does not match"), "{e}");
+    assert!(
+        e.contains("vocab_size") || e.contains("does not match"),
+        "{e}"
+    );
 
     let bad_config = model_variant(|d| std::fs::write(d.join("config.json"), "{}").unwrap());
     let e = one_line_error(bad_config.path());
@@ -283,21 +397,34 @@ fn embed_command_adds_vectors_in_input_order() {
     let picked: Vec<&Reference> = refs.iter().step_by(25).collect();
     let mut input = String::new();
     for (i, r) in picked.iter().enumerate() {
-        input.push_str(&serde_json::json!({"n": i, "text": r.text, "keep": {"x": [1, 2]}}).to_string());
+        input.push_str(
+            &serde_json::json!({"n": i, "text": r.text, "keep": {"x": [1, 2]}}).to_string(),
+        );
         input.push('\n');
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("in.jsonl");
     std::fs::write(&path, &input).unwrap();
     let out = paperscout()
-        .args(["--verbose", "embed", "--device", "cpu", "--batch-tokens", "512", "--model"])
+        .args([
+            "--verbose",
+            "embed",
+            "--device",
+            "cpu",
+            "--batch-tokens",
+            "512",
+            "--model",
+        ])
         .arg(model_dir())
         .arg(&path)
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains(&model_dir().display().to_string()), "verbose names the model path: {stderr}");
+    assert!(
+        stderr.contains(&model_dir().display().to_string()),
+        "verbose names the model path: {stderr}"
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), picked.len());
@@ -306,7 +433,12 @@ fn embed_command_adds_vectors_in_input_order() {
         assert_eq!(v["n"], i);
         assert_eq!(v["keep"]["x"][1], 2);
         assert_eq!(v["text"], r.text.as_str());
-        let e: Vec<f32> = v["embedding"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect();
+        let e: Vec<f32> = v["embedding"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap() as f32)
+            .collect();
         assert!(cosine(&e, &r.embedding) >= 0.9999);
     }
 }
@@ -324,7 +456,9 @@ fn embed_command_reads_stdin_and_finds_the_model_by_env() {
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"{\"text\": \"hello world\"}\n\n{\"text\": \"\"}\n").unwrap();
+        stdin
+            .write_all(b"{\"text\": \"hello world\"}\n\n{\"text\": \"\"}\n")
+            .unwrap();
     }
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -338,23 +472,39 @@ fn embed_command_errors_are_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("in.jsonl");
     std::fs::write(&path, "{\"text\": \"ok\"}\n{\"title\": \"no text\"}\n").unwrap();
-    let out = paperscout().arg("embed").arg("--model").arg(model_dir()).arg(&path).output().unwrap();
+    let out = paperscout()
+        .arg("embed")
+        .arg("--model")
+        .arg(model_dir())
+        .arg(&path)
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("line 2"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 
     std::fs::write(&path, "{\"text\": \"ok\"}\n").unwrap();
-    let out = paperscout().args(["embed", "--model", "/nonexistent/dir"]).arg(&path).output().unwrap();
+    let out = paperscout()
+        .args(["embed", "--model", "/nonexistent/dir"])
+        .arg(&path)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && stderr.contains("/nonexistent/dir"), "{stderr}");
+    assert!(
+        !out.status.success() && stderr.contains("/nonexistent/dir"),
+        "{stderr}"
+    );
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
 
 #[cfg(not(feature = "cuda"))]
 #[test]
 fn cuda_without_the_feature_is_a_clear_error() {
-    let a = ModelArgs { device: paperscout::cli::DeviceChoice::Cuda, ..args(BackendChoice::Auto) };
+    let a = ModelArgs {
+        device: paperscout::cli::DeviceChoice::Cuda,
+        ..args(BackendChoice::Auto)
+    };
     let err = match embed::load(&a, false) {
         Ok(_) => panic!("loaded on CUDA without the cuda feature"),
         Err(e) => format!("{e:#}"),

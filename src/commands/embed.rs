@@ -24,13 +24,19 @@ struct Line {
 fn parse_line(raw: String, n: usize) -> Result<Line> {
     let value: serde_json::Value =
         serde_json::from_str(&raw).with_context(|| format!("line {n}: not JSON"))?;
-    let obj = value.as_object().with_context(|| format!("line {n}: not a JSON object"))?;
+    let obj = value
+        .as_object()
+        .with_context(|| format!("line {n}: not a JSON object"))?;
     let text = match obj.get("text") {
         Some(serde_json::Value::String(s)) => s.clone(),
         _ => bail!("line {n}: no string field `text`"),
     };
     let has_embedding = obj.contains_key("embedding");
-    Ok(Line { raw, text, has_embedding })
+    Ok(Line {
+        raw,
+        text,
+        has_embedding,
+    })
 }
 
 fn read_lines(args: &EmbedArgs) -> Result<Vec<Line>> {
@@ -66,7 +72,11 @@ fn with_embedding(line: &Line, v: &[f32]) -> Result<String> {
     let body = line.raw.trim_end();
     let body = &body[..body.len() - 1]; // drop the closing brace
     let empty = body.trim_end().ends_with('{');
-    Ok(format!("{}{}\"embedding\":{vector}}}", body, if empty { "" } else { "," }))
+    Ok(format!(
+        "{}{}\"embedding\":{vector}}}",
+        body,
+        if empty { "" } else { "," }
+    ))
 }
 
 pub fn run(args: &EmbedArgs, verbose: bool) -> Result<()> {
@@ -123,13 +133,17 @@ mod tests {
             r#"{"id": "2501.00001", "text": "x", "z": [1, 2],"embedding":[0.5,-1.0]}"#
         );
         let l = line(r#"{"text":"x","embedding":[9]}"#);
-        let v: serde_json::Value = serde_json::from_str(&with_embedding(&l, &[1.0]).unwrap()).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&with_embedding(&l, &[1.0]).unwrap()).unwrap();
         assert_eq!(v["embedding"], serde_json::json!([1.0]));
     }
 
     #[test]
     fn rejects_lines_without_text() {
-        assert!(parse_line("[1]".into(), 3).unwrap_err().to_string().contains("line 3"));
+        assert!(parse_line("[1]".into(), 3)
+            .unwrap_err()
+            .to_string()
+            .contains("line 3"));
         assert!(parse_line(r#"{"text": 5}"#.into(), 4).is_err());
         assert!(parse_line("{".into(), 5).is_err());
     }

@@ -24,7 +24,11 @@ impl Batch {
             cu_seqlens.push(input_ids.len());
             max_len = max_len.max(s.len());
         }
-        Batch { input_ids, cu_seqlens, max_len }
+        Batch {
+            input_ids,
+            cu_seqlens,
+            max_len,
+        }
     }
 
     /// Number of sequences.

@@ -127,7 +127,7 @@ fn max(xs: &[f32]) -> f32 {
 pub(crate) fn exp(x: f32) -> f32 {
     const LOG2E: f32 = std::f32::consts::LOG2_E;
     const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23: adding it rounds to an integer
-    let x = if x < -87.0 { -87.0 } else if x > 88.0 { 88.0 } else { x };
+    let x = x.clamp(-87.0, 88.0);
     let t = x * LOG2E + ROUND;
     let n = t - ROUND;
     // n as an integer, read from t's mantissa (a saturating `as i32` would
@@ -137,7 +137,7 @@ pub(crate) fn exp(x: f32) -> f32 {
     let p = ((((1.987_569_1e-4 * r + 1.398_2e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r
         + 1.666_666_5e-1)
         * r
-        + 5.000_000_1e-1;
+        + 0.5;
     let y = p * r * r + r + 1.0;
     let bits = (ni.wrapping_add(127) as u32) << 23;
     y * f32::from_bits(bits)
@@ -269,7 +269,10 @@ mod tests {
         let mut x = -87.0f32;
         while x < 88.0 {
             let (got, want) = (exp(x), x.exp());
-            assert!(((got - want) / want).abs() < 4e-7, "exp({x}) = {got}, want {want}");
+            assert!(
+                ((got - want) / want).abs() < 4e-7,
+                "exp({x}) = {got}, want {want}"
+            );
             x += 0.0137;
         }
         assert_eq!(exp(0.0), 1.0);
@@ -283,7 +286,10 @@ mod tests {
             assert!((erf(x) as f64 - want).abs() < 3e-7, "erf({x})");
             let g = gelu(x) as f64;
             let gw = 0.5 * x as f64 * (1.0 + libm_erf(x as f64 / std::f64::consts::SQRT_2));
-            assert!((g - gw).abs() < 1e-6 * (1.0 + gw.abs()), "gelu({x}) = {g}, want {gw}");
+            assert!(
+                (g - gw).abs() < 1e-6 * (1.0 + gw.abs()),
+                "gelu({x}) = {g}, want {gw}"
+            );
             x += 0.001;
         }
     }
@@ -323,7 +329,14 @@ mod tests {
         assert_eq!(x, vec![-1.0, 1.5]);
 
         let mut x = vec![1.0, 1.0];
-        add_residual_layer_norm(&mut x, &[0.0, 1.0], &[0.0, 1.0], &[2.0, 2.0], &[0.0, 0.0], 0.0);
+        add_residual_layer_norm(
+            &mut x,
+            &[0.0, 1.0],
+            &[0.0, 1.0],
+            &[2.0, 2.0],
+            &[0.0, 0.0],
+            0.0,
+        );
         assert_eq!(x, vec![-2.0, 2.0]);
 
         let mut r = vec![-1.0, 1.0];

@@ -63,7 +63,12 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
-    let opts = RunOptions { device, candle_ops, batch_tokens: args.batch_tokens, threads: args.threads };
+    let opts = RunOptions {
+        device,
+        candle_ops,
+        batch_tokens: args.batch_tokens,
+        threads: args.threads,
+    };
     let embedder = SentenceEmbedder::open(&model, &opts)?;
     if verbose {
         eprintln!("model: {}", embedder.summary());

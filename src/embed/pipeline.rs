@@ -38,11 +38,14 @@ pub struct SentenceEmbedder {
 }
 
 fn sha256_prefix(path: &Path) -> Result<String> {
-    let mut f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut f =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 20];
     loop {
-        let n = f.read(&mut buf).with_context(|| format!("cannot read {}", path.display()))?;
+        let n = f
+            .read(&mut buf)
+            .with_context(|| format!("cannot read {}", path.display()))?;
         if n == 0 {
             break;
         }
@@ -56,7 +59,8 @@ impl SentenceEmbedder {
     /// Loads a model directory in sentence-transformers layout.
     pub fn open(model: &ResolvedModel, opts: &RunOptions) -> Result<Self> {
         let dir = &model.dir;
-        Self::open_dir(model, opts).with_context(|| format!("model {} ({})", dir.display(), model.source))
+        Self::open_dir(model, opts)
+            .with_context(|| format!("model {} ({})", dir.display(), model.source))
     }
 
     fn open_dir(model: &ResolvedModel, opts: &RunOptions) -> Result<Self> {
@@ -65,10 +69,16 @@ impl SentenceEmbedder {
         let tdir = &st.transformer_dir;
         let config_path = tdir.join("config.json");
         if !config_path.is_file() {
-            bail!("not a model directory: {} is missing", config_path.display());
+            bail!(
+                "not a model directory: {} is missing",
+                config_path.display()
+            );
         }
         let cfg = BertConfig::read(&config_path)?;
-        let max_len = st.max_seq_length.unwrap_or(cfg.max_position_embeddings).min(cfg.max_position_embeddings);
+        let max_len = st
+            .max_seq_length
+            .unwrap_or(cfg.max_position_embeddings)
+            .min(cfg.max_position_embeddings);
         let tokenizer_path = tdir.join("tokenizer.json");
         if !tokenizer_path.is_file() {
             bail!("{} is missing", tokenizer_path.display());
@@ -109,7 +119,11 @@ impl SentenceEmbedder {
         let summary = format!(
             "{id}, dim {dim}, max_seq_length {max_len}, pooling {}, {}normalized; {describe}; \
              batches of at most {} tokens",
-            st.pooling.iter().map(|p| p.name()).collect::<Vec<_>>().join("+"),
+            st.pooling
+                .iter()
+                .map(|p| p.name())
+                .collect::<Vec<_>>()
+                .join("+"),
             if st.normalize { "" } else { "not " },
             opts.batch_tokens
         );
@@ -133,7 +147,11 @@ impl SentenceEmbedder {
 
     /// Tokens per text after truncation, special tokens included.
     pub fn token_counts(&self, texts: &[&str]) -> Result<Vec<usize>> {
-        Ok(self.run(|| self.tokenizer.encode(texts))?.iter().map(Vec::len).collect())
+        Ok(self
+            .run(|| self.tokenizer.encode(texts))?
+            .iter()
+            .map(Vec::len)
+            .collect())
     }
 
     fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {

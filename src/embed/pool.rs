@@ -6,7 +6,12 @@ use super::st::PoolMode;
 /// Pools the rows `[start, end)` of `hidden` (row width `width`) with each of
 /// `modes`, concatenated. Every token counts: sentence-transformers' attention
 /// mask only hides padding, which packed batches do not have.
-pub fn pool(hidden: &[f32], width: usize, rows: std::ops::Range<usize>, modes: &[PoolMode]) -> Vec<f32> {
+pub fn pool(
+    hidden: &[f32],
+    width: usize,
+    rows: std::ops::Range<usize>,
+    modes: &[PoolMode],
+) -> Vec<f32> {
     let n = rows.len();
     let tokens = &hidden[rows.start * width..rows.end * width];
     let mut out = Vec::with_capacity(width * modes.len());
@@ -29,7 +34,11 @@ pub fn pool(hidden: &[f32], width: usize, rows: std::ops::Range<usize>, modes: &
                         *a += b as f64;
                     }
                 }
-                let div = if mode == PoolMode::Mean { n as f64 } else { (n as f64).sqrt() };
+                let div = if mode == PoolMode::Mean {
+                    n as f64
+                } else {
+                    (n as f64).sqrt()
+                };
                 out.extend(sum.into_iter().map(|s| (s / div.max(1e-9)) as f32));
             }
         }
@@ -39,7 +48,12 @@ pub fn pool(hidden: &[f32], width: usize, rows: std::ops::Range<usize>, modes: &
 
 /// Scales `v` to unit length (torch's `F.normalize`: divide by max(‖v‖, 1e-12)).
 pub fn normalize(v: &mut [f32]) {
-    let norm = v.iter().map(|&x| (x as f64) * (x as f64)).sum::<f64>().sqrt().max(1e-12);
+    let norm = v
+        .iter()
+        .map(|&x| (x as f64) * (x as f64))
+        .sum::<f64>()
+        .sqrt()
+        .max(1e-12);
     for x in v {
         *x = (*x as f64 / norm) as f32;
     }
@@ -58,7 +72,10 @@ mod tests {
         assert_eq!(pool(&h, 2, 0..2, &[PoolMode::Max]), vec![3.0, 4.0]);
         let s = pool(&h, 2, 0..2, &[PoolMode::MeanSqrtLen]);
         assert!((s[0] - 4.0 / 2f32.sqrt()).abs() < 1e-6);
-        assert_eq!(pool(&h, 2, 2..3, &[PoolMode::Cls, PoolMode::Mean]), vec![9.0, 9.0, 9.0, 9.0]);
+        assert_eq!(
+            pool(&h, 2, 2..3, &[PoolMode::Cls, PoolMode::Mean]),
+            vec![9.0, 9.0, 9.0, 9.0]
+        );
     }
 
     #[test]

@@ -81,12 +81,27 @@ const HUB_FILES: &[&str] = &[
 ];
 
 fn from_hub() -> Result<ResolvedModel> {
-    let name = DEFAULT_REPO.rsplit('/').next().unwrap_or(DEFAULT_NAME).to_string();
+    let name = DEFAULT_REPO
+        .rsplit('/')
+        .next()
+        .unwrap_or(DEFAULT_NAME)
+        .to_string();
     let cache = hf_hub::Cache::from_env();
     let cached = cache.model(DEFAULT_REPO.to_string());
-    if let Some(paths) = HUB_FILES.iter().map(|f| cached.get(f)).collect::<Option<Vec<_>>>() {
-        let dir = paths[0].parent().context("odd hub cache path")?.to_path_buf();
-        return Ok(ResolvedModel { dir, name, source: "Hugging Face cache".into() });
+    if let Some(paths) = HUB_FILES
+        .iter()
+        .map(|f| cached.get(f))
+        .collect::<Option<Vec<_>>>()
+    {
+        let dir = paths[0]
+            .parent()
+            .context("odd hub cache path")?
+            .to_path_buf();
+        return Ok(ResolvedModel {
+            dir,
+            name,
+            source: "Hugging Face cache".into(),
+        });
     }
     let api = hf_hub::api::sync::ApiBuilder::from_env()
         .with_progress(false)
@@ -96,9 +111,15 @@ fn from_hub() -> Result<ResolvedModel> {
     let repo = api.model(DEFAULT_REPO.to_string());
     let mut dir = None;
     for f in HUB_FILES {
-        let p = repo.get(f).with_context(|| format!("downloading {f} of {DEFAULT_REPO}"))?;
+        let p = repo
+            .get(f)
+            .with_context(|| format!("downloading {f} of {DEFAULT_REPO}"))?;
         dir.get_or_insert_with(|| p.parent().map(Path::to_path_buf));
     }
     let dir = dir.flatten().context("odd hub cache path")?;
-    Ok(ResolvedModel { dir, name, source: "downloaded from the Hugging Face hub".into() })
+    Ok(ResolvedModel {
+        dir,
+        name,
+        source: "downloaded from the Hugging Face hub".into(),
+    })
 }

@@ -134,7 +134,10 @@ impl SentenceConfig {
 fn pool_modes(path: &Path) -> Result<Vec<PoolMode>> {
     let c: PoolingConfig = read_json(path)?;
     if c.pooling_mode_weightedmean_tokens || c.pooling_mode_lasttoken {
-        bail!("{}: weighted-mean and last-token pooling are not supported", path.display());
+        bail!(
+            "{}: weighted-mean and last-token pooling are not supported",
+            path.display()
+        );
     }
     let mut modes = Vec::new();
     if let Some(m) = &c.pooling_mode {
@@ -143,7 +146,10 @@ fn pool_modes(path: &Path) -> Result<Vec<PoolMode>> {
             "max" => PoolMode::Max,
             "mean" => PoolMode::Mean,
             "mean_sqrt_len_tokens" => PoolMode::MeanSqrtLen,
-            other => bail!("{}: pooling mode {other:?} is not supported", path.display()),
+            other => bail!(
+                "{}: pooling mode {other:?} is not supported",
+                path.display()
+            ),
         });
     } else {
         // sentence-transformers concatenates the enabled parts in this order.
@@ -182,7 +188,11 @@ mod tests {
     fn minilm_layout() {
         let d = tempfile::tempdir().unwrap();
         write(d.path(), "modules.json", MODULES);
-        write(d.path(), "sentence_bert_config.json", r#"{"max_seq_length": 256, "do_lower_case": false}"#);
+        write(
+            d.path(),
+            "sentence_bert_config.json",
+            r#"{"max_seq_length": 256, "do_lower_case": false}"#,
+        );
         write(
             d.path(),
             "1_Pooling/config.json",
@@ -204,7 +214,11 @@ mod tests {
             "modules.json",
             r#"[{"path":"","type":"sentence_transformers.models.Transformer"},{"path":"1_Pooling","type":"sentence_transformers.models.Pooling"}]"#,
         );
-        write(d.path(), "1_Pooling/config.json", r#"{"pooling_mode_cls_token":true}"#);
+        write(
+            d.path(),
+            "1_Pooling/config.json",
+            r#"{"pooling_mode_cls_token":true}"#,
+        );
         let c = SentenceConfig::read(d.path()).unwrap();
         assert_eq!(c.pooling, vec![PoolMode::Cls]);
         assert!(!c.normalize);
@@ -216,7 +230,10 @@ mod tests {
             r#"{"pooling_mode_mean_tokens":true,"pooling_mode_max_tokens":true,"pooling_mode_cls_token":true}"#,
         );
         let c = SentenceConfig::read(d.path()).unwrap();
-        assert_eq!(c.pooling, vec![PoolMode::Cls, PoolMode::Max, PoolMode::Mean]);
+        assert_eq!(
+            c.pooling,
+            vec![PoolMode::Cls, PoolMode::Max, PoolMode::Mean]
+        );
     }
 
     #[test]

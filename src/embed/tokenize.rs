@@ -18,8 +18,16 @@ impl TextTokenizer {
         let mut inner = Tokenizer::from_file(path)
             .map_err(|e| anyhow!("{} is not a usable tokenizer: {e}", path.display()))?;
         inner
-            .with_truncation(Some(TruncationParams { max_length: max_len, ..Default::default() }))
-            .map_err(|e| anyhow!("{}: cannot set truncation to {max_len}: {e}", path.display()))?;
+            .with_truncation(Some(TruncationParams {
+                max_length: max_len,
+                ..Default::default()
+            }))
+            .map_err(|e| {
+                anyhow!(
+                    "{}: cannot set truncation to {max_len}: {e}",
+                    path.display()
+                )
+            })?;
         inner.with_padding(None);
         Ok(TextTokenizer { inner, lowercase })
     }
@@ -46,6 +54,9 @@ impl TextTokenizer {
             .inner
             .encode_batch(inputs, true)
             .map_err(|e| anyhow!("tokenization failed: {e}"))?;
-        Ok(encodings.into_iter().map(|e| e.get_ids().to_vec()).collect())
+        Ok(encodings
+            .into_iter()
+            .map(|e| e.get_ids().to_vec())
+            .collect())
     }
 }

@@ -1,6 +1,6 @@
 //! CSFCube (Mysore et al., NeurIPS 2021 datasets track): 50 query papers,
 //! each judged along one facet (background, method or result) against a pool
-//! of 100 or 250 candidates graded 0–3 by experts.
+//! of 88 to 253 candidates graded 0–3 by experts.
 //!
 //! We rank each judged pool by the cosine between whole-paper embeddings
 //! (the facet is ignored: that is what a plain "papers like this one"

@@ -39,8 +39,8 @@ pub fn ndcg(ranked: &[u8], k: usize) -> f64 {
     }
 }
 
-/// CSFCube's "NDCG%20": NDCG at 20% of the pool size (rounded down), so
-/// 20 for the pools of 100 and 50 for the pools of 250.
+/// CSFCube's "NDCG%20": NDCG at 20% of the pool size, rounded down as the
+/// script's `int(0.20 * n)` does (20 for a pool of 100, 50 for one of 250).
 pub fn ndcg_pct20(ranked: &[u8]) -> f64 {
     ndcg(ranked, ranked.len() / 5)
 }

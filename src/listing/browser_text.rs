@@ -12,10 +12,17 @@
 //!   arXiv:…`), section headings may come *after* their section, and some
 //!   entries show no authors at all.
 //!
-//! The page is first cut into entries at their headers; each entry's
-//! metadata is then read field by field. The one step that needs judgement
-//! is separating a glued title from its author list, done by
-//! [`split_title_authors`].
+//! The page is first cut into entries at their headers (section headings,
+//! entry totals and page chrome end an entry); each entry's metadata is
+//! then read field by field, a label counting only at a line start or glued
+//! to the text before it. Whether the page is layout B is decided once for
+//! the whole page, so that a layout A title is never cut. The one step that
+//! needs judgement is separating a glued title from its author list, done
+//! by [`split_title_authors`] with a small grammar of personal names.
+//!
+//! Nothing here indexes input by a computed byte offset that is not a char
+//! boundary, and nothing panics on input: entries that cannot be read are
+//! skipped and named in [`Parsed::warnings`] with their line.
 
 use super::text;
 use super::{Format, ListingError, Parsed};
@@ -670,16 +677,13 @@ pub fn split_title_authors(glued: &str, context: &str) -> (String, Vec<String>) 
     let glued = glued.trim();
     let lower_context = context.to_lowercase();
     let mut best: Option<(usize, usize, Vec<String>)> = None;
-    let mut first_admissible: Option<usize> = None;
-    let mut prev: Option<char> = None;
     // Bounds that keep a pathological line from costing quadratic time: a
-    // title is never this long, and a cut more than a couple of names past
-    // the first admissible one leaves names in the title and cannot win.
-    let in_reach = |pos: usize, first: Option<usize>| {
-        pos <= MAX_TITLE_BYTES && first.is_none_or(|f| pos <= f + 2 * names::MAX_NAME_BYTES)
-    };
+    // title is never this long, and a cut more than two names past the
+    // first admissible one leaves names in the title and cannot win.
+    let mut reach = MAX_TITLE_BYTES;
+    let mut prev: Option<char> = None;
     for (pos, c) in glued.char_indices() {
-        if !in_reach(pos, first_admissible) {
+        if pos > reach {
             break;
         }
         let Some(p) = prev.replace(c) else { continue };
@@ -700,7 +704,13 @@ pub fn split_title_authors(glued: &str, context: &str) -> (String, Vec<String>) 
         let Some(list) = names::parse_list(authors, None).filter(names::List::is_convincing) else {
             continue;
         };
-        first_admissible.get_or_insert(pos);
+        if best.is_none() {
+            let two_names = glued[pos..].match_indices(',').nth(1).map(|(i, _)| i);
+            reach = pos
+                + two_names
+                    .unwrap_or(usize::MAX)
+                    .min(2 * names::MAX_NAME_BYTES);
+        }
         let cost = list.odd_tokens
             + names::trailing_names(title)
             + usize::from(title_end_unattested(title, &lower_context));
@@ -1833,9 +1843,12 @@ Abstract three.
         ));
     }
 
-    fn fixture(name: &str) -> Option<String> {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures");
-        std::fs::read_to_string(dir.join(name)).ok()
+    /// A file of the shared fixtures, which every checkout has at ../shared.
+    fn fixture(name: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/fixtures")
+            .join(name);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
     #[test]
@@ -1845,7 +1858,7 @@ Abstract three.
             "listings/cs.DC-2025-07-11.txt",
             "listings/cs.DC-2026-03-03.txt",
         ] {
-            let Some(text) = fixture(name) else { continue };
+            let text = fixture(name);
             assert!(looks_like(&text), "{name}");
             // A selection that starts at the first entry, without chrome.
             let start = text.find("[1] arXiv:").expect("entry");
@@ -1857,7 +1870,7 @@ Abstract three.
             "feeds/mailing-new__arxiv-browse__astro-ph.GA.txt",
             "feeds/listing-pastweek__arxiv-browse__astro-ph.txt",
         ] {
-            let Some(text) = fixture(name) else { continue };
+            let text = fixture(name);
             assert!(!looks_like(&text), "{name}");
         }
     }
@@ -1906,9 +1919,7 @@ Abstract three.
     /// panicking, and never yields more papers than entries started.
     #[test]
     fn every_prefix_of_a_page_is_safe() {
-        let Some(text) = fixture("listings/cs.DC-2025-07-11.txt") else {
-            return;
-        };
+        let text = fixture("listings/cs.DC-2025-07-11.txt");
         let ends: Vec<usize> = text
             .char_indices()
             .map(|(i, _)| i)

@@ -48,13 +48,23 @@ impl Backend for CandleBert {
         let (heads, hd) = (cfg.num_attention_heads, cfg.head_dim());
         let eps = cfg.layer_norm_eps as f32;
         if lmax > cfg.max_position_embeddings {
-            bail!("sequence of {lmax} tokens exceeds the model's {} positions", cfg.max_position_embeddings);
+            bail!(
+                "sequence of {lmax} tokens exceeds the model's {} positions",
+                cfg.max_position_embeddings
+            );
         }
         if batch.is_empty() {
             return Ok(Vec::new());
         }
-        if let Some(&id) = batch.input_ids.iter().find(|&&id| id as usize >= cfg.vocab_size) {
-            bail!("token id {id} is outside the model's vocabulary of {}", cfg.vocab_size);
+        if let Some(&id) = batch
+            .input_ids
+            .iter()
+            .find(|&&id| id as usize >= cfg.vocab_size)
+        {
+            bail!(
+                "token id {id} is outside the model's vocabulary of {}",
+                cfg.vocab_size
+            );
         }
 
         // Index maps between the packed rows and the padded layout; padded
@@ -67,7 +77,11 @@ impl Backend for CandleBert {
             let rows = batch.seq(s);
             for j in 0..lmax {
                 let real = j < rows.len();
-                gather.push(if real { (rows.start + j) as u32 } else { t as u32 });
+                gather.push(if real {
+                    (rows.start + j) as u32
+                } else {
+                    t as u32
+                });
                 mask.push(if real { 0f32 } else { -1e9 });
                 if real {
                     positions.push(j as u32);
@@ -95,7 +109,11 @@ impl Backend for CandleBert {
                 .index_select(&gather, 0)?
                 .reshape((b, lmax, 3, heads, hd))?;
             let part = |i: usize| -> candle_core::Result<Tensor> {
-                padded.narrow(2, i, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous()
+                padded
+                    .narrow(2, i, 1)?
+                    .squeeze(2)?
+                    .transpose(1, 2)?
+                    .contiguous()
             };
             let (q, k, v) = (part(0)?, part(1)?, part(2)?);
             let scores = (q.matmul(&k.t()?)? * scale)?.broadcast_add(&mask)?;

@@ -70,15 +70,22 @@ impl BertConfig {
             .with_context(|| format!("{} is not a BERT config", path.display()))?;
         if let Some(t) = &cfg.model_type {
             if t != "bert" {
-                bail!("{}: model_type {t:?} is not supported (only BERT)", path.display());
+                bail!(
+                    "{}: model_type {t:?} is not supported (only BERT)",
+                    path.display()
+                );
             }
         }
         if let Some(p) = &cfg.position_embedding_type {
             if p != "absolute" {
-                bail!("{}: position_embedding_type {p:?} is not supported", path.display());
+                bail!(
+                    "{}: position_embedding_type {p:?} is not supported",
+                    path.display()
+                );
             }
         }
-        if cfg.num_attention_heads == 0 || cfg.hidden_size % cfg.num_attention_heads != 0 {
+        if cfg.num_attention_heads == 0 || !cfg.hidden_size.is_multiple_of(cfg.num_attention_heads)
+        {
             bail!(
                 "{}: hidden_size {} is not a multiple of num_attention_heads {}",
                 path.display(),
@@ -86,7 +93,8 @@ impl BertConfig {
                 cfg.num_attention_heads
             );
         }
-        cfg.activation().with_context(|| path.display().to_string())?;
+        cfg.activation()
+            .with_context(|| path.display().to_string())?;
         Ok(cfg)
     }
 
@@ -147,7 +155,10 @@ impl BertWeights {
         } else if vb.contains_tensor("bert.embeddings.word_embeddings.weight") {
             vb.pp("bert")
         } else {
-            bail!("{} holds no BERT weights (embeddings.word_embeddings.weight)", weights.display());
+            bail!(
+                "{} holds no BERT weights (embeddings.word_embeddings.weight)",
+                weights.display()
+            );
         };
         Self::from_var_builder(cfg, vb)
             .with_context(|| format!("{} does not match config.json", weights.display()))
@@ -157,7 +168,10 @@ impl BertWeights {
         let (h, i) = (cfg.hidden_size, cfg.intermediate_size);
         let emb = vb.pp("embeddings");
         let word = emb.get((cfg.vocab_size, h), "word_embeddings.weight")?;
-        let position = emb.get((cfg.max_position_embeddings, h), "position_embeddings.weight")?;
+        let position = emb.get(
+            (cfg.max_position_embeddings, h),
+            "position_embeddings.weight",
+        )?;
         let token_type = emb.get((cfg.type_vocab_size, h), "token_type_embeddings.weight")?;
         let emb_ln_w = emb.get(h, "LayerNorm.weight")?;
         let emb_ln_b = emb.get(h, "LayerNorm.bias")?;
@@ -167,11 +181,19 @@ impl BertWeights {
             let att = lb.pp("attention");
             let sa = att.pp("self");
             let qkv_w = Tensor::cat(
-                &[sa.get((h, h), "query.weight")?, sa.get((h, h), "key.weight")?, sa.get((h, h), "value.weight")?],
+                &[
+                    sa.get((h, h), "query.weight")?,
+                    sa.get((h, h), "key.weight")?,
+                    sa.get((h, h), "value.weight")?,
+                ],
                 0,
             )?;
             let qkv_b = Tensor::cat(
-                &[sa.get(h, "query.bias")?, sa.get(h, "key.bias")?, sa.get(h, "value.bias")?],
+                &[
+                    sa.get(h, "query.bias")?,
+                    sa.get(h, "key.bias")?,
+                    sa.get(h, "value.bias")?,
+                ],
                 0,
             )?;
             let ao = att.pp("output");
@@ -193,6 +215,15 @@ impl BertWeights {
             });
         }
         let act = cfg.activation()?;
-        Ok(BertWeights { cfg, act, word, position, token_type, emb_ln_w, emb_ln_b, layers })
+        Ok(BertWeights {
+            cfg,
+            act,
+            word,
+            position,
+            token_type,
+            emb_ln_w,
+            emb_ln_b,
+            layers,
+        })
     }
 }

@@ -150,6 +150,13 @@ struct SendPtr(*mut f32);
 unsafe impl Send for SendPtr {}
 unsafe impl Sync for SendPtr {}
 
+impl SendPtr {
+    /// A method, so closures capture the whole (Send) wrapper.
+    fn get(self) -> *mut f32 {
+        self.0
+    }
+}
+
 /// Scaled dot-product attention of every sequence and head, reading Q, K, V
 /// from the packed `[tokens, 3 * hidden]` projection and writing
 /// `[tokens, hidden]`.
@@ -159,68 +166,69 @@ fn attention(qkv: &[f32], ctx: &mut [f32], batch: &Batch, heads: usize, head_dim
     let scale = 1.0 / (head_dim as f32).sqrt();
     assert!(qkv.len() >= batch.tokens() * stride && ctx.len() >= batch.tokens() * hidden);
     let out = SendPtr(ctx.as_mut_ptr());
-    (0..batch.len() * heads).into_par_iter().for_each_init(Vec::<f32>::new, |scores, task| {
-        let out = out;
-        let (s, h) = (task / heads, task % heads);
-        let rows = batch.seq(s);
-        let len = rows.len();
-        if scores.len() < len * len {
-            scores.resize(len * len, 0.0);
-        }
-        let q = qkv[rows.start * stride + h * head_dim..].as_ptr();
-        // SAFETY: all reads stay inside this sequence's rows of `qkv` and all
-        // writes inside its rows and this head's columns of `ctx`, which no
-        // other task touches.
-        unsafe {
-            let k = q.add(hidden);
-            let v = q.add(2 * hidden);
-            // scores[len, len] = scale · Q Kᵀ
-            gemm::gemm(
-                len,
-                len,
-                head_dim,
-                scores.as_mut_ptr(),
-                1,
-                len as isize,
-                false,
-                q,
-                1,
-                stride as isize,
-                k,
-                stride as isize,
-                1,
-                0.0,
-                scale,
-                false,
-                false,
-                false,
-                gemm::Parallelism::None,
-            );
-            kernels::softmax_rows(&mut scores[..len * len], len);
-            // ctx[rows, head] = softmax · V
-            gemm::gemm(
-                len,
-                head_dim,
-                len,
-                out.0.add(rows.start * hidden + h * head_dim),
-                1,
-                hidden as isize,
-                false,
-                scores.as_ptr(),
-                1,
-                len as isize,
-                v,
-                1,
-                stride as isize,
-                0.0,
-                1.0,
-                false,
-                false,
-                false,
-                gemm::Parallelism::None,
-            );
-        }
-    });
+    (0..batch.len() * heads)
+        .into_par_iter()
+        .for_each_init(Vec::<f32>::new, |scores, task| {
+            let (s, h) = (task / heads, task % heads);
+            let rows = batch.seq(s);
+            let len = rows.len();
+            if scores.len() < len * len {
+                scores.resize(len * len, 0.0);
+            }
+            let q = qkv[rows.start * stride + h * head_dim..].as_ptr();
+            // SAFETY: all reads stay inside this sequence's rows of `qkv` and all
+            // writes inside its rows and this head's columns of `ctx`, which no
+            // other task touches.
+            unsafe {
+                let k = q.add(hidden);
+                let v = q.add(2 * hidden);
+                // scores[len, len] = scale · Q Kᵀ
+                gemm::gemm(
+                    len,
+                    len,
+                    head_dim,
+                    scores.as_mut_ptr(),
+                    1,
+                    len as isize,
+                    false,
+                    q,
+                    1,
+                    stride as isize,
+                    k,
+                    stride as isize,
+                    1,
+                    0.0,
+                    scale,
+                    false,
+                    false,
+                    false,
+                    gemm::Parallelism::None,
+                );
+                kernels::softmax_rows(&mut scores[..len * len], len);
+                // ctx[rows, head] = softmax · V
+                gemm::gemm(
+                    len,
+                    head_dim,
+                    len,
+                    out.get().add(rows.start * hidden + h * head_dim),
+                    1,
+                    hidden as isize,
+                    false,
+                    scores.as_ptr(),
+                    1,
+                    len as isize,
+                    v,
+                    1,
+                    stride as isize,
+                    0.0,
+                    1.0,
+                    false,
+                    false,
+                    false,
+                    gemm::Parallelism::None,
+                );
+            }
+        });
 }
 
 impl Backend for NativeBert {
@@ -244,13 +252,24 @@ impl Backend for NativeBert {
         let cfg = &self.cfg;
         let (t, h, inter) = (batch.tokens(), cfg.hidden_size, cfg.intermediate_size);
         if batch.max_len > cfg.max_position_embeddings {
-            bail!("sequence of {} tokens exceeds the model's {} positions", batch.max_len, cfg.max_position_embeddings);
+            bail!(
+                "sequence of {} tokens exceeds the model's {} positions",
+                batch.max_len,
+                cfg.max_position_embeddings
+            );
         }
         if batch.is_empty() {
             return Ok(Vec::new());
         }
-        if let Some(&id) = batch.input_ids.iter().find(|&&id| id as usize >= cfg.vocab_size) {
-            bail!("token id {id} is outside the model's vocabulary of {}", cfg.vocab_size);
+        if let Some(&id) = batch
+            .input_ids
+            .iter()
+            .find(|&&id| id as usize >= cfg.vocab_size)
+        {
+            bail!(
+                "token id {id} is outside the model's vocabulary of {}",
+                cfg.vocab_size
+            );
         }
         let mut guard = self.workspace.lock().unwrap_or_else(|e| e.into_inner());
         let ws = &mut *guard;
@@ -267,30 +286,35 @@ impl Backend for NativeBert {
             positions.extend(0..batch.seq(s).len());
         }
         let chunk = rows_per_task(h);
-        x.par_chunks_mut(chunk * h).enumerate().for_each(|(c, rows)| {
-            for (r, row) in rows.chunks_exact_mut(h).enumerate() {
-                let i = c * chunk + r;
-                let id = batch.input_ids[i] as usize;
-                let word = &self.word[id * h..(id + 1) * h];
-                let pos = &self.position[positions[i] * h..(positions[i] + 1) * h];
-                for j in 0..h {
-                    row[j] = word[j] + pos[j] + self.token_type0[j];
+        x.par_chunks_mut(chunk * h)
+            .enumerate()
+            .for_each(|(c, rows)| {
+                for (r, row) in rows.chunks_exact_mut(h).enumerate() {
+                    let i = c * chunk + r;
+                    let id = batch.input_ids[i] as usize;
+                    let word = &self.word[id * h..(id + 1) * h];
+                    let pos = &self.position[positions[i] * h..(positions[i] + 1) * h];
+                    for j in 0..h {
+                        row[j] = word[j] + pos[j] + self.token_type0[j];
+                    }
                 }
-            }
-            kernels::layer_norm(rows, &self.emb_ln_w, &self.emb_ln_b, eps);
-        });
+                kernels::layer_norm(rows, &self.emb_ln_w, &self.emb_ln_b, eps);
+            });
 
         let heads = cfg.num_attention_heads;
         for l in &self.layers {
             linear(x, &l.qkv_w, qkv, t, h, 3 * h);
             let c3 = rows_per_task(3 * h);
-            qkv.par_chunks_mut(c3 * 3 * h).for_each(|rows| kernels::add_bias(rows, &l.qkv_b));
+            qkv.par_chunks_mut(c3 * 3 * h)
+                .for_each(|rows| kernels::add_bias(rows, &l.qkv_b));
             attention(qkv, ctx, batch, heads, cfg.head_dim());
 
             linear(ctx, &l.out_w, tmp, t, h, h);
-            x.par_chunks_mut(chunk * h).zip(tmp.par_chunks(chunk * h)).for_each(|(xr, yr)| {
-                kernels::add_residual_layer_norm(xr, yr, &l.out_b, &l.ln1_w, &l.ln1_b, eps)
-            });
+            x.par_chunks_mut(chunk * h)
+                .zip(tmp.par_chunks(chunk * h))
+                .for_each(|(xr, yr)| {
+                    kernels::add_residual_layer_norm(xr, yr, &l.out_b, &l.ln1_w, &l.ln1_b, eps)
+                });
 
             linear(x, &l.inter_w, mid, t, h, inter);
             let ci = rows_per_task(inter);
@@ -298,9 +322,11 @@ impl Backend for NativeBert {
                 .for_each(|rows| kernels::add_bias_act(rows, &l.inter_b, self.act));
 
             linear(mid, &l.ffn_out_w, tmp, t, inter, h);
-            x.par_chunks_mut(chunk * h).zip(tmp.par_chunks(chunk * h)).for_each(|(xr, yr)| {
-                kernels::add_residual_layer_norm(xr, yr, &l.ffn_out_b, &l.ln2_w, &l.ln2_b, eps)
-            });
+            x.par_chunks_mut(chunk * h)
+                .zip(tmp.par_chunks(chunk * h))
+                .for_each(|(xr, yr)| {
+                    kernels::add_residual_layer_norm(xr, yr, &l.ffn_out_b, &l.ln2_w, &l.ln2_b, eps)
+                });
         }
         Ok(x.to_vec())
     }
