@@ -107,7 +107,20 @@ fn ingest_like_and_reingest() {
     let approx = stdout(&run(lib, &["like", "2602.23598", "-k", "5", "--approx"]));
     assert_eq!(exact, approx);
 
-    let missing = ps(lib, &["like", "9999.99999"]).output().unwrap();
+    // Derived files are rebuilt from the database when damaged.
+    let derived = std::fs::read_dir(lib.join("derived")).unwrap().next().unwrap().unwrap().path();
+    std::fs::write(derived.join("vectors.bin"), b"garbage").unwrap();
+    for f in std::fs::read_dir(derived.join("hnsw")).unwrap() {
+        let f = f.unwrap().path();
+        if f.to_string_lossy().contains("graph.hnsw") {
+            std::fs::write(&f, b"garbage").unwrap();
+        }
+    }
+    assert_eq!(stdout(&run(lib, &["like", "2602.23598", "-k", "5", "--approx"])), exact);
+    assert_eq!(stdout(&run(lib, &["like", "2602.23598", "-k", "5"])), exact);
+    assert!(stdout(&run(lib, &["doctor"])).contains("database  ok (77 papers)"));
+
+    let missing = ps(lib, &["like", "2601.99999"]).output().unwrap();
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("not in the library"));
 

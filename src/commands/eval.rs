@@ -5,8 +5,9 @@ use crate::cli::{EvalArgs, EvalBenchmark, EvalCsfcubeArgs, EvalHistoryArgs};
 use crate::commands::ingest::progress_bar;
 use crate::embed;
 use crate::eval::csfcube::{self, Aggregation, FacetSummary, QueryResult};
-use crate::eval::history;
+use crate::eval::{history, Rng};
 use crate::library::{self, Library};
+use crate::rank::Method;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -28,9 +29,34 @@ struct CsfcubeOutput<'a> {
     ranker: String,
     aggregation: Aggregation,
     relevant_grade: u8,
+    /// Cosine ranking (or the given run), per facet and aggregated.
     summary: &'a [FacetSummary],
+    /// Aggregated figures of each ranking method, the query as its one seed.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    methods: &'a [MethodRow],
     queries: &'a [QueryResult],
 }
+
+/// Aggregated CSFCube figures of one ranking method.
+#[derive(Serialize)]
+struct MethodRow {
+    method: &'static str,
+    map: f64,
+    ndcg_pct20: f64,
+    ndcg_at20: f64,
+}
+
+/// Grades in ranked order for every query: by cosine (or a given run), and
+/// by each ranking method.
+struct Rankings {
+    ranker: String,
+    main: Vec<Vec<u8>>,
+    by_method: Vec<(Method, Vec<Vec<u8>>)>,
+}
+
+/// Seed of the background sampling for the logistic method: fixed, so the
+/// figures are the same on every run.
+const BACKGROUND_SEED: u64 = 1;
 
 fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
     let collection = csfcube::load(&args.dir)?;
@@ -41,12 +67,27 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
         }
         queries.truncate(n);
     }
-    let (ranker, ranked) = match &args.ranked {
-        Some(pattern) => (pattern.clone(), ranked_from_run(&queries, pattern)?),
+    let rankings = match &args.ranked {
+        Some(pattern) => {
+            Rankings { ranker: pattern.clone(), main: ranked_from_run(&queries, pattern)?, by_method: Vec::new() }
+        }
         None => embed_and_rank(&collection, &queries, args, verbose)?,
     };
-    let results: Vec<QueryResult> = queries.iter().zip(&ranked).map(|(q, r)| csfcube::score(q, r)).collect();
+    let score_all = |ranked: &[Vec<u8>]| -> Vec<QueryResult> {
+        queries.iter().zip(ranked).map(|(q, r)| csfcube::score(q, r)).collect()
+    };
+    let results = score_all(&rankings.main);
     let (summary, aggregation) = csfcube::summarise(&results, collection.folds.as_ref());
+    let methods: Vec<MethodRow> = rankings
+        .by_method
+        .iter()
+        .filter_map(|(method, ranked)| {
+            let (rows, _) = csfcube::summarise(&score_all(ranked), collection.folds.as_ref());
+            let all = rows.into_iter().find(|r| r.facet == "aggregated")?;
+            Some(MethodRow { method: method.name(), map: all.map, ndcg_pct20: all.ndcg_pct20, ndcg_at20: all.ndcg_at20 })
+        })
+        .collect();
+    let ranker = rankings.ranker;
 
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -57,24 +98,27 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
             aggregation,
             relevant_grade: csfcube::RELEVANT_GRADE,
             summary: &summary,
+            methods: &methods,
             queries: &results,
         };
         serde_json::to_writer_pretty(&mut out, &doc)?;
         writeln!(out)?;
     } else {
         write_csfcube_table(&mut out, &ranker, &summary, aggregation)?;
+        write_method_table(&mut out, &methods)?;
     }
     out.flush()?;
     Ok(())
 }
 
-/// Embeds every paper the queries need once, then ranks each pool by cosine.
+/// Embeds every paper the queries need once, then ranks each pool by
+/// cosine and by each ranking method.
 fn embed_and_rank(
     collection: &csfcube::Collection,
     queries: &[csfcube::Query],
     args: &EvalCsfcubeArgs,
     verbose: bool,
-) -> Result<(String, Vec<Vec<u8>>)> {
+) -> Result<Rankings> {
     let ids = collection.papers_needed(queries);
     let texts: Vec<String> = ids
         .iter()
@@ -90,9 +134,21 @@ fn embed_and_rank(
     if verbose {
         eprintln!("embedded {} papers in {:.1}s", texts.len(), library::secs(start));
     }
-    let by_id: HashMap<String, Vec<f32>> = ids.into_iter().zip(vectors).collect();
-    let ranked = queries.iter().map(|q| csfcube::rank_by_cosine(q, &by_id)).collect::<Result<_>>()?;
-    Ok((embedder.model_id().to_string(), ranked))
+    let by_id: HashMap<String, Vec<f32>> = ids.iter().cloned().zip(vectors).collect();
+    let main = queries.iter().map(|q| csfcube::rank_by_cosine(q, &by_id)).collect::<Result<_>>()?;
+    let mut rng = Rng::new(BACKGROUND_SEED);
+    let backgrounds: Vec<Vec<Vec<f32>>> =
+        queries.iter().map(|q| csfcube::background(q, &ids, &by_id, history::BACKGROUND, &mut rng)).collect();
+    let mut by_method = Vec::new();
+    for method in Method::ALL {
+        let ranked = queries
+            .iter()
+            .zip(&backgrounds)
+            .map(|(q, bg)| csfcube::rank_with_method(method, q, &by_id, bg))
+            .collect::<Result<_>>()?;
+        by_method.push((method, ranked));
+    }
+    Ok(Rankings { ranker: embedder.model_id().to_string(), main, by_method })
 }
 
 /// Grades in the order a CSFCube-format run file ranks each pool.
@@ -141,6 +197,26 @@ fn write_csfcube_table(out: &mut impl Write, ranker: &str, summary: &[FacetSumma
     Ok(())
 }
 
+fn write_method_table(out: &mut impl Write, methods: &[MethodRow]) -> Result<()> {
+    if methods.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(out, "By ranking method, the query paper as the only seed (aggregated):")?;
+    writeln!(out, "{:<13} {:>7} {:>8} {:>8}", "method", "MAP", "NDCG%20", "NDCG@20")?;
+    for m in methods {
+        writeln!(
+            out,
+            "{:<13} {:>7.2} {:>8.2} {:>8.2}",
+            m.method,
+            100.0 * m.map,
+            100.0 * m.ndcg_pct20,
+            100.0 * m.ndcg_at20
+        )?;
+    }
+    Ok(())
+}
+
 fn run_history(args: &EvalHistoryArgs, verbose: bool) -> Result<()> {
     if args.cases == 0 {
         bail!("--cases must be at least 1");
@@ -178,9 +254,14 @@ fn write_history_table(out: &mut impl Write, r: &history::Report) -> Result<()> 
         "median {} candidates per day, {} seeds per author; {} cases hide several papers",
         r.median_candidates, r.median_seeds, r.cases_with_several_hidden
     )?;
-    writeln!(out, "{:<18} {:>6} {:>10}", "method", "MRR", "recall@10")?;
+    writeln!(out, "{:<18} {:>6} {:>10}   {}", "method", "MRR", "recall@10", "MRR behind the best (paired s.e.)")?;
     for m in r.methods.iter().chain(std::iter::once(&r.random)) {
-        writeln!(out, "{:<18} {:>6.3} {:>10.3}", m.method, m.mrr, m.recall_at_10)?;
+        let behind = match m.mrr_behind_best {
+            Some((d, se)) => format!("{d:.3} ± {se:.3}"),
+            None if m.method == r.random.method => String::new(),
+            None => "best".to_string(),
+        };
+        writeln!(out, "{:<18} {:>6.3} {:>10.3}   {}", m.method, m.mrr, m.recall_at_10, behind)?;
     }
     Ok(())
 }

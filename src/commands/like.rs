@@ -51,7 +51,16 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
     };
     let hits = if args.approx || flat.count > library::EXACT_SCAN_LIMIT {
         lib.refresh_index(&flat)?;
-        index::with_index(&lib.index_dir(&model), |h| index::search(h, &query, args.k, keep))?
+        let dir = lib.index_dir(&model);
+        match index::with_index(&dir, |h| index::search(h, &query, args.k, &keep)) {
+            Ok(hits) => hits,
+            // A graph that no longer loads is derived data: rebuild it once.
+            Err(e) => {
+                eprintln!("warning: {e:#}; rebuilding it");
+                index::rebuild(&dir, &flat)?;
+                index::with_index(&dir, |h| index::search(h, &query, args.k, &keep))?
+            }
+        }
     } else {
         flat.top_k(&query, args.k, keep)
     };

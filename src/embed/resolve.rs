@@ -60,12 +60,13 @@ pub fn resolve(flag: Option<&Path>) -> Result<ResolvedModel> {
         let cwd = std::env::current_dir().map(|d| d.join(&rel)).unwrap_or(rel);
         return Ok(named(cwd, "working directory".into()));
     }
-    from_hub().with_context(|| {
-        format!(
-            "no model: no --model, no ${ENV_VAR}, no {} here or next to the executable, and \
-             {DEFAULT_REPO} is not in the Hugging Face cache nor downloadable; run models/fetch \
-             to provision it offline",
-            rel.display()
+    from_hub().map_err(|e| {
+        anyhow::anyhow!(
+            "no model: no --model, no ${ENV_VAR}, no {} next to the executable or in the working \
+             directory, none in the Hugging Face cache, and fetching {DEFAULT_REPO} from the hub \
+             failed ({}); run models/fetch to provision it offline, or pass --model DIR",
+            rel.display(),
+            e.root_cause()
         )
     })
 }

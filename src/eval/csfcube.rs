@@ -15,8 +15,9 @@
 //! the original release (`abstracts-csfcube-preds.jsonl`,
 //! `test-pid2anns-csfcube-<facet>.json`, optionally prefixed `orig_`).
 
-use super::{average_precision, ndcg, ndcg_pct20};
+use super::{average_precision, ndcg, ndcg_pct20, Rng};
 use crate::library::vectors::dot;
+use crate::rank::{Method, Ranker, SeedVector};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use serde_json::Value;
@@ -307,15 +308,52 @@ impl Collection {
     }
 }
 
-/// The pool's grades in the order of descending cosine to the query. Ties
-/// go to the smaller paper id: the judged-pools file lists candidates best
-/// grade first, so keeping file order on ties would leak the answer.
+/// The pool's grades in the order of descending cosine to the query.
 pub fn rank_by_cosine(query: &Query, vectors: &HashMap<String, Vec<f32>>) -> Result<Vec<u8>> {
-    let qv = vectors.get(&query.pid).with_context(|| format!("no vector for query paper {}", query.pid))?;
+    let qv = vector_of(vectors, &query.pid)?;
+    rank_by(query, vectors, |v| dot(qv, v))
+}
+
+/// The pool's grades ranked by one of the recommender's methods with the
+/// query paper as the only seed. With one seed, centroid, decayed-mean and
+/// knn order the pool exactly as the cosine does; logistic also learns from
+/// `background` (random papers of the collection, as a library would give).
+pub fn rank_with_method(
+    method: Method,
+    query: &Query,
+    vectors: &HashMap<String, Vec<f32>>,
+    background: &[Vec<f32>],
+) -> Result<Vec<u8>> {
+    let seed = SeedVector {
+        label: query.pid.clone(),
+        vector: vector_of(vectors, &query.pid)?.to_vec(),
+        weight: 1.0,
+        negative: false,
+        added: String::new(),
+    };
+    let ranker = Ranker::new(method, vec![seed], background);
+    rank_by(query, vectors, |v| ranker.score(v).score)
+}
+
+/// Up to `n` random papers of the collection outside the query's pool, for
+/// the logistic method's implicit negatives.
+pub fn background(query: &Query, ids: &[String], vectors: &HashMap<String, Vec<f32>>, n: usize, rng: &mut Rng) -> Vec<Vec<f32>> {
+    let pool: HashSet<&str> = query.pool.iter().map(|(p, _)| p.as_str()).chain([query.pid.as_str()]).collect();
+    let outside: Vec<&String> = ids.iter().filter(|id| !pool.contains(id.as_str())).collect();
+    rng.sample(&outside, n).into_iter().filter_map(|id| vectors.get(id).cloned()).collect()
+}
+
+fn vector_of<'a>(vectors: &'a HashMap<String, Vec<f32>>, pid: &str) -> Result<&'a [f32]> {
+    vectors.get(pid).map(Vec::as_slice).with_context(|| format!("no vector for paper {pid}"))
+}
+
+/// Grades in descending score order. Ties go to the smaller paper id: the
+/// judged-pools file lists candidates best grade first, so keeping file
+/// order on ties would leak the answer.
+fn rank_by(query: &Query, vectors: &HashMap<String, Vec<f32>>, score: impl Fn(&[f32]) -> f32) -> Result<Vec<u8>> {
     let mut scored = Vec::with_capacity(query.pool.len());
     for (pid, grade) in &query.pool {
-        let v = vectors.get(pid).with_context(|| format!("no vector for candidate {pid}"))?;
-        scored.push((dot(qv, v), pid.as_str(), *grade));
+        scored.push((score(vector_of(vectors, pid)?), pid.as_str(), *grade));
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     Ok(scored.into_iter().map(|(_, _, g)| g).collect())
@@ -442,6 +480,26 @@ mod tests {
                 .map(|(k, v)| (k.to_string(), v))
                 .collect();
         assert_eq!(rank_by_cosine(&q, &vectors).unwrap(), vec![0, 3]);
+    }
+
+    #[test]
+    fn with_one_seed_the_similarity_methods_rank_as_the_cosine_does() {
+        let q = query("q", "method", &[("a", 3), ("b", 1), ("c", 0), ("d", 2)]);
+        let vectors: HashMap<String, Vec<f32>> = [
+            ("q", vec![1.0, 0.0, 0.0]),
+            ("a", vec![0.8, 0.6, 0.0]),
+            ("b", vec![0.0, 1.0, 0.0]),
+            ("c", vec![-1.0, 0.0, 0.0]),
+            ("d", vec![0.6, 0.0, 0.8]),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        let cosine = rank_by_cosine(&q, &vectors).unwrap();
+        assert_eq!(cosine, vec![3, 2, 1, 0]);
+        for m in [Method::Centroid, Method::DecayedMean, Method::Knn] {
+            assert_eq!(rank_with_method(m, &q, &vectors, &[]).unwrap(), cosine, "{m}");
+        }
     }
 
     #[test]

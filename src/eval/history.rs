@@ -39,6 +39,11 @@ pub struct MethodScore {
     pub method: String,
     pub mrr: f64,
     pub recall_at_10: f64,
+    /// MRR of the best method less this one's, case by case, with the
+    /// standard error of that mean: the methods rank the same cases, so the
+    /// paired difference says more than two separate error bars.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mrr_behind_best: Option<(f64, f64)>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -166,6 +171,18 @@ fn outcome(ranks: &[usize]) -> CaseOutcome {
     }
 }
 
+/// Mean of `a - b` over paired cases and the standard error of that mean.
+fn paired_difference(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    let n = d.len() as f64;
+    if d.len() < 2 {
+        return (d.first().copied().unwrap_or(0.0), 0.0);
+    }
+    let mean = d.iter().sum::<f64>() / n;
+    let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt())
+}
+
 /// Up to `n` random vectors from the whole library, none of them a
 /// candidate of the day or a seed.
 fn background(flat: &crate::library::vectors::FlatVectors, exclude: &HashSet<usize>, n: usize, rng: &mut Rng) -> Vec<Vec<f32>> {
@@ -249,13 +266,17 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
 
     let cases = pool_sizes.len();
     let per_case = |x: f64| if cases == 0 { 0.0 } else { x / cases as f64 };
+    let rr: Vec<Vec<f64>> = outcomes.iter().map(|os| os.iter().map(|o| o.reciprocal_rank).collect()).collect();
+    let mrr: Vec<f64> = rr.iter().map(|v| per_case(v.iter().sum())).collect();
+    let best = (0..mrr.len()).max_by(|&a, &b| mrr[a].total_cmp(&mrr[b])).unwrap_or(0);
     let methods = Method::ALL
         .iter()
-        .zip(&outcomes)
-        .map(|(method, os)| MethodScore {
+        .enumerate()
+        .map(|(m, method)| MethodScore {
             method: method.name().to_string(),
-            mrr: per_case(os.iter().map(|o| o.reciprocal_rank).sum()),
-            recall_at_10: per_case(os.iter().map(|o| o.recall).sum()),
+            mrr: mrr[m],
+            recall_at_10: per_case(outcomes[m].iter().map(|o| o.recall).sum()),
+            mrr_behind_best: (m != best).then(|| paired_difference(&rr[best], &rr[m])),
         })
         .collect();
     Ok(Report {
@@ -272,6 +293,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
             method: "random (expected)".to_string(),
             mrr: per_case(random_rr),
             recall_at_10: per_case(random_recall),
+            mrr_behind_best: None,
         },
     })
 }
@@ -292,6 +314,10 @@ mod tests {
         let scores = [(0.9, 5), (0.5, 1), (0.9, 2), (0.1, 3)];
         // Index 0 (0.9, rowid 5) is behind (0.9, rowid 2): rank 2.
         assert_eq!(hidden_ranks(&scores, &[0, 2, 3]), vec![2, 1, 4]);
+        let (mean, se) = paired_difference(&[1.0, 0.5, 0.5], &[0.5, 0.5, 0.0]);
+        assert!((mean - 1.0 / 3.0).abs() < 1e-12);
+        // Differences 0.5, 0, 0.5: sample variance 1/12, over n = 3.
+        assert!((se - (1.0f64 / 36.0).sqrt()).abs() < 1e-12);
         let o = outcome(&[2, 12]);
         assert!((o.reciprocal_rank - 0.5).abs() < 1e-12);
         assert!((o.recall - 0.5).abs() < 1e-12);

@@ -210,3 +210,46 @@ impl Library {
 pub fn secs(start: Instant) -> f64 {
     Duration::as_secs_f64(&start.elapsed())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paper::{ArxivId, Kind};
+
+    fn paper(id: &str, kind: Kind, date: &str, abstract_text: &str) -> Paper {
+        let mut p = Paper::new(ArxivId::parse(id).unwrap(), kind, "test");
+        p.title = "A title".into();
+        p.abstract_text = abstract_text.into();
+        p.listing_date = Some(date.into());
+        p.set_subjects(vec!["cs.DC".into()]);
+        p
+    }
+
+    /// Vectors are keyed by the embedded text: only a changed text needs one.
+    #[test]
+    fn replaced_entry_with_same_abstract_needs_no_new_vector() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut lib = Library::open_write(dir.path()).unwrap();
+        let c = lib.add_papers(&[paper("2603.00001v1", Kind::New, "2026-03-02", "Same text.")]).unwrap();
+        assert_eq!((c.new, c.updated), (1, 0));
+        let missing = lib.store.missing_vectors("m").unwrap();
+        assert_eq!(missing.len(), 1);
+        let tx = lib.store.transaction().unwrap();
+        store::insert_vector(&tx, "m", &missing[0].0, &[1.0, 0.0]).unwrap();
+        tx.commit().unwrap();
+
+        let c = lib.add_papers(&[paper("2603.00001v2", Kind::Replaced, "2026-03-09", "Same text.")]).unwrap();
+        assert_eq!((c.new, c.updated), (0, 1), "the new version is recorded");
+        assert!(lib.store.missing_vectors("m").unwrap().is_empty(), "but not embedded again");
+        assert_eq!(lib.store.get_paper("2603.00001").unwrap().unwrap().paper.version, Some(2));
+
+        // An older listing read later changes nothing.
+        let c = lib.add_papers(&[paper("2603.00001v1", Kind::New, "2026-03-02", "Other text.")]).unwrap();
+        assert_eq!(c.unchanged, 1);
+        let c = lib.add_papers(&[paper("2603.00001v3", Kind::Replaced, "2026-03-16", "New text.")]).unwrap();
+        assert_eq!(c.updated, 1);
+        assert_eq!(lib.store.missing_vectors("m").unwrap().len(), 1, "a changed abstract is embedded");
+        let days = lib.store.count("SELECT count(*) FROM listings").unwrap();
+        assert_eq!(days, 3);
+    }
+}
