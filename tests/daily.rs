@@ -1,48 +1,9 @@
 //! Seeds and the daily digest end to end through the binary, on the fixture
 //! pages with the real default model.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::Once;
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_paperscout");
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn model_dir() -> PathBuf {
-    static FETCH: Once = Once::new();
-    FETCH.call_once(|| {
-        let ok = Command::new(root().join("models/fetch")).arg("-q").status().expect("run models/fetch");
-        assert!(ok.success(), "models/fetch failed");
-    });
-    root().join("models/all-MiniLM-L6-v2")
-}
-
-fn page(name: &str) -> String {
-    root().join("../shared/fixtures/listings").join(name).to_string_lossy().into_owned()
-}
-
-fn ps(lib: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .arg("--library")
-        .arg(lib)
-        .env("PAPERSCOUT_MODEL", model_dir())
-        .output()
-        .expect("run paperscout")
-}
-
-fn ok(lib: &Path, args: &[&str]) -> String {
-    let out = ps(lib, args);
-    assert!(out.status.success(), "paperscout {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn json_lines(s: &str) -> Vec<serde_json::Value> {
-    s.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect()
-}
+use common::{json_lines, ok, output as ps, page};
 
 #[test]
 fn seeds_from_every_source_and_a_ranked_day() {

@@ -1,17 +1,14 @@
 //! HNSW recall against exact search, on real MiniLM vectors of corpus titles.
 
+mod common;
+
+use common::{corpus, model_dir};
 use paperscout::cli::{BackendChoice, DeviceChoice, ModelArgs};
 use paperscout::library::{index, vectors};
 use std::io::BufRead;
-use std::path::PathBuf;
-use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn corpus_titles(n: usize) -> Vec<String> {
-    let gz = std::fs::File::open(root().join("../shared/data/corpus/arxiv-cs-2025-2026.jsonl.gz")).unwrap();
+    let gz = std::fs::File::open(corpus()).unwrap();
     let reader = std::io::BufReader::new(flate2::read::MultiGzDecoder::new(gz));
     reader
         .lines()
@@ -25,9 +22,8 @@ fn corpus_titles(n: usize) -> Vec<String> {
 
 #[test]
 fn hnsw_recall_at_10_is_at_least_0_99() {
-    assert!(Command::new(root().join("models/fetch")).arg("-q").status().unwrap().success());
     let args = ModelArgs {
-        model: Some(root().join("models/all-MiniLM-L6-v2")),
+        model: Some(model_dir()),
         device: DeviceChoice::Cpu,
         batch_tokens: 8192,
         threads: None,

@@ -1,52 +1,17 @@
 //! The library end to end through the binary, with the real default model:
 //! ingest, re-ingest, `like`, filters, a kill mid-ingest and a second writer.
 
+mod common;
+
+use common::{command as ps, corpus, pages};
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::Once;
+use std::path::Path;
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_paperscout");
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn model_dir() -> PathBuf {
-    static FETCH: Once = Once::new();
-    FETCH.call_once(|| {
-        let ok = Command::new(root().join("models/fetch")).arg("-q").status().expect("run models/fetch");
-        assert!(ok.success(), "models/fetch failed");
-    });
-    root().join("models/all-MiniLM-L6-v2")
-}
-
-fn listings() -> PathBuf {
-    root().join("../shared/fixtures/listings")
-}
-
-/// The three fixture pages (the directory also holds expected.jsonl).
-fn pages() -> Vec<String> {
-    ["cs.DC-2025-07-11.txt", "cs.DC-2026-03-02.txt", "cs.DC-2026-03-03.txt"]
-        .iter()
-        .map(|f| listings().join(f).to_string_lossy().into_owned())
-        .collect()
-}
-
-fn ps(lib: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(BIN);
-    c.args(args).arg("--library").arg(lib).env("PAPERSCOUT_MODEL", model_dir());
-    c
-}
-
 fn run(lib: &Path, args: &[&str]) -> Output {
-    let out = ps(lib, args).output().expect("run paperscout");
-    assert!(
-        out.status.success(),
-        "paperscout {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::output(lib, args);
+    assert!(out.status.success(), "paperscout {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
     out
 }
 
@@ -120,7 +85,7 @@ fn ingest_like_and_reingest() {
     assert_eq!(stdout(&run(lib, &["like", "2602.23598", "-k", "5"])), exact);
     assert!(stdout(&run(lib, &["doctor"])).contains("database  ok (77 papers)"));
 
-    let missing = ps(lib, &["like", "2601.99999"]).output().unwrap();
+    let missing = common::output(lib, &["like", "2601.99999"]);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("not in the library"));
 
@@ -132,13 +97,12 @@ fn ingest_like_and_reingest() {
 fn bad_input_leaves_library_unchanged() {
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
-    let good = listings().join("cs.DC-2026-03-02.txt");
-    run(&lib, &["ingest", good.to_str().unwrap()]);
+    run(&lib, &["ingest", &common::page("cs.DC-2026-03-02.txt")]);
     let before = stdout(&run(&lib, &["stats"]));
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, b"\x00\x01\x02 binary").unwrap();
-    let other = listings().join("cs.DC-2026-03-03.txt");
-    let out = ps(&lib, &["ingest", other.to_str().unwrap(), bad.to_str().unwrap()]).output().unwrap();
+    let other = common::page("cs.DC-2026-03-03.txt");
+    let out = common::output(&lib, &["ingest", &other, bad.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.txt"), "error does not name the file: {err}");
@@ -149,7 +113,7 @@ fn bad_input_leaves_library_unchanged() {
 
 /// A JSONL file of `n` corpus titles (no abstracts: quick to embed).
 fn title_corpus(path: &Path, n: usize) {
-    let gz = std::fs::File::open(root().join("../shared/data/corpus/arxiv-cs-2025-2026.jsonl.gz")).unwrap();
+    let gz = std::fs::File::open(corpus()).unwrap();
     let reader = std::io::BufReader::new(flate2::read::MultiGzDecoder::new(gz));
     let mut out = std::fs::File::create(path).unwrap();
     use std::io::BufRead;
