@@ -51,7 +51,7 @@ impl FromStr for Method {
 }
 
 /// The method `daily` uses unless told otherwise: the best in docs/quality.md.
-pub const DEFAULT_METHOD: Method = Method::Knn;
+pub const DEFAULT_METHOD: Method = Method::Logistic;
 
 /// One seed as the ranker sees it.
 #[derive(Debug, Clone)]

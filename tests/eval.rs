@@ -70,13 +70,23 @@ fn csfcube_subset_is_sane_and_deterministic() {
     let ndcg = all["ndcg_pct20"].as_f64().unwrap();
     assert!(map > 0.1 && map < 0.95, "MAP {map}");
     assert!(ndcg > 0.2 && ndcg < 0.98, "NDCG%20 {ndcg}");
+    // With the query as the only seed, centroid ranks exactly by cosine.
+    let methods = first["methods"].as_array().unwrap();
+    assert_eq!(methods.len(), 4);
+    let centroid = methods.iter().find(|m| m["method"] == "centroid").unwrap();
+    assert_eq!(centroid["map"], all["map"]);
+    assert_eq!(centroid["ndcg_pct20"], all["ndcg_pct20"]);
 
-    let second = json_of(&paperscout(&args));
-    assert_eq!(first, second, "two runs differ");
-
+    // A second run (as a table, to cover that output too) gives the same
+    // figures: embedding and ranking are deterministic.
     let table = String::from_utf8(paperscout(&args[..5]).stdout).unwrap();
-    assert!(table.contains("NDCG%20") && table.contains("aggregated"), "{table}");
-    assert!(table.contains("plain mean"), "{table}");
+    assert!(table.contains("NDCG%20") && table.contains("plain mean"), "{table}");
+    let row = table.lines().find(|l| l.starts_with("aggregated")).expect("an aggregated row");
+    let want = format!("{:.2} {:>8.2}", 100.0 * map, 100.0 * ndcg);
+    assert!(row.contains(&want), "{row:?} does not hold {want:?}");
+    for name in ["centroid", "decayed-mean", "knn", "logistic"] {
+        assert!(table.lines().any(|l| l.starts_with(name)), "no {name} row in {table}");
+    }
 }
 
 /// The first query's judged pool, as (pid, grade), from the shared file.
@@ -120,8 +130,8 @@ fn a_given_run_is_scored_without_a_model() {
     let worst = json_of(&paperscout(&args));
     let n = pool.len();
     let relevant: Vec<usize> = (0..n).filter(|&i| pool[i].1 >= 2).collect();
-    let want: f64 = relevant.iter().enumerate().map(|(h, &i)| (h + 1) as f64 / (i + 1) as f64).sum::<f64>()
-        / relevant.len() as f64;
+    let want: f64 =
+        relevant.iter().enumerate().map(|(h, &i)| (h + 1) as f64 / (i + 1) as f64).sum::<f64>() / relevant.len() as f64;
     let got = summary_row(&worst, "aggregated")["map"].as_f64().unwrap();
     assert!((got - want).abs() < 1e-9, "MAP {got}, by hand {want}");
 
@@ -149,19 +159,58 @@ fn paper(id: &str, date: &str, authors: &[&str], title: &str, abstract_text: &st
 
 /// Unrelated papers listed every day, each by authors of its own.
 const OTHER_TOPICS: [(&str, &str); 14] = [
-    ("A Survey of Federated Learning Privacy Attacks", "We review membership inference and gradient leakage attacks on federated training."),
-    ("Efficient Video Transformers for Action Recognition", "Token pruning speeds up video transformers on Kinetics with little accuracy loss."),
-    ("Compiler Autotuning with Bayesian Optimization", "We tune loop tiling and unrolling parameters of GPU kernels with Gaussian processes."),
-    ("Speech Enhancement with Diffusion Models", "A score-based generative model removes background noise from speech recordings."),
-    ("Formal Verification of Smart Contracts", "We model Solidity contracts in a proof assistant and prove the absence of reentrancy."),
-    ("Robot Grasping from Tactile Feedback", "A gripper with tactile sensors learns to adjust its grasp on slipping objects."),
-    ("Sparse Attention for Long Document Summarization", "Block-sparse attention lets an encoder-decoder summarize books of 100k tokens."),
-    ("Energy-Aware Scheduling in Data Centers", "Jobs are placed on servers to minimise power draw while meeting deadlines."),
-    ("Differentially Private Synthetic Tabular Data", "We generate census-like tables under differential privacy with marginal queries."),
-    ("Autonomous Driving Trajectory Prediction", "A transformer forecasts the paths of pedestrians and vehicles at intersections."),
-    ("Image Super-Resolution with Implicit Neural Functions", "Continuous image representations upscale photos to arbitrary resolutions."),
-    ("Fairness in Credit Scoring Models", "We audit loan approval classifiers for disparate impact across demographic groups."),
-    ("Byzantine Fault Tolerant Consensus at Scale", "A pipelined BFT protocol reaches consensus among hundreds of replicas."),
+    (
+        "A Survey of Federated Learning Privacy Attacks",
+        "We review membership inference and gradient leakage attacks on federated training.",
+    ),
+    (
+        "Efficient Video Transformers for Action Recognition",
+        "Token pruning speeds up video transformers on Kinetics with little accuracy loss.",
+    ),
+    (
+        "Compiler Autotuning with Bayesian Optimization",
+        "We tune loop tiling and unrolling parameters of GPU kernels with Gaussian processes.",
+    ),
+    (
+        "Speech Enhancement with Diffusion Models",
+        "A score-based generative model removes background noise from speech recordings.",
+    ),
+    (
+        "Formal Verification of Smart Contracts",
+        "We model Solidity contracts in a proof assistant and prove the absence of reentrancy.",
+    ),
+    (
+        "Robot Grasping from Tactile Feedback",
+        "A gripper with tactile sensors learns to adjust its grasp on slipping objects.",
+    ),
+    (
+        "Sparse Attention for Long Document Summarization",
+        "Block-sparse attention lets an encoder-decoder summarize books of 100k tokens.",
+    ),
+    (
+        "Energy-Aware Scheduling in Data Centers",
+        "Jobs are placed on servers to minimise power draw while meeting deadlines.",
+    ),
+    (
+        "Differentially Private Synthetic Tabular Data",
+        "We generate census-like tables under differential privacy with marginal queries.",
+    ),
+    (
+        "Autonomous Driving Trajectory Prediction",
+        "A transformer forecasts the paths of pedestrians and vehicles at intersections.",
+    ),
+    (
+        "Image Super-Resolution with Implicit Neural Functions",
+        "Continuous image representations upscale photos to arbitrary resolutions.",
+    ),
+    (
+        "Fairness in Credit Scoring Models",
+        "We audit loan approval classifiers for disparate impact across demographic groups.",
+    ),
+    (
+        "Byzantine Fault Tolerant Consensus at Scale",
+        "A pipelined BFT protocol reaches consensus among hundreds of replicas.",
+    ),
     ("Music Generation with Symbolic Transformers", "A transformer composes piano pieces as sequences of MIDI events."),
 ];
 
@@ -177,20 +226,50 @@ fn history_corpus() -> String {
     };
     let ada = ["Ada Lovelace", "Grace Hopper"];
     let molecules = [
-        ("Graph Neural Networks for Molecular Property Prediction", "Message passing networks predict solubility and toxicity of small molecules from their graphs."),
-        ("Equivariant Message Passing for Molecules", "An E(3)-equivariant graph network predicts quantum chemical properties of molecules."),
-        ("Pretraining Graph Networks on Unlabeled Molecules", "Self-supervised pretraining of molecular graph neural networks improves property prediction."),
-        ("Molecular Graph Transformers for Drug Discovery", "A graph transformer over atoms and bonds ranks drug candidates by predicted binding affinity."),
+        (
+            "Graph Neural Networks for Molecular Property Prediction",
+            "Message passing networks predict solubility and toxicity of small molecules from their graphs.",
+        ),
+        (
+            "Equivariant Message Passing for Molecules",
+            "An E(3)-equivariant graph network predicts quantum chemical properties of molecules.",
+        ),
+        (
+            "Pretraining Graph Networks on Unlabeled Molecules",
+            "Self-supervised pretraining of molecular graph neural networks improves property prediction.",
+        ),
+        (
+            "Molecular Graph Transformers for Drug Discovery",
+            "A graph transformer over atoms and bonds ranks drug candidates by predicted binding affinity.",
+        ),
     ];
     let qec = [
-        ("Surface Code Decoding with Neural Networks", "A neural decoder corrects errors of the surface code for fault-tolerant quantum computing."),
-        ("Logical Error Rates of Quantum LDPC Codes", "We simulate quantum low-density parity-check codes and their logical error rates under circuit noise."),
-        ("Fast Decoders for Quantum Error Correction", "Union-find decoding of surface code syndromes runs in real time for quantum error correction."),
+        (
+            "Surface Code Decoding with Neural Networks",
+            "A neural decoder corrects errors of the surface code for fault-tolerant quantum computing.",
+        ),
+        (
+            "Logical Error Rates of Quantum LDPC Codes",
+            "We simulate quantum low-density parity-check codes and their logical error rates under circuit noise.",
+        ),
+        (
+            "Fast Decoders for Quantum Error Correction",
+            "Union-find decoding of surface code syndromes runs in real time for quantum error correction.",
+        ),
     ];
     let rl = [
-        ("Offline Reinforcement Learning with Conservative Q-Functions", "Conservative value estimates keep offline reinforcement learning policies close to the data."),
-        ("Reward Shaping for Sparse-Reward Reinforcement Learning", "Potential-based reward shaping speeds up policy learning in sparse-reward environments."),
-        ("Model-Based Offline Reinforcement Learning", "A learned dynamics model with uncertainty penalties enables offline policy optimisation."),
+        (
+            "Offline Reinforcement Learning with Conservative Q-Functions",
+            "Conservative value estimates keep offline reinforcement learning policies close to the data.",
+        ),
+        (
+            "Reward Shaping for Sparse-Reward Reinforcement Learning",
+            "Potential-based reward shaping speeds up policy learning in sparse-reward environments.",
+        ),
+        (
+            "Model-Based Offline Reinforcement Learning",
+            "A learned dynamics model with uncertainty penalties enables offline policy optimisation.",
+        ),
     ];
     for (d, day) in days.iter().enumerate() {
         for (t, (title, abs)) in OTHER_TOPICS.iter().enumerate() {
@@ -251,7 +330,8 @@ fn history_on_an_empty_history_says_why() {
     let tmp = tempfile::tempdir().unwrap();
     let lib = tmp.path().join("lib");
     let corpus = tmp.path().join("one.jsonl");
-    std::fs::write(&corpus, paper("2501.00001", "2025-01-06", &["Solo Author"], "A title", "An abstract.") + "\n").unwrap();
+    std::fs::write(&corpus, paper("2501.00001", "2025-01-06", &["Solo Author"], "A title", "An abstract.") + "\n")
+        .unwrap();
     paperscout(&["ingest", corpus.to_str().unwrap(), "--library", lib.to_str().unwrap()]);
     let out = Command::new(BIN).args(["eval", "history", "--library", lib.to_str().unwrap()]).output().unwrap();
     assert!(!out.status.success());

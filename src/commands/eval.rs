@@ -84,7 +84,12 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
         .filter_map(|(method, ranked)| {
             let (rows, _) = csfcube::summarise(&score_all(ranked), collection.folds.as_ref());
             let all = rows.into_iter().find(|r| r.facet == "aggregated")?;
-            Some(MethodRow { method: method.name(), map: all.map, ndcg_pct20: all.ndcg_pct20, ndcg_at20: all.ndcg_at20 })
+            Some(MethodRow {
+                method: method.name(),
+                map: all.map,
+                ndcg_pct20: all.ndcg_pct20,
+                ndcg_at20: all.ndcg_at20,
+            })
         })
         .collect();
     let ranker = rankings.ranker;
@@ -120,10 +125,8 @@ fn embed_and_rank(
     verbose: bool,
 ) -> Result<Rankings> {
     let ids = collection.papers_needed(queries);
-    let texts: Vec<String> = ids
-        .iter()
-        .map(|id| collection.papers.get(id).map(|p| p.embedding_text()).unwrap_or_default())
-        .collect();
+    let texts: Vec<String> =
+        ids.iter().map(|id| collection.papers.get(id).map(|p| p.embedding_text()).unwrap_or_default()).collect();
     let embedder = embed::load(&args.model, verbose)?;
     let start = Instant::now();
     let bar = progress_bar("embedding");
@@ -154,7 +157,9 @@ fn embed_and_rank(
 /// Grades in the order a CSFCube-format run file ranks each pool.
 fn ranked_from_run(queries: &[csfcube::Query], pattern: &str) -> Result<Vec<Vec<u8>>> {
     if !pattern.contains("{facet}") {
-        bail!("--ranked needs a path with {{facet}} in it, e.g. runs/test-pid2pool-csfcube-specter-{{facet}}-ranked.json");
+        bail!(
+            "--ranked needs a path with {{facet}} in it, e.g. runs/test-pid2pool-csfcube-specter-{{facet}}-ranked.json"
+        );
     }
     let mut runs = HashMap::new();
     for facet in csfcube::FACETS {
@@ -165,10 +170,9 @@ fn ranked_from_run(queries: &[csfcube::Query], pattern: &str) -> Result<Vec<Vec<
     queries
         .iter()
         .map(|q| {
-            let ranking = runs
-                .get(q.facet.as_str())
-                .and_then(|r| r.get(&q.pid))
-                .with_context(|| format!("{} has no ranking for query {}", pattern.replace("{facet}", &q.facet), q.pid))?;
+            let ranking = runs.get(q.facet.as_str()).and_then(|r| r.get(&q.pid)).with_context(|| {
+                format!("{} has no ranking for query {}", pattern.replace("{facet}", &q.facet), q.pid)
+            })?;
             csfcube::grades_in_order(q, ranking)
         })
         .collect()
@@ -190,9 +194,14 @@ fn write_csfcube_table(out: &mut impl Write, ranker: &str, summary: &[FacetSumma
     }
     let how = match how {
         Aggregation::TestFolds => "mean of the two test folds (CSFCube protocol)",
-        Aggregation::QueryMean => "plain mean over the queries evaluated (not all of the splits: not the CSFCube protocol)",
+        Aggregation::QueryMean => {
+            "plain mean over the queries evaluated (not all of the splits: not the CSFCube protocol)"
+        }
     };
-    writeln!(out, "MAP: grades 2-3 relevant. NDCG: linear gains, CSFCube's discount; NDCG%20 cuts at 20% of the pool.")?;
+    writeln!(
+        out,
+        "MAP: grades 2-3 relevant. NDCG: linear gains, CSFCube's discount; NDCG%20 cuts at 20% of the pool."
+    )?;
     writeln!(out, "Averages: {how}. Figures are percentages.")?;
     Ok(())
 }
@@ -254,14 +263,15 @@ fn write_history_table(out: &mut impl Write, r: &history::Report) -> Result<()> 
         "median {} candidates per day, {} seeds per author; {} cases hide several papers",
         r.median_candidates, r.median_seeds, r.cases_with_several_hidden
     )?;
-    writeln!(out, "{:<18} {:>6} {:>10}   {}", "method", "MRR", "recall@10", "MRR behind the best (paired s.e.)")?;
+    writeln!(out, "{:<18} {:>6} {:>10}   MRR behind the best (paired s.e.)", "method", "MRR", "recall@10")?;
     for m in r.methods.iter().chain(std::iter::once(&r.random)) {
         let behind = match m.mrr_behind_best {
             Some((d, se)) => format!("{d:.3} ± {se:.3}"),
             None if m.method == r.random.method => String::new(),
             None => "best".to_string(),
         };
-        writeln!(out, "{:<18} {:>6.3} {:>10.3}   {}", m.method, m.mrr, m.recall_at_10, behind)?;
+        let line = format!("{:<18} {:>6.3} {:>10.3}   {}", m.method, m.mrr, m.recall_at_10, behind);
+        writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())
 }

@@ -52,13 +52,13 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
     let hits = if args.approx || flat.count > library::EXACT_SCAN_LIMIT {
         lib.refresh_index(&flat)?;
         let dir = lib.index_dir(&model);
-        match index::with_index(&dir, |h| index::search(h, &query, args.k, &keep)) {
+        match index::with_index(&dir, |h| index::search(h, &query, args.k, keep)) {
             Ok(hits) => hits,
             // A graph that no longer loads is derived data: rebuild it once.
             Err(e) => {
                 eprintln!("warning: {e:#}; rebuilding it");
                 index::rebuild(&dir, &flat)?;
-                index::with_index(&dir, |h| index::search(h, &query, args.k, &keep))?
+                index::with_index(&dir, |h| index::search(h, &query, args.k, keep))?
             }
         }
     } else {

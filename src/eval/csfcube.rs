@@ -230,7 +230,8 @@ fn read_pid2anns(dir: &Path) -> Result<Vec<Query>> {
             }
             let mut pool = Vec::with_capacity(cands.len());
             for (c, g) in cands.iter().zip(grades) {
-                let cpid = pid_of(Some(c)).with_context(|| format!("{}: query {qpid}: bad candidate id", path.display()))?;
+                let cpid =
+                    pid_of(Some(c)).with_context(|| format!("{}: query {qpid}: bad candidate id", path.display()))?;
                 let grade = grade_of(Some(g))
                     .with_context(|| format!("{}: query {qpid}: candidate {cpid} has no grade 0-3", path.display()))?;
                 pool.push((cpid, grade));
@@ -264,7 +265,10 @@ fn read_folds(path: &Path) -> Result<HashMap<String, Vec<Vec<String>>>> {
 /// Reads the collection in `dir` and checks every judged paper has a text.
 pub fn load(dir: &Path) -> Result<Collection> {
     let papers_path = find(dir, &["csfcube_papers.jsonl", "abstracts-csfcube-preds.jsonl"]).with_context(|| {
-        format!("{}: no csfcube_papers.jsonl or abstracts-csfcube-preds.jsonl; is this the CSFCube directory?", dir.display())
+        format!(
+            "{}: no csfcube_papers.jsonl or abstracts-csfcube-preds.jsonl; is this the CSFCube directory?",
+            dir.display()
+        )
     })?;
     let mut papers = read_papers(&papers_path)?;
     let mut queries = match find(dir, &["csfcube_queries_with_judged_pools.jsonl"]) {
@@ -337,7 +341,13 @@ pub fn rank_with_method(
 
 /// Up to `n` random papers of the collection outside the query's pool, for
 /// the logistic method's implicit negatives.
-pub fn background(query: &Query, ids: &[String], vectors: &HashMap<String, Vec<f32>>, n: usize, rng: &mut Rng) -> Vec<Vec<f32>> {
+pub fn background(
+    query: &Query,
+    ids: &[String],
+    vectors: &HashMap<String, Vec<f32>>,
+    n: usize,
+    rng: &mut Rng,
+) -> Vec<Vec<f32>> {
     let pool: HashSet<&str> = query.pool.iter().map(|(p, _)| p.as_str()).chain([query.pid.as_str()]).collect();
     let outside: Vec<&String> = ids.iter().filter(|id| !pool.contains(id.as_str())).collect();
     rng.sample(&outside, n).into_iter().filter_map(|id| vectors.get(id).cloned()).collect()
@@ -366,7 +376,8 @@ pub fn grades_in_order(query: &Query, ranked: &[String]) -> Result<Vec<u8>> {
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(ranked.len());
     for pid in ranked {
-        let g = grades.get(pid.as_str()).with_context(|| format!("{}: {pid} is not in the judged pool", query.key()))?;
+        let g =
+            grades.get(pid.as_str()).with_context(|| format!("{}: {pid} is not in the judged pool", query.key()))?;
         if !seen.insert(pid.as_str()) {
             bail!("{}: {pid} is ranked twice", query.key());
         }
@@ -413,18 +424,21 @@ pub fn score(query: &Query, ranked: &[u8]) -> QueryResult {
 /// Per-facet and aggregated averages. The CSFCube protocol (mean of the two
 /// test folds' means) applies when the splits are known and every query
 /// they list was evaluated; otherwise it is a plain mean over queries.
-pub fn summarise(results: &[QueryResult], folds: Option<&HashMap<String, Vec<Vec<String>>>>) -> (Vec<FacetSummary>, Aggregation) {
-    let by_key: HashMap<String, &QueryResult> = results.iter().map(|r| (format!("{}_{}", r.query, r.facet), r)).collect();
+pub fn summarise(
+    results: &[QueryResult],
+    folds: Option<&HashMap<String, Vec<Vec<String>>>>,
+) -> (Vec<FacetSummary>, Aggregation) {
+    let by_key: HashMap<String, &QueryResult> =
+        results.iter().map(|r| (format!("{}_{}", r.query, r.facet), r)).collect();
     let complete = folds.filter(|f| {
-        ["background", "method", "result", "all"].iter().all(|facet| {
-            f.get(*facet).is_some_and(|fs| fs.iter().flatten().all(|k| by_key.contains_key(k)))
-        })
+        ["background", "method", "result", "all"]
+            .iter()
+            .all(|facet| f.get(*facet).is_some_and(|fs| fs.iter().flatten().all(|k| by_key.contains_key(k))))
     });
     let groups = FACETS.iter().map(|f| (*f, Some(*f))).chain(std::iter::once(("aggregated", None)));
     let mut out = Vec::new();
     for (name, facet) in groups {
-        let members: Vec<&QueryResult> =
-            results.iter().filter(|r| facet.is_none_or(|f| r.facet == f)).collect();
+        let members: Vec<&QueryResult> = results.iter().filter(|r| facet.is_none_or(|f| r.facet == f)).collect();
         if members.is_empty() {
             continue;
         }
@@ -474,11 +488,10 @@ mod tests {
     fn cosine_ranking_breaks_ties_by_id_not_by_file_order() {
         // The file lists the relevant candidate first; both tie on cosine.
         let q = query("q", "method", &[("b", 3), ("a", 0)]);
-        let vectors: HashMap<String, Vec<f32>> =
-            [("q", vec![1.0, 0.0]), ("a", vec![0.0, 1.0]), ("b", vec![0.0, 1.0])]
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect();
+        let vectors: HashMap<String, Vec<f32>> = [("q", vec![1.0, 0.0]), ("a", vec![0.0, 1.0]), ("b", vec![0.0, 1.0])]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
         assert_eq!(rank_by_cosine(&q, &vectors).unwrap(), vec![0, 3]);
     }
 
@@ -538,7 +551,11 @@ mod tests {
         let folds: HashMap<String, Vec<Vec<String>>> = ["background", "method", "result", "all"]
             .iter()
             .map(|f| {
-                let fs = if *f == "background" || *f == "result" { vec![vec![], vec![]] } else { vec![fold(&["1"]), fold(&["2", "3"])] };
+                let fs = if *f == "background" || *f == "result" {
+                    vec![vec![], vec![]]
+                } else {
+                    vec![fold(&["1"]), fold(&["2", "3"])]
+                };
                 (f.to_string(), fs)
             })
             .collect();

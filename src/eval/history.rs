@@ -185,7 +185,12 @@ fn paired_difference(a: &[f64], b: &[f64]) -> (f64, f64) {
 
 /// Up to `n` random vectors from the whole library, none of them a
 /// candidate of the day or a seed.
-fn background(flat: &crate::library::vectors::FlatVectors, exclude: &HashSet<usize>, n: usize, rng: &mut Rng) -> Vec<Vec<f32>> {
+fn background(
+    flat: &crate::library::vectors::FlatVectors,
+    exclude: &HashSet<usize>,
+    n: usize,
+    rng: &mut Rng,
+) -> Vec<Vec<f32>> {
     let mut out = Vec::with_capacity(n);
     let mut taken = HashSet::new();
     // Bounded tries: a tiny library may not have `n` papers to spare.
