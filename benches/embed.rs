@@ -70,7 +70,7 @@ fn bench(c: &mut Criterion) {
     group
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(20));
+        .measurement_time(Duration::from_secs(90));
     group.throughput(Throughput::Elements(refs.len() as u64));
     let mut printed = false;
     for (batch_tokens, threads) in configs {

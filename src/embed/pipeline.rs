@@ -182,7 +182,11 @@ impl Embedder for SentenceEmbedder {
         let mut done = 0;
         for group in batch::plan(&lengths, self.batch_tokens) {
             let batch = Batch::from_sequences(group.iter().map(|&i| ids[i].as_slice()));
-            let hidden = self.run(|| self.backend.forward(&batch))?;
+            let hidden = if batch.tokens() == 0 {
+                Vec::new()
+            } else {
+                self.run(|| self.backend.forward(&batch))?
+            };
             for (k, &i) in group.iter().enumerate() {
                 let mut v = pool::pool(&hidden, width, batch.seq(k), &self.pooling);
                 if self.normalize {

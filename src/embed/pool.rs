@@ -15,6 +15,12 @@ pub fn pool(
     let n = rows.len();
     let tokens = &hidden[rows.start * width..rows.end * width];
     let mut out = Vec::with_capacity(width * modes.len());
+    if n == 0 {
+        // Only a tokenizer without special tokens can produce this (an empty
+        // text); sentence-transformers would give zeros too.
+        out.resize(width * modes.len(), 0.0);
+        return out;
+    }
     for &mode in modes {
         match mode {
             PoolMode::Cls => out.extend_from_slice(&tokens[..width]),
@@ -72,6 +78,10 @@ mod tests {
         assert_eq!(pool(&h, 2, 0..2, &[PoolMode::Max]), vec![3.0, 4.0]);
         let s = pool(&h, 2, 0..2, &[PoolMode::MeanSqrtLen]);
         assert!((s[0] - 4.0 / 2f32.sqrt()).abs() < 1e-6);
+        assert_eq!(
+            pool(&h, 2, 1..1, &[PoolMode::Cls, PoolMode::Max]),
+            vec![0.0; 4]
+        );
         assert_eq!(
             pool(&h, 2, 2..3, &[PoolMode::Cls, PoolMode::Mean]),
             vec![9.0, 9.0, 9.0, 9.0]

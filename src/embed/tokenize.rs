@@ -43,20 +43,24 @@ impl TextTokenizer {
         vocab.values().copied().max()
     }
 
-    /// Token ids of each text, special tokens included.
+    /// Token ids of each text, special tokens included. Texts are encoded a
+    /// chunk at a time so only ids are kept, not the tokenizer's full
+    /// encodings (strings and offsets per token) of a whole corpus.
     pub fn encode(&self, texts: &[&str]) -> Result<Vec<Vec<u32>>> {
-        let inputs: Vec<String> = if self.lowercase {
-            texts.iter().map(|t| t.to_lowercase()).collect()
-        } else {
-            texts.iter().map(|t| t.to_string()).collect()
-        };
-        let encodings = self
-            .inner
-            .encode_batch(inputs, true)
-            .map_err(|e| anyhow!("tokenization failed: {e}"))?;
-        Ok(encodings
-            .into_iter()
-            .map(|e| e.get_ids().to_vec())
-            .collect())
+        const CHUNK: usize = 1024;
+        let mut ids = Vec::with_capacity(texts.len());
+        for chunk in texts.chunks(CHUNK) {
+            let inputs: Vec<String> = if self.lowercase {
+                chunk.iter().map(|t| t.to_lowercase()).collect()
+            } else {
+                chunk.iter().map(|t| t.to_string()).collect()
+            };
+            let encodings = self
+                .inner
+                .encode_batch(inputs, true)
+                .map_err(|e| anyhow!("tokenization failed: {e}"))?;
+            ids.extend(encodings.into_iter().map(|e| e.get_ids().to_vec()));
+        }
+        Ok(ids)
     }
 }

@@ -172,6 +172,9 @@ fn attention(qkv: &[f32], ctx: &mut [f32], batch: &Batch, heads: usize, head_dim
             let (s, h) = (task / heads, task % heads);
             let rows = batch.seq(s);
             let len = rows.len();
+            if len == 0 {
+                return;
+            }
             if scores.len() < len * len {
                 scores.resize(len * len, 0.0);
             }
