@@ -34,6 +34,49 @@ pub enum Command {
     Seed(SeedArgs),
     /// Rank a day's listing against a profile: what to read first, and why.
     Daily(DailyArgs),
+    /// Download today's announcements for arXiv categories (RSS, else the listing page).
+    Fetch(FetchArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FetchArgs {
+    /// arXiv categories, e.g. cs.DC cs.LG astro-ph.GA.
+    #[arg(required = true, value_name = "CATEGORY")]
+    pub categories: Vec<String>,
+    /// Add the papers to the library and embed what is new.
+    #[arg(long)]
+    pub ingest: bool,
+    /// Write the papers as JSON lines to this file (instead of a table on standard output).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub fetch: FetchOpts,
+    #[command(flatten)]
+    pub library: LibraryArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+/// Where and how gently `fetch` and `daily --fetch` download.
+#[derive(Debug, Clone, clap::Args)]
+pub struct FetchOpts {
+    /// One root serving /rss/CAT, /list/CAT/new and /api/query instead of arXiv's
+    /// hosts (a mirror or a test server); else PAPERSCOUT_RSS_URL,
+    /// PAPERSCOUT_LIST_URL and PAPERSCOUT_API_URL override each default.
+    #[arg(long, env = "PAPERSCOUT_BASE_URL", value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Seconds before one request is given up.
+    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+    pub timeout: f64,
+    /// Retries after HTTP 429 or 5xx, with exponential backoff.
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub retries: u32,
+    /// Least milliseconds between two requests (arXiv asks for 3000; lower only for tests).
+    #[arg(long, default_value_t = 3000, hide = true, env = "PAPERSCOUT_FETCH_INTERVAL_MS")]
+    pub interval_ms: u64,
+    /// First backoff in milliseconds; it doubles on each retry.
+    #[arg(long, default_value_t = 5000, hide = true, env = "PAPERSCOUT_FETCH_BACKOFF_MS")]
+    pub backoff_ms: u64,
 }
 
 #[derive(Debug, clap::Args)]
@@ -71,6 +114,11 @@ pub enum SeedAction {
         /// How much this seed counts relative to others.
         #[arg(long, default_value_t = 1.0)]
         weight: f32,
+        /// Look up ids the library lacks on arXiv (the API) and store them first.
+        #[arg(long, conflicts_with = "title")]
+        fetch: bool,
+        #[command(flatten)]
+        fetch_opts: FetchOpts,
     },
     /// List a profile's seeds.
     List,
@@ -93,6 +141,12 @@ pub enum DigestFormat {
 pub struct DailyArgs {
     /// Listing files to ingest first; the day ranked is then theirs.
     pub files: Vec<PathBuf>,
+    /// Fetch today's announcements for these categories first (comma-separated
+    /// or repeated), ingest them and rank that day.
+    #[arg(long, value_name = "CATEGORY", num_args = 1.., value_delimiter = ',', conflicts_with = "files")]
+    pub fetch: Vec<String>,
+    #[command(flatten)]
+    pub fetch_opts: FetchOpts,
     /// Rank this day's listing (YYYY-MM-DD) instead of the newest.
     #[arg(long)]
     pub date: Option<String>,

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod commands;
 pub mod embed;
 pub mod eval;
+pub mod fetch;
 pub mod library;
 pub mod listing;
 pub mod paper;

@@ -1,5 +1,5 @@
 use crate::cli::{DailyArgs, DigestFormat};
-use crate::commands::{ingest, seed};
+use crate::commands::{fetch, ingest, seed};
 use crate::library::{self, Library};
 use crate::profile;
 use crate::rank::{Ranker, SeedVector};
@@ -15,6 +15,13 @@ pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
     let start = Instant::now();
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     let mut file_day = None;
+    if !args.fetch.is_empty() {
+        match fetch::fetch_and_ingest(&args.fetch, &args.fetch_opts, &dir, &args.model, &args.profile, verbose)? {
+            Some(day) => file_day = Some(day),
+            // No announcements today: the message is out, and there is no new digest.
+            None => return Ok(()),
+        }
+    }
     if !args.files.is_empty() {
         let papers = ingest::read_inputs(&args.files, verbose)?;
         let mut lib = Library::open_write(&dir)?;

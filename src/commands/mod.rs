@@ -5,6 +5,7 @@ pub mod daily;
 pub mod doctor;
 pub mod embed;
 pub mod eval;
+pub mod fetch;
 pub mod ingest;
 pub mod like;
 pub mod parse;
@@ -24,5 +25,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Eval(args) => eval::run(&args, cli.verbose),
         Command::Seed(args) => seed::run(&args, cli.verbose),
         Command::Daily(args) => daily::run(&args, cli.verbose),
+        Command::Fetch(args) => fetch::run(&args, cli.verbose),
     }
 }

@@ -7,11 +7,17 @@ use anyhow::{bail, Result};
 pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     match &args.action {
-        SeedAction::Add { items, text, title, abstract_text, negative, weight } => {
+        SeedAction::Add { items, text, title, abstract_text, negative, weight, fetch, fetch_opts } => {
             if !(weight.is_finite() && *weight > 0.0) {
                 bail!("--weight must be a positive number");
             }
             let mut lib = Library::open_write(&dir)?;
+            if *fetch {
+                let n = crate::commands::fetch::resolve_missing_ids(&mut lib, items, fetch_opts)?;
+                if verbose && n > 0 {
+                    eprintln!("{n} paper(s) looked up on arXiv and stored");
+                }
+            }
             let mut seeds = profile::read_items(items, &lib, title.as_deref(), abstract_text.as_deref())?;
             if let Some(t) = text {
                 seeds.push(SeedInput::from_free_text(t));

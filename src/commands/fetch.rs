@@ -1,0 +1,188 @@
+use crate::cli::{FetchArgs, FetchOpts, ModelArgs};
+use crate::commands::{ingest, seed};
+use crate::fetch::{self, Client, Endpoints, Fetched, Politeness, Via};
+use crate::library::{self, Library};
+use crate::paper::Paper;
+use crate::report;
+use anyhow::{Context, Result};
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+pub fn run(args: &FetchArgs, verbose: bool) -> Result<()> {
+    let start = Instant::now();
+    let dir = library::resolve_dir(args.library.library.as_deref())?;
+    // Everything is downloaded and parsed before anything is written: a
+    // failure leaves the library and --out as they were.
+    let fetched = fetch_all(&args.categories, &args.fetch, verbose)?;
+    let papers = fetch::merge(&fetched);
+    report_empty(&fetched, &dir);
+    if let Some(path) = &args.out {
+        let mut buf = Vec::new();
+        report::json::write_papers(&mut buf, &papers)?;
+        write_whole(path, &buf)?;
+        if verbose {
+            eprintln!("{} paper(s) written to {}", papers.len(), path.display());
+        }
+    }
+    if args.ingest {
+        if papers.is_empty() {
+            return Ok(());
+        }
+        let mut lib = Library::open_write(&dir)?;
+        let done = ingest::ingest_papers(&mut lib, &papers, &args.model, verbose)?;
+        println!(
+            "{} paper(s) fetched: {} new, {} updated, {} unchanged, {} embedded in {:.1}s ({})",
+            papers.len(),
+            done.counts.new,
+            done.counts.updated,
+            done.counts.unchanged,
+            done.embedded,
+            library::secs(start),
+            dir.display()
+        );
+    } else if args.out.is_none() {
+        let mut out = std::io::stdout().lock();
+        report::table::write_papers(&mut out, &papers)?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// The polite client the options describe; retry notices go to stderr.
+pub fn client(opts: &FetchOpts) -> Result<Client> {
+    if !(opts.timeout.is_finite() && opts.timeout > 0.0) {
+        anyhow::bail!("--timeout must be a positive number of seconds");
+    }
+    let politeness = Politeness {
+        min_interval: Duration::from_millis(opts.interval_ms),
+        max_retries: opts.retries,
+        base_backoff: Duration::from_millis(opts.backoff_ms),
+        timeout: Duration::from_secs_f64(opts.timeout),
+    };
+    Ok(Client::new(politeness).with_log(|m| eprintln!("note: {m}")))
+}
+
+/// Every category's announcements, or the first error.
+pub fn fetch_all(categories: &[String], opts: &FetchOpts, verbose: bool) -> Result<Vec<Fetched>> {
+    for c in categories {
+        fetch::sources::check_category(c)?;
+    }
+    let client = client(opts)?;
+    let endpoints = Endpoints::resolve(opts.base_url.as_deref());
+    let mut out = Vec::new();
+    for c in categories {
+        let f = fetch::fetch_category(&client, &endpoints, c)?;
+        for w in &f.warnings {
+            eprintln!("warning: {c}: {w}");
+        }
+        if verbose {
+            let via = match f.via {
+                Via::Rss => endpoints.rss_url(c),
+                Via::ListPage => endpoints.list_url(c),
+            };
+            eprintln!("{c}: {} paper(s) from {via}", f.papers.len());
+        }
+        out.push(f);
+    }
+    Ok(out)
+}
+
+/// Says which categories had nothing today (weekends, holidays), and when
+/// the library last saw that category.
+fn report_empty(fetched: &[Fetched], dir: &Path) {
+    let today = chrono::Local::now().date_naive().format("%Y-%m-%d").to_string();
+    for f in fetched.iter().filter(|f| f.papers.is_empty()) {
+        let last = last_listing(dir, &f.category);
+        let tail = match last {
+            Some(d) => format!("the last was {d}"),
+            None => "the library has none before it".to_string(),
+        };
+        eprintln!(
+            "no announcements for {} on {today} (arXiv announces nothing on weekends and holidays); {tail}",
+            f.category
+        );
+    }
+}
+
+/// The newest listing date in the library with a paper of `category`.
+fn last_listing(dir: &Path, category: &str) -> Option<String> {
+    if !dir.join("library.sqlite").exists() {
+        return None;
+    }
+    let lib = Library::open_read(dir).ok()?;
+    lib.store
+        .conn()
+        .query_row(
+            "SELECT max(l.date) FROM listings l JOIN papers p ON p.id = l.id \
+             WHERE l.category = ?1 OR p.subjects LIKE ?2",
+            rusqlite::params![category, format!("%\"{category}\"%")],
+            |r| r.get::<_, Option<String>>(0),
+        )
+        .ok()
+        .flatten()
+}
+
+/// For `daily --fetch`: fetch, ingest and embed the profile's seeds. The
+/// newest listing date fetched, or `None` when no category had announcements.
+pub fn fetch_and_ingest(
+    categories: &[String],
+    opts: &FetchOpts,
+    dir: &Path,
+    model: &ModelArgs,
+    profile: &str,
+    verbose: bool,
+) -> Result<Option<String>> {
+    let fetched = fetch_all(categories, opts, verbose)?;
+    let papers: Vec<Paper> = fetch::merge(&fetched);
+    report_empty(&fetched, dir);
+    if papers.is_empty() {
+        return Ok(None);
+    }
+    let mut lib = Library::open_write(dir)?;
+    let done = ingest::ingest_papers(&mut lib, &papers, model, verbose)?;
+    seed::embed_seeds(&mut lib, profile, model, verbose)?;
+    if verbose {
+        eprintln!("fetched and ingested: {} new, {} embedded", done.counts.new, done.embedded);
+    }
+    Ok(done.dates.last().cloned())
+}
+
+/// Written whole and renamed, so a reader never sees half a file.
+fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// For `seed add --fetch`: the arXiv ids among `items` (files are left to
+/// `profile::read_items`) that the library lacks, looked up with the API
+/// and stored without a listing day (they were not announced today).
+pub fn resolve_missing_ids(lib: &mut Library, items: &[String], opts: &FetchOpts) -> Result<usize> {
+    let mut missing: Vec<String> = Vec::new();
+    for item in items {
+        if Path::new(item).is_file() {
+            continue;
+        }
+        let Some(id) = crate::paper::ArxivId::parse(item) else { continue };
+        if lib.store.get_paper(&id.id)?.is_none() && !missing.contains(&id.id) {
+            missing.push(id.id);
+        }
+    }
+    if missing.is_empty() {
+        return Ok(0);
+    }
+    let client = client(opts)?;
+    let endpoints = Endpoints::resolve(opts.base_url.as_deref());
+    let mut papers = fetch::fetch_ids(&client, &endpoints, &missing)?;
+    papers.retain(|p| missing.contains(&p.id));
+    let unknown: Vec<&str> = missing.iter().filter(|id| !papers.iter().any(|p| &p.id == *id)).map(String::as_str).collect();
+    if !unknown.is_empty() {
+        anyhow::bail!("arXiv's API does not know {}", unknown.join(", "));
+    }
+    for p in &mut papers {
+        p.listing_date = None;
+    }
+    lib.add_papers(&papers)?;
+    Ok(papers.len())
+}

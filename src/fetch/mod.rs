@@ -1,0 +1,8 @@
+//! Bringing a day's listing in from arXiv: a polite HTTP client (`client`)
+//! and the sources it reads (`sources`: RSS, listing page, API).
+
+pub mod client;
+pub mod sources;
+
+pub use client::{Client, FetchError, Politeness, USER_AGENT};
+pub use sources::{fetch_category, fetch_ids, merge, Endpoints, Fetched, Via};
