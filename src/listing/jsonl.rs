@@ -10,8 +10,12 @@
 //! day of the version described, in line with `version` = last).
 //!
 //! Speed matters (the corpus is ~120 MB): each line is deserialized straight
-//! into a struct of borrowed strings, and cleaning copies a field once only
-//! when it needs changes.
+//! into a struct of borrowed strings, and the bulky fields (title, abstract,
+//! authors, categories) are cleaned while they are read, straight from the
+//! line into the paper's own `String`s, with no intermediate copies or lists.
+//! [`read_records`] also runs on line-aligned pieces of a larger text, which
+//! is how `super::parse_bytes` parses a big gzipped file while it is still
+//! being decompressed.
 
 use super::{fields, Format, ListingError, Parsed};
 use crate::paper::{Kind, Paper};
@@ -25,14 +29,14 @@ use std::marker::PhantomData;
 struct Record<'a> {
     #[serde(borrow, default)]
     id: Option<CowStr<'a>>,
-    #[serde(borrow, default)]
-    title: Option<CowStr<'a>>,
-    #[serde(borrow, default, rename = "abstract")]
-    abstract_text: Option<CowStr<'a>>,
-    #[serde(borrow, default)]
-    authors: Option<StrOrList<'a>>,
-    #[serde(borrow, default)]
-    categories: Option<StrOrList<'a>>,
+    #[serde(default)]
+    title: Option<Cleaned<Inline>>,
+    #[serde(default, rename = "abstract")]
+    abstract_text: Option<Cleaned<Abstract>>,
+    #[serde(default)]
+    authors: Option<Authors>,
+    #[serde(default)]
+    categories: Option<Categories>,
     #[serde(borrow, default)]
     date: Option<CowStr<'a>>,
     #[serde(borrow, default)]
@@ -92,63 +96,167 @@ impl<'de: 'a, 'a> Deserialize<'de> for CowStr<'a> {
     }
 }
 
-/// A field that is either one string or a list of strings. Written by hand
-/// rather than as an untagged enum, which would buffer every value first.
-enum StrOrList<'a> {
-    One(CowStr<'a>),
-    List(Vec<CowStr<'a>>),
+/// How a string field is cleaned as it is read.
+trait Cleaner {
+    fn clean(raw: &str) -> String;
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for StrOrList<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V<'a>(PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = StrOrList<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string or a list of strings")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                CowStrVisitor(PhantomData)
-                    .visit_borrowed_str(v)
-                    .map(StrOrList::One)
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                CowStrVisitor(PhantomData).visit_str(v).map(StrOrList::One)
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                CowStrVisitor(PhantomData)
-                    .visit_string(v)
-                    .map(StrOrList::One)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(4).min(1024));
-                while let Some(item) = seq.next_element::<CowStr<'a>>()? {
-                    items.push(item);
-                }
-                Ok(StrOrList::List(items))
-            }
-        }
-        deserializer.deserialize_any(V(PhantomData))
+/// One-line fields: [`fields::clean_inline`].
+struct Inline;
+impl Cleaner for Inline {
+    fn clean(raw: &str) -> String {
+        fields::clean_inline(raw)
     }
 }
 
+/// Abstracts: [`fields::clean_abstract`].
+struct Abstract;
+impl Cleaner for Abstract {
+    fn clean(raw: &str) -> String {
+        fields::clean_abstract(raw)
+    }
+}
+
+/// A JSON string, already cleaned by `C`: the raw value is never copied out
+/// of the line (or out of serde_json's unescaping buffer) first.
+struct Cleaned<C>(String, PhantomData<C>);
+
+impl<'de, C: Cleaner> Deserialize<'de> for Cleaned<C> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V<C>(PhantomData<C>);
+        impl<C: Cleaner> Visitor<'_> for V<C> {
+            type Value = Cleaned<C>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Cleaned(C::clean(v), PhantomData))
+            }
+        }
+        deserializer.deserialize_str(V(PhantomData))
+    }
+}
+
+/// `authors`, either one string ("A. Smith, B. Jones and C. Lee", split by
+/// [`fields::split_authors`]) or a list of names (each cleaned, empty ones
+/// dropped). Written by hand rather than as an untagged enum, which would
+/// buffer every value first.
+struct Authors(Vec<String>);
+
+impl<'de> Deserialize<'de> for Authors {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Authors;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or a list of strings")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Authors(fields::split_authors(v)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut names = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(1024));
+                while let Some(Cleaned(name, _)) = seq.next_element::<Cleaned<Inline>>()? {
+                    if !name.is_empty() {
+                        names.push(name);
+                    }
+                }
+                Ok(Authors(names))
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+/// `categories`, either one space-separated string or a list; kept as
+/// [`fields::categories`] keeps them (codes only, in order, no repeats).
+struct Categories(Vec<String>);
+
+impl<'de> Deserialize<'de> for Categories {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Categories;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or a list of strings")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Categories(fields::categories(v.split_whitespace())))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut codes = fields::Categories::default();
+                while let Some(term) = seq.next_element::<CowStr<'_>>()? {
+                    codes.push(&term);
+                }
+                Ok(Categories(codes.into_vec()))
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+/// What a run over JSON lines found.
+#[derive(Default)]
+pub(super) struct Records {
+    pub papers: Vec<Paper>,
+    pub skipped: Vec<Skip>,
+}
+
+/// A line that gave no paper.
+pub(super) struct Skip {
+    /// 1-based line where the value starts.
+    pub line: usize,
+    pub why: Why,
+}
+
+pub(super) enum Why {
+    /// JSON, but not a paper.
+    Record(String),
+    /// Not JSON. serde_json says where it stopped (`at`: line and column)
+    /// counting lines from where its deserializer started, which is the
+    /// start of the text or the line after the last line that was not JSON;
+    /// [`finish`] works that out, so the line is kept absolute here.
+    Json {
+        message: String,
+        at: Option<(usize, usize)>,
+    },
+}
+
+/// Where the text given to [`read_records`] lies in the whole input.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Span {
+    Whole,
+    /// One of consecutive line-aligned pieces; `last` is the one at the end.
+    Piece {
+        last: bool,
+    },
+}
+
 pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
-    let mut parsed = Parsed::new(Format::Jsonl);
-    parsed.papers.reserve(text.len() / 1800);
+    let mut records = Records::default();
+    read_records(text, source, 1, Span::Whole, &mut records);
+    finish(records, source)
+}
+
+/// Reads every JSON value of `text` into `out`, numbering its lines from
+/// `first_line`; a line that is not JSON is skipped with a note. Returns
+/// false (`out` then has what came before) only for a piece that cannot
+/// be read on its own: a value that may go on in the next piece, or an
+/// error whose position cannot be told apart from its message.
+pub(super) fn read_records(
+    text: &str,
+    source: &str,
+    first_line: usize,
+    span: Span,
+    out: &mut Records,
+) -> bool {
+    out.papers.reserve(text.len() / 1800);
     let mut lines = fields::LineCounter::new(text);
-    let mut bad = 0usize;
-    let mut first_problem: Option<(usize, String)> = None;
-    let mut note = |parsed: &mut Parsed, line: usize, why: String| {
-        bad += 1;
-        parsed
-            .warnings
-            .push(format!("{source}:{line}: line skipped: {why}"));
-        first_problem.get_or_insert((line, why));
-    };
     // One streaming deserializer runs over the whole text (no separate pass
     // to split lines); after a bad value it restarts at the next line.
     let mut offset = 0;
     while offset < text.len() {
+        let origin = first_line - 1 + lines.line_at(offset);
         let mut stream =
             serde_json::Deserializer::from_str(&text[offset..]).into_iter::<Record<'_>>();
         loop {
@@ -159,20 +267,31 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
                     break;
                 }
                 Some(Ok(record)) => match paper_from_record(record, source) {
-                    Ok(paper) => parsed.papers.push(paper),
-                    Err(why) => note(
-                        &mut parsed,
-                        lines.line_at(skip_space(text, value_start)),
-                        why,
-                    ),
+                    Ok(paper) => out.papers.push(paper),
+                    Err(why) => out.skipped.push(Skip {
+                        line: first_line - 1 + lines.line_at(skip_space(text, value_start)),
+                        why: Why::Record(why),
+                    }),
                 },
                 Some(Err(e)) => {
+                    if e.is_eof() && span == (Span::Piece { last: false }) {
+                        return false;
+                    }
+                    let message = e.to_string();
+                    let position = format!(" at line {} column {}", e.line(), e.column());
+                    let why = match message.strip_suffix(&position) {
+                        Some(code) if e.line() > 0 => Why::Json {
+                            message: code.to_string(),
+                            at: Some((origin + e.line() - 1, e.column())),
+                        },
+                        _ if span != Span::Whole => return false,
+                        _ => Why::Json { message, at: None },
+                    };
                     let bad_start = skip_space(text, value_start);
-                    note(
-                        &mut parsed,
-                        lines.line_at(bad_start),
-                        format!("bad JSON: {e}"),
-                    );
+                    out.skipped.push(Skip {
+                        line: first_line - 1 + lines.line_at(bad_start),
+                        why,
+                    });
                     offset = text[bad_start..]
                         .find('\n')
                         .map_or(text.len(), |p| bad_start + p + 1);
@@ -181,15 +300,50 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
             }
         }
     }
-    if parsed.papers.is_empty() {
-        if let Some((line, why)) = first_problem {
+    true
+}
+
+/// Turns what [`read_records`] found into the result: a warning per
+/// skipped line, and an error when no line at all was readable.
+pub(super) fn finish(records: Records, source: &str) -> Result<Parsed, ListingError> {
+    let Records { papers, skipped } = records;
+    // Where the deserializer started when each error was met: see `Why::Json`.
+    let mut origin = 1;
+    let skipped: Vec<(usize, String)> = skipped
+        .into_iter()
+        .map(|Skip { line, why }| match why {
+            Why::Record(why) => (line, why),
+            Why::Json { message, at } => {
+                let why = match at {
+                    Some((at, column)) => format!(
+                        "bad JSON: {message} at line {} column {column}",
+                        (at + 1).saturating_sub(origin)
+                    ),
+                    None => format!("bad JSON: {message}"),
+                };
+                origin = line + 1;
+                (line, why)
+            }
+        })
+        .collect();
+    if papers.is_empty() {
+        if let Some((line, why)) = skipped.first() {
             return Err(ListingError::new(
                 source,
-                Some(line),
-                format!("no readable JSON line ({bad} bad); first: {why}"),
+                Some(*line),
+                format!(
+                    "no readable JSON line ({} bad); first: {why}",
+                    skipped.len()
+                ),
             ));
         }
     }
+    let mut parsed = Parsed::new(Format::Jsonl);
+    parsed.papers = papers;
+    parsed.warnings = skipped
+        .into_iter()
+        .map(|(line, why)| format!("{source}:{line}: line skipped: {why}"))
+        .collect();
     Ok(parsed)
 }
 
@@ -206,34 +360,15 @@ fn paper_from_record(record: Record<'_>, source: &str) -> Result<Paper, String> 
     if id.version.is_none() {
         id.version = record.versions.as_deref().and_then(last_version);
     }
-    let mut paper = Paper::new(id, Kind::New, source);
-    paper.title = record
-        .title
-        .as_deref()
-        .map(fields::clean_inline)
-        .unwrap_or_default();
-    if paper.title.is_empty() {
+    let title = record.title.map(|t| t.0).unwrap_or_default();
+    if title.is_empty() {
         return Err(format!("arXiv:{raw_id} has no title"));
     }
-    paper.abstract_text = record
-        .abstract_text
-        .as_deref()
-        .map(fields::clean_abstract)
-        .unwrap_or_default();
-    paper.authors = match &record.authors {
-        Some(StrOrList::One(s)) => fields::split_authors(s),
-        Some(StrOrList::List(list)) => list
-            .iter()
-            .map(|a| fields::clean_inline(a))
-            .filter(|a| !a.is_empty())
-            .collect(),
-        None => Vec::new(),
-    };
-    paper.set_subjects(match &record.categories {
-        Some(StrOrList::One(s)) => fields::categories(s.split_whitespace()),
-        Some(StrOrList::List(list)) => fields::categories(list.iter().map(|c| &**c)),
-        None => Vec::new(),
-    });
+    let mut paper = Paper::new(id, Kind::New, source);
+    paper.title = title;
+    paper.abstract_text = record.abstract_text.map(|a| a.0).unwrap_or_default();
+    paper.authors = record.authors.map(|a| a.0).unwrap_or_default();
+    paper.set_subjects(record.categories.map(|c| c.0).unwrap_or_default());
     paper.comments = record
         .comments
         .as_deref()

@@ -12,13 +12,15 @@ mod fields;
 pub mod html;
 pub mod jsonl;
 pub mod mailing;
+mod pipeline;
 pub mod rss;
 pub mod text;
 mod xml_records;
 
 use crate::paper::Paper;
+use std::borrow::Cow;
 use std::fmt;
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 /// The input formats paperscout understands.
@@ -100,25 +102,64 @@ impl fmt::Display for ListingError {
 
 impl std::error::Error for ListingError {}
 
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+/// How far into the text `decode` looks for NUL bytes.
+const BINARY_CHECK: usize = 8192;
+
 /// Reads and parses one file; `-` reads standard input.
+///
+/// A big gzipped file is read, decompressed and parsed at the same time
+/// (see `pipeline`); everything else is read whole first.
 pub fn parse_path(path: &Path) -> Result<Parsed, ListingError> {
     let source = path.display().to_string();
+    let cannot_read =
+        |e: std::io::Error| ListingError::new(&source, None, format!("cannot read: {e}"));
     let mut bytes = Vec::new();
-    let read = if source == "-" {
-        std::io::stdin().lock().read_to_end(&mut bytes).map(|_| ())
-    } else {
-        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
-    };
-    read.map_err(|e| ListingError::new(&source, None, format!("cannot read: {e}")))?;
-    parse_bytes(&bytes, &source)
+    if source == "-" {
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .map_err(cannot_read)?;
+        return parse_whole(&bytes, &source);
+    }
+    let mut file = std::fs::File::open(path).map_err(cannot_read)?;
+    if pipeline::worth_it(file.metadata().map_or(0, |m| m.len())) {
+        let mut reader = std::io::BufReader::with_capacity(pipeline::READ_BUFFER, file);
+        if !reader
+            .fill_buf()
+            .is_ok_and(|head| head.starts_with(&GZIP_MAGIC))
+        {
+            reader.read_to_end(&mut bytes).map_err(cannot_read)?;
+            return parse_whole(&bytes, &source);
+        }
+        if let Some(result) = pipeline::parse_gzip(reader, &source) {
+            return result;
+        }
+        // Not the plain case: start again the ordinary way, which explains.
+        file = std::fs::File::open(path).map_err(cannot_read)?;
+    }
+    file.read_to_end(&mut bytes).map_err(cannot_read)?;
+    parse_whole(&bytes, &source)
 }
 
 /// Parses a whole input held in memory. `source` names it in papers and errors.
+/// Big gzipped JSON lines are decompressed and parsed at the same time, on
+/// two threads (see `pipeline`); the result is the same either way.
 pub fn parse_bytes(bytes: &[u8], source: &str) -> Result<Parsed, ListingError> {
+    if bytes.starts_with(&GZIP_MAGIC) && pipeline::worth_it(bytes.len() as u64) {
+        if let Some(result) = pipeline::parse_gzip(bytes, source) {
+            return result;
+        }
+    }
+    parse_whole(bytes, source)
+}
+
+/// [`parse_bytes`] on one thread: decompress all, then decode, detect, parse.
+fn parse_whole(bytes: &[u8], source: &str) -> Result<Parsed, ListingError> {
     let mut notes = Vec::new();
     let decompressed;
     let mut bytes = bytes;
-    if bytes.starts_with(&[0x1f, 0x8b]) {
+    if bytes.starts_with(&GZIP_MAGIC) {
         let mut out = Vec::new();
         let mut decoder = flate2::read::MultiGzDecoder::new(bytes);
         if let Err(e) = decoder.read_to_end(&mut out) {
@@ -153,14 +194,19 @@ pub fn parse_bytes(bytes: &[u8], source: &str) -> Result<Parsed, ListingError> {
 }
 
 /// Turns bytes into text with `\n` line ends. Binary data is an error; stray
-/// invalid UTF-8 in otherwise textual data is replaced and reported.
-fn decode(bytes: &[u8], source: &str, notes: &mut Vec<String>) -> Result<String, ListingError> {
+/// invalid UTF-8 in otherwise textual data is replaced and reported. Valid
+/// UTF-8 with `\n` line ends (the usual case) is used in place, not copied.
+fn decode<'a>(
+    bytes: &'a [u8],
+    source: &str,
+    notes: &mut Vec<String>,
+) -> Result<Cow<'a, str>, ListingError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if bytes.iter().take(8192).any(|&b| b == 0) {
+    if bytes.iter().take(BINARY_CHECK).any(|&b| b == 0) {
         return Err(ListingError::new(source, None, "binary data, not a listing"));
     }
     let text = match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
+        Ok(s) => Cow::Borrowed(s),
         Err(e) => {
             let line = 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count();
             let lossy = String::from_utf8_lossy(bytes);
@@ -171,11 +217,11 @@ fn decode(bytes: &[u8], source: &str, notes: &mut Vec<String>) -> Result<String,
             notes.push(format!(
                 "{source}:{line}: invalid UTF-8 replaced by U+FFFD ({bad} place(s))"
             ));
-            lossy.into_owned()
+            Cow::Owned(lossy.into_owned())
         }
     };
     Ok(if text.contains('\r') {
-        text.replace("\r\n", "\n").replace('\r', "\n")
+        Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
     } else {
         text
     })
