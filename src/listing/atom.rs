@@ -22,7 +22,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     let doc = xml_records::read(text, "entry");
     if doc.root.as_deref() != Some("feed") {
         if let (None, Some(problem)) = (&doc.root, &doc.problem) {
-            return Err(problem_error(source, problem));
+            return Err(problem.error(source, "Atom feed"));
         }
         return Err(ListingError::new(
             source,
@@ -60,26 +60,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
             )),
         }
     }
-    if let Some(problem) = &doc.problem {
-        if parsed.papers.is_empty() {
-            return Err(problem_error(source, problem));
-        }
-        parsed.warnings.push(format!(
-            "{source}:{}: {}; kept the {} complete entr(ies) before it",
-            problem.line,
-            problem.message,
-            parsed.papers.len()
-        ));
-    }
-    Ok(parsed)
-}
-
-fn problem_error(source: &str, problem: &xml_records::Problem) -> ListingError {
-    ListingError::new(
-        source,
-        Some(problem.line),
-        format!("unreadable Atom feed: {}", problem.message),
-    )
+    xml_records::keep_complete(parsed, doc.problem.as_ref(), source, "Atom feed", "entry")
 }
 
 fn is_error_entry(entry: &Record) -> bool {

@@ -23,7 +23,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
             .as_ref()
             .filter(|_| is_rss || doc.root.is_none())
         {
-            return Err(problem_error(source, problem));
+            return Err(problem.error(source, "RSS feed"));
         }
         return Err(ListingError::new(
             source,
@@ -52,26 +52,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
             )),
         }
     }
-    if let Some(problem) = &doc.problem {
-        if parsed.papers.is_empty() {
-            return Err(problem_error(source, problem));
-        }
-        parsed.warnings.push(format!(
-            "{source}:{}: {}; kept the {} complete item(s) before it",
-            problem.line,
-            problem.message,
-            parsed.papers.len()
-        ));
-    }
-    Ok(parsed)
-}
-
-fn problem_error(source: &str, problem: &xml_records::Problem) -> ListingError {
-    ListingError::new(
-        source,
-        Some(problem.line),
-        format!("unreadable RSS feed: {}", problem.message),
-    )
+    xml_records::keep_complete(parsed, doc.problem.as_ref(), source, "RSS feed", "item")
 }
 
 /// arXiv reports unknown archives inside an otherwise valid channel.

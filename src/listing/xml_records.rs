@@ -9,6 +9,7 @@ use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::Reader;
 
 use super::fields::LineCounter;
+use super::{ListingError, Parsed};
 
 /// One element: its local name (namespace prefix dropped), attributes and
 /// own text (entities resolved).
@@ -55,6 +56,37 @@ impl Record {
 pub struct Problem {
     pub line: usize,
     pub message: String,
+}
+
+impl Problem {
+    /// The error for a `feed` ("RSS feed", "Atom feed") that broke here.
+    pub fn error(&self, source: &str, feed: &str) -> ListingError {
+        ListingError::new(source, Some(self.line), format!("unreadable {feed}: {}", self.message))
+    }
+}
+
+/// The end of a feed parse: when the document broke off, the complete
+/// records before the break (`unit`s: "item", "entry") are kept with a
+/// warning, and with none kept it is an error.
+pub fn keep_complete(
+    mut parsed: Parsed,
+    problem: Option<&Problem>,
+    source: &str,
+    feed: &str,
+    unit: &str,
+) -> Result<Parsed, ListingError> {
+    if let Some(problem) = problem {
+        if parsed.papers.is_empty() {
+            return Err(problem.error(source, feed));
+        }
+        parsed.warnings.push(format!(
+            "{source}:{}: {}; kept the {} complete {unit}(s) before it",
+            problem.line,
+            problem.message,
+            parsed.papers.len()
+        ));
+    }
+    Ok(parsed)
 }
 
 #[derive(Debug, Default)]
