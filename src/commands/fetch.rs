@@ -31,16 +31,7 @@ pub fn run(args: &FetchArgs, verbose: bool) -> Result<()> {
         }
         let mut lib = Library::open_write(&dir)?;
         let done = ingest::ingest_papers(&mut lib, &papers, &args.model, verbose)?;
-        println!(
-            "{} paper(s) fetched: {} new, {} updated, {} unchanged, {} embedded in {:.1}s ({})",
-            papers.len(),
-            done.counts.new,
-            done.counts.updated,
-            done.counts.unchanged,
-            done.embedded,
-            library::secs(start),
-            dir.display()
-        );
+        println!("{} paper(s) fetched: {}", papers.len(), done.summary(start, &dir));
     } else if args.out.is_none() {
         let mut out = std::io::stdout().lock();
         report::table::write_papers(&mut out, &papers)?;

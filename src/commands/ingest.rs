@@ -22,16 +22,23 @@ pub fn run(args: &IngestArgs, verbose: bool) -> Result<()> {
     let papers = read_inputs(&args.files, verbose)?;
     let mut lib = Library::open_write(&dir)?;
     let done = ingest_papers(&mut lib, &papers, &args.model, verbose)?;
-    println!(
-        "{} new, {} updated, {} unchanged, {} embedded in {:.1}s ({})",
-        done.counts.new,
-        done.counts.updated,
-        done.counts.unchanged,
-        done.embedded,
-        library::secs(start),
-        dir.display()
-    );
+    println!("{}", done.summary(start, &dir));
     Ok(())
+}
+
+impl Ingested {
+    /// The one summary line: "N new, N updated, N unchanged, N embedded in Ts (DIR)".
+    pub fn summary(&self, start: Instant, dir: &Path) -> String {
+        format!(
+            "{} new, {} updated, {} unchanged, {} embedded in {:.1}s ({})",
+            self.counts.new,
+            self.counts.updated,
+            self.counts.unchanged,
+            self.embedded,
+            library::secs(start),
+            dir.display()
+        )
+    }
 }
 
 /// Stores papers, embeds what has no vector yet and refreshes derived files.

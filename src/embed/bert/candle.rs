@@ -6,7 +6,7 @@
 use super::{Activation, BertWeights};
 use crate::embed::backend::Backend;
 use crate::embed::batch::Batch;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use candle_core::{DType, Device, Tensor};
 
 pub struct CandleBert {
@@ -47,24 +47,9 @@ impl Backend for CandleBert {
         let (t, h, b, lmax) = (batch.tokens(), cfg.hidden_size, batch.len(), batch.max_len);
         let (heads, hd) = (cfg.num_attention_heads, cfg.head_dim());
         let eps = cfg.layer_norm_eps as f32;
-        if lmax > cfg.max_position_embeddings {
-            bail!(
-                "sequence of {lmax} tokens exceeds the model's {} positions",
-                cfg.max_position_embeddings
-            );
-        }
+        cfg.check_batch(batch)?;
         if batch.is_empty() {
             return Ok(Vec::new());
-        }
-        if let Some(&id) = batch
-            .input_ids
-            .iter()
-            .find(|&&id| id as usize >= cfg.vocab_size)
-        {
-            bail!(
-                "token id {id} is outside the model's vocabulary of {}",
-                cfg.vocab_size
-            );
         }
 
         // Index maps between the packed rows and the padded layout; padded

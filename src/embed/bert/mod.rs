@@ -63,6 +63,22 @@ fn default_eps() -> f64 {
 }
 
 impl BertConfig {
+    /// What both backends refuse before running a batch: sequences longer
+    /// than the position table and token ids outside the vocabulary.
+    pub fn check_batch(&self, batch: &crate::embed::batch::Batch) -> Result<()> {
+        if batch.max_len > self.max_position_embeddings {
+            bail!(
+                "sequence of {} tokens exceeds the model's {} positions",
+                batch.max_len,
+                self.max_position_embeddings
+            );
+        }
+        if let Some(&id) = batch.input_ids.iter().find(|&&id| id as usize >= self.vocab_size) {
+            bail!("token id {id} is outside the model's vocabulary of {}", self.vocab_size);
+        }
+        Ok(())
+    }
+
     pub fn read(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;

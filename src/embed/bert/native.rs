@@ -12,7 +12,7 @@ use super::{Activation, BertConfig, BertWeights};
 use crate::embed::backend::Backend;
 use crate::embed::batch::Batch;
 use crate::embed::kernels;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use candle_core::Tensor;
 use rayon::prelude::*;
 use std::sync::Mutex;
@@ -254,25 +254,9 @@ impl Backend for NativeBert {
     fn forward(&self, batch: &Batch) -> Result<Vec<f32>> {
         let cfg = &self.cfg;
         let (t, h, inter) = (batch.tokens(), cfg.hidden_size, cfg.intermediate_size);
-        if batch.max_len > cfg.max_position_embeddings {
-            bail!(
-                "sequence of {} tokens exceeds the model's {} positions",
-                batch.max_len,
-                cfg.max_position_embeddings
-            );
-        }
+        cfg.check_batch(batch)?;
         if batch.is_empty() {
             return Ok(Vec::new());
-        }
-        if let Some(&id) = batch
-            .input_ids
-            .iter()
-            .find(|&&id| id as usize >= cfg.vocab_size)
-        {
-            bail!(
-                "token id {id} is outside the model's vocabulary of {}",
-                cfg.vocab_size
-            );
         }
         let mut guard = self.workspace.lock().unwrap_or_else(|e| e.into_inner());
         let ws = &mut *guard;
