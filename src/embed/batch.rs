@@ -49,6 +49,52 @@ impl Batch {
     pub fn seq(&self, i: usize) -> Range<usize> {
         self.cu_seqlens[i]..self.cu_seqlens[i + 1]
     }
+
+    /// Packed rows of sequences `seqs` (a contiguous range of them).
+    pub fn rows(&self, seqs: Range<usize>) -> Range<usize> {
+        self.cu_seqlens[seqs.start]..self.cu_seqlens[seqs.end]
+    }
+
+    /// The sequences `seqs` as a batch of their own.
+    pub fn slice(&self, seqs: Range<usize>) -> Batch {
+        let rows = self.rows(seqs.clone());
+        Batch {
+            input_ids: self.input_ids[rows.clone()].to_vec(),
+            cu_seqlens: self.cu_seqlens[seqs.start..=seqs.end]
+                .iter()
+                .map(|c| c - rows.start)
+                .collect(),
+            max_len: seqs.map(|i| self.seq(i).len()).max().unwrap_or(0),
+        }
+    }
+
+    /// Cuts the sequences into at most `parts` contiguous, non-empty ranges
+    /// of about equal total `cost(sequence length)`, so that each can run on
+    /// a thread of its own and finish at about the same time.
+    pub fn split(&self, parts: usize, cost: impl Fn(usize) -> f64) -> Vec<Range<usize>> {
+        let n = self.len();
+        let parts = parts.clamp(1, n.max(1));
+        let costs: Vec<f64> = (0..n).map(|i| cost(self.seq(i).len())).collect();
+        let total: f64 = costs.iter().sum();
+        let mut ranges = Vec::with_capacity(parts);
+        let (mut start, mut acc) = (0, 0.0);
+        for (i, c) in costs.iter().enumerate() {
+            let left_after = n - i - 1;
+            let cuts_left = parts - ranges.len() - 1;
+            acc += c;
+            // Cut where the running cost passes the next share's midpoint,
+            // or when the remaining sequences are just enough for the rest.
+            let share = total * (ranges.len() + 1) as f64 / parts as f64;
+            if cuts_left > 0 && (acc >= share - c / 2.0 || left_after == cuts_left) {
+                ranges.push(start..i + 1);
+                start = i + 1;
+            }
+        }
+        if start < n || ranges.is_empty() {
+            ranges.push(start..n);
+        }
+        ranges
+    }
 }
 
 /// Groups the indices of `lengths` into batches: longest first, each batch
@@ -109,6 +155,34 @@ mod tests {
             assert!(widest * b.len() <= 200 || b.len() == 1);
         }
         assert_eq!(batches.concat(), vec![1, 3, 4, 2, 0, 5]);
+    }
+
+    #[test]
+    fn split_balances_cost_and_slices_keep_rows() {
+        let seqs: Vec<Vec<u32>> = [9usize, 8, 8, 5, 3, 3, 2, 1]
+            .iter()
+            .map(|&n| (0..n as u32).collect())
+            .collect();
+        let batch = Batch::from_sequences(seqs.iter().map(Vec::as_slice));
+        for parts in 1..=10 {
+            let ranges = batch.split(parts, |len| len as f64);
+            assert_eq!(ranges.len(), parts.min(batch.len()));
+            assert_eq!(ranges[0].start, 0);
+            assert_eq!(ranges.last().unwrap().end, batch.len());
+            for w in ranges.windows(2) {
+                assert_eq!(w[0].end, w[1].start);
+            }
+            assert!(ranges.iter().all(|r| !r.is_empty()));
+        }
+        // 39 tokens in two parts: 9+8 = 17 | 22 is the best contiguous cut.
+        assert_eq!(batch.split(2, |len| len as f64), vec![0..2, 2..8]);
+        let part = batch.slice(2..5);
+        assert_eq!(part.len(), 3);
+        assert_eq!(part.max_len, 8);
+        assert_eq!(part.input_ids, batch.input_ids[batch.rows(2..5)]);
+        assert_eq!(part.seq(1), 8..13);
+        let empty = Batch::from_sequences(std::iter::empty::<&[u32]>());
+        assert_eq!(empty.split(4, |len| len as f64), vec![0..0]);
     }
 
     #[test]
