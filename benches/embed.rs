@@ -5,11 +5,14 @@
 //!     cargo bench --bench embed
 //!     PAPERSCOUT_BENCH_SWEEP=1 cargo bench --bench embed   # batch sizes × threads
 //!
+//! Both precisions run: fp32 (the default) and `--precision bf16`. The
+//! comparison with sentence-transformers is benches/compare_reference.sh.
+//!
 //! Criterion reports texts/s; the sample's token count is printed first, so
 //! tokens/s = tokens × texts/s ÷ texts. Results: docs/benchmarks.md.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use paperscout::cli::ModelArgs;
+use paperscout::cli::{ModelArgs, Precision};
 use paperscout::embed::{self, Embedder};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -53,18 +56,18 @@ fn bench(c: &mut Criterion) {
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
-    let configs: Vec<(usize, Option<usize>)> =
+    let mut configs: Vec<(Precision, usize, Option<usize>)> = Vec::new();
+    for precision in [Precision::Fp32, Precision::Bf16] {
         if std::env::var_os("PAPERSCOUT_BENCH_SWEEP").is_some() {
-            let mut v = Vec::new();
             for threads in [Some(1), None] {
                 for tokens in [2048, 8192, 32768] {
-                    v.push((tokens, threads));
+                    configs.push((precision, tokens, threads));
                 }
             }
-            v
         } else {
-            vec![(8192, None)]
-        };
+            configs.push((precision, 8192, None));
+        }
+    }
 
     let mut group = c.benchmark_group("embed_corpus_sample");
     group
@@ -73,11 +76,12 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(90));
     group.throughput(Throughput::Elements(refs.len() as u64));
     let mut printed = false;
-    for (batch_tokens, threads) in configs {
+    for (precision, batch_tokens, threads) in configs {
         let args = ModelArgs {
             model: Some(dir.clone()),
             batch_tokens,
             threads,
+            precision: Some(precision),
             ..ModelArgs::default()
         };
         let e = embed::open(&args, false).expect("load model");
@@ -96,7 +100,11 @@ fn bench(c: &mut Criterion) {
             printed = true;
         }
         let name = format!(
-            "batch_tokens={batch_tokens}/threads={}",
+            "{}/batch_tokens={batch_tokens}/threads={}",
+            match precision {
+                Precision::Fp32 => "fp32",
+                Precision::Bf16 => "bf16",
+            },
             threads.unwrap_or(cores)
         );
         group.bench_function(name, |b| b.iter(|| e.embed(&refs, &|_| {}).unwrap()));

@@ -266,6 +266,19 @@ pub struct ModelArgs {
     /// tensor ops on any device; `auto` is native on CPU, candle elsewhere.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
+    /// Number format of the CPU forward's linear layers. `bf16` rounds
+    /// weights and activations to bfloat16 (sums stay f32): about 1.35×
+    /// faster with AVX-512 BF16, vectors at cosine ≥ 0.9999 to fp32; they
+    /// are stored under a model id of their own. Default: what the
+    /// library's vectors were made with, else fp32.
+    #[arg(long, value_enum)]
+    pub precision: Option<Precision>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Precision {
+    Fp32,
+    Bf16,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -284,6 +297,7 @@ impl Default for ModelArgs {
             batch_tokens: 8192,
             threads: None,
             backend: BackendChoice::Auto,
+            precision: None,
         }
     }
 }

@@ -7,7 +7,7 @@
 //! per test binary; the script itself locks against other processes), then
 //! found in `models/all-MiniLM-L6-v2`.
 
-use paperscout::cli::{BackendChoice, ModelArgs};
+use paperscout::cli::{BackendChoice, ModelArgs, Precision};
 use paperscout::embed::{self, Embedder, SentenceEmbedder};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -151,6 +151,69 @@ fn parity_with_tiny_batches_and_one_thread() {
     };
     let e = embed::open(&a, false).unwrap();
     check_parity(&e, "batch-tokens 300, 1 thread", true);
+}
+
+/// `--precision bf16`: every vector still at cosine >= 0.9999 to the
+/// reference, and every text's 10 nearest neighbours among the reference
+/// texts the same as the reference's, except for neighbours the reference
+/// itself scores within 1e-3 of its 10th (near ties any rounding can flip).
+#[test]
+fn bf16_products_keep_parity_and_nearest_neighbours() {
+    let a = ModelArgs {
+        precision: Some(Precision::Bf16),
+        ..args(BackendChoice::Auto)
+    };
+    let e = embed::open(&a, false).unwrap();
+    assert!(e.model_id().ends_with(":bf16"), "{}", e.model_id());
+    assert_ne!(e.model_id(), native().model_id());
+    check_parity(&e, "bf16", false);
+
+    let refs = reference();
+    let texts: Vec<&str> = refs.iter().map(|r| r.text.as_str()).collect();
+    let got = e.embed(&texts, &|_| {}).unwrap();
+    let reference_vs: Vec<&[f32]> = refs.iter().map(|r| r.embedding.as_slice()).collect();
+    let got_vs: Vec<&[f32]> = got.iter().map(Vec::as_slice).collect();
+    let top10 = |vs: &[&[f32]], i: usize| {
+        let mut s: Vec<(f64, usize)> = (0..vs.len())
+            .filter(|&j| j != i)
+            .map(|j| (cosine(vs[i], vs[j]), j))
+            .collect();
+        s.sort_by(|a, b| b.0.total_cmp(&a.0));
+        s.truncate(10);
+        s
+    };
+    let mut identical = 0;
+    for i in 0..refs.len() {
+        let want = top10(&reference_vs, i);
+        let have = top10(&got_vs, i);
+        let tenth = want[9].0;
+        let mut same = true;
+        for &(_, j) in &have {
+            if want.iter().all(|&(_, w)| w != j) {
+                same = false;
+                let score = cosine(&refs[i].embedding, &refs[j].embedding);
+                assert!(
+                    tenth - score <= 1e-3,
+                    "bf16 puts {:?} among the neighbours of {:?}: reference {score:.4} vs 10th {tenth:.4}",
+                    refs[j].text,
+                    refs[i].text
+                );
+            }
+        }
+        identical += same as usize;
+    }
+    eprintln!("bf16: top-10 neighbour sets identical for {identical} of {} texts", refs.len());
+    assert!(identical >= 118, "only {identical} identical top-10 sets");
+}
+
+#[test]
+fn bf16_needs_the_native_cpu_forward() {
+    let a = ModelArgs {
+        precision: Some(Precision::Bf16),
+        ..args(BackendChoice::Candle)
+    };
+    let err = embed::open(&a, false).err().expect("bf16 with candle ops must fail");
+    assert!(format!("{err:#}").contains("--precision bf16 needs the native CPU forward"), "{err:#}");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{corpus, model_dir};
-use paperscout::cli::{BackendChoice, DeviceChoice, ModelArgs};
+use paperscout::cli::{DeviceChoice, ModelArgs};
 use paperscout::library::{index, vectors};
 use std::io::BufRead;
 
@@ -25,9 +25,7 @@ fn hnsw_recall_at_10_is_at_least_0_99() {
     let args = ModelArgs {
         model: Some(model_dir()),
         device: DeviceChoice::Cpu,
-        batch_tokens: 8192,
-        threads: None,
-        backend: BackendChoice::Auto,
+        ..ModelArgs::default()
     };
     let embedder = paperscout::embed::load(&args, false).unwrap();
     let titles = corpus_titles(4000);

@@ -44,7 +44,8 @@ impl Ingested {
 /// Stores papers, embeds what has no vector yet and refreshes derived files.
 pub fn ingest_papers(lib: &mut Library, papers: &[Paper], model: &ModelArgs, verbose: bool) -> Result<Ingested> {
     let counts = lib.add_papers(papers)?;
-    let embedder = embed::load(model, verbose)?;
+    let model = embed::args_for_library(model, lib.store.default_model()?.as_deref());
+    let embedder = embed::load(&model, verbose)?;
     let bar = progress_bar("embedding");
     let embedded = lib.embed_missing(embedder.as_ref(), &|done, total| {
         bar.set_length(total as u64);

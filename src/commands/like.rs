@@ -37,10 +37,17 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
                     .with_context(|| format!("cannot read {}", f.display()))?,
                 (None, None) => bail!("give an arXiv id, --text or --file"),
             };
-            let embedder = embed::load(&args.model, verbose)?;
+            let known = lib.store.default_model()?;
+            let embedder = embed::load(&embed::args_for_library(&args.model, known.as_deref()), verbose)?;
             let v = embedder.embed(&[text.trim()], &|_| {})?;
             let v = v.into_iter().next().context("the model returned no vector")?;
-            (embedder.model_id().to_string(), v, None)
+            let id = embedder.model_id().to_string();
+            if let Some(known) = known {
+                if known != id {
+                    bail!(embed::model_mismatch(&known, &id));
+                }
+            }
+            (id, v, None)
         }
     };
     let flat = lib.flat_vectors(&model)?;

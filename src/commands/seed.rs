@@ -79,13 +79,10 @@ pub fn embed_seeds(lib: &mut Library, profile_name: &str, model: &crate::cli::Mo
             return Ok(0);
         }
     }
-    let embedder = embed::load(model, verbose)?;
+    let embedder = embed::load(&embed::args_for_library(model, known.as_deref()), verbose)?;
     let id = embedder.model_id().to_string();
     if known.as_deref().is_some_and(|k| k != id) {
-        bail!(
-            "the library's vectors are from {}, but the model found is {id}; pass --model for the library's model",
-            known.unwrap_or_default()
-        );
+        bail!(embed::model_mismatch(&known.unwrap_or_default(), &id));
     }
     lib.store.set_default_model(&id)?;
     let missing = profile::missing_vectors(lib.store.conn(), profile_name, &id)?;

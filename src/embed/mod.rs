@@ -15,6 +15,7 @@
 mod backend;
 mod batch;
 mod bert;
+mod bf16;
 mod kernels;
 mod pipeline;
 mod pool;
@@ -25,7 +26,7 @@ mod tokenize;
 pub use pipeline::{RunOptions, SentenceEmbedder};
 pub use resolve::{resolve, ResolvedModel, DEFAULT_NAME, DEFAULT_REPO, ENV_VAR};
 
-use crate::cli::{BackendChoice, DeviceChoice, ModelArgs};
+use crate::cli::{BackendChoice, DeviceChoice, ModelArgs, Precision};
 use anyhow::{bail, Result};
 use candle_core::Device;
 
@@ -37,6 +38,35 @@ pub trait Embedder {
     /// One unit-length (when the model normalises) vector per text, in input order.
     /// `progress` is called with the number of texts finished so far.
     fn embed(&self, texts: &[&str], progress: &dyn Fn(usize)) -> anyhow::Result<Vec<Vec<f32>>>;
+}
+
+/// Ends the model id of vectors made with `--precision bf16`.
+const BF16_SUFFIX: &str = ":bf16";
+
+/// `args` with the precision of the library's vectors (`library_model`)
+/// when none was asked for, so a bf16 library stays bf16.
+pub fn args_for_library(args: &ModelArgs, library_model: Option<&str>) -> ModelArgs {
+    let mut args = args.clone();
+    if args.precision.is_none() && library_model.is_some_and(|m| m.ends_with(BF16_SUFFIX)) {
+        args.precision = Some(Precision::Bf16);
+    }
+    args
+}
+
+/// The error for a model whose vectors a library does not hold, with the
+/// flag that fixes it.
+pub fn model_mismatch(library: &str, found: &str) -> String {
+    let base = |id: &str| id.strip_suffix(BF16_SUFFIX).unwrap_or(id).to_string();
+    let fix = if base(library) == base(found) {
+        if library.ends_with(BF16_SUFFIX) {
+            "pass --precision bf16, as when it was embedded"
+        } else {
+            "leave out --precision bf16: it was embedded in fp32"
+        }
+    } else {
+        "pass --model for the library's model"
+    };
+    format!("the library's vectors are from {library}, but the model found is {found}; {fix}")
 }
 
 /// Resolves and loads the model as described (verbose prints the chosen path to stderr).
@@ -60,6 +90,10 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
         }
         BackendChoice::Native => false,
     };
+    let bf16 = args.precision == Some(Precision::Bf16);
+    if bf16 && (candle_ops || !device.is_cpu()) {
+        bail!("--precision bf16 needs the native CPU forward (--device cpu, --backend native or auto)");
+    }
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
@@ -68,6 +102,7 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
         candle_ops,
         batch_tokens: args.batch_tokens,
         threads: args.threads,
+        bf16,
     };
     let embedder = SentenceEmbedder::open(&model, &opts)?;
     if verbose {
@@ -109,4 +144,30 @@ fn auto_device() -> Device {
 #[cfg(not(feature = "cuda"))]
 fn auto_device() -> Device {
     Device::Cpu
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bf16_library_stays_bf16_unless_asked_otherwise() {
+        let plain = ModelArgs::default();
+        let lib = Some("m:abc:bf16");
+        assert_eq!(args_for_library(&plain, lib).precision, Some(Precision::Bf16));
+        assert_eq!(args_for_library(&plain, Some("m:abc")).precision, None);
+        assert_eq!(args_for_library(&plain, None).precision, None);
+        let fp32 = ModelArgs {
+            precision: Some(Precision::Fp32),
+            ..ModelArgs::default()
+        };
+        assert_eq!(args_for_library(&fp32, lib).precision, Some(Precision::Fp32));
+    }
+
+    #[test]
+    fn mismatch_names_the_flag_that_fixes_it() {
+        assert!(model_mismatch("m:abc:bf16", "m:abc").contains("pass --precision bf16"));
+        assert!(model_mismatch("m:abc", "m:abc:bf16").contains("leave out --precision bf16"));
+        assert!(model_mismatch("m:abc", "other:def").contains("pass --model"));
+    }
 }

@@ -23,6 +23,8 @@ pub struct RunOptions {
     pub candle_ops: bool,
     pub batch_tokens: usize,
     pub threads: Option<usize>,
+    /// bf16 linear layers in the native forward.
+    pub bf16: bool,
 }
 
 pub struct SentenceEmbedder {
@@ -105,12 +107,18 @@ impl SentenceEmbedder {
             None => None,
         };
         let backend: Box<dyn Backend> = if opts.device.is_cpu() && !opts.candle_ops {
-            Box::new(NativeBert::new(&weights)?)
+            Box::new(NativeBert::new(&weights, opts.bf16)?)
         } else {
             Box::new(CandleBert::new(weights, opts.device.clone()))
         };
         debug_assert!(max_len <= backend.max_positions());
-        let id = format!("{}:{}", model.name, sha256_prefix(&weights_path)?);
+        // bf16 vectors differ (slightly) from fp32 ones; a library keeps them apart.
+        let id = format!(
+            "{}:{}{}",
+            model.name,
+            sha256_prefix(&weights_path)?,
+            if opts.bf16 { super::BF16_SUFFIX } else { "" }
+        );
         let dim = backend.hidden_size() * st.pooling.len();
         let describe = match &pool {
             Some(p) => p.install(|| backend.describe()),

@@ -12,10 +12,14 @@
 //! share with single-threaded products: no synchronisation inside a layer,
 //! which is what kept the per-product parallel version at 1.7× on two cores.
 //! A batch with one sequence uses the threads inside each product instead.
+//!
+//! With `--precision bf16` the four products per layer run in bf16
+//! ([`Bf16Linear`]); attention, softmax, GELU and LayerNorm stay in f32.
 
 use super::{Activation, BertConfig, BertWeights};
 use crate::embed::backend::Backend;
 use crate::embed::batch::Batch;
+use crate::embed::bf16::{self, Bf16Linear};
 use crate::embed::kernels;
 use anyhow::Result;
 use candle_core::Tensor;
@@ -35,6 +39,15 @@ struct Layer {
     ffn_out_b: Vec<f32>,
     ln2_w: Vec<f32>,
     ln2_b: Vec<f32>,
+    /// The four products in bf16, with `--precision bf16`.
+    bf16: Option<Bf16Layer>,
+}
+
+struct Bf16Layer {
+    qkv: Bf16Linear,
+    out: Bf16Linear,
+    inter: Bf16Linear,
+    ffn_out: Bf16Linear,
 }
 
 #[derive(Default)]
@@ -44,6 +57,7 @@ struct Workspace {
     ctx: Vec<f32>,
     tmp: Vec<f32>,
     inter: Vec<f32>,
+    bf16: bf16::Scratch,
 }
 
 /// Grows `v` to at least `n` elements and returns its first `n`.
@@ -73,12 +87,24 @@ fn host(t: &Tensor) -> Result<Vec<f32>> {
 }
 
 impl NativeBert {
-    pub fn new(w: &BertWeights) -> Result<Self> {
+    pub fn new(w: &BertWeights, bf16_products: bool) -> Result<Self> {
+        let (h, inter) = (w.cfg.hidden_size, w.cfg.intermediate_size);
         let layers = w
             .layers
             .iter()
             .map(|l| {
+                let bf16 = if bf16_products {
+                    Some(Bf16Layer {
+                        qkv: Bf16Linear::new(&host(&l.qkv_w)?, 3 * h, h),
+                        out: Bf16Linear::new(&host(&l.out_w)?, h, h),
+                        inter: Bf16Linear::new(&host(&l.inter_w)?, inter, h),
+                        ffn_out: Bf16Linear::new(&host(&l.ffn_out_w)?, h, inter),
+                    })
+                } else {
+                    None
+                };
                 Ok(Layer {
+                    bf16,
                     qkv_w: host(&l.qkv_w)?,
                     qkv_b: host(&l.qkv_b)?,
                     out_w: host(&l.out_w)?,
@@ -259,8 +285,13 @@ impl Backend for NativeBert {
     }
 
     fn describe(&self) -> String {
+        let products = match (self.layers.first().is_some_and(|l| l.bf16.is_some()), bf16::native()) {
+            (false, _) => "fp32 products",
+            (true, true) => "bf16 products on AVX-512 BF16",
+            (true, false) => "bf16-rounded products on fp32 kernels (no AVX-512 BF16)",
+        };
         format!(
-            "native CPU forward ({} kernels, {} threads)",
+            "native CPU forward ({} kernels, {products}, {} threads)",
             kernels::simd_name(),
             rayon::current_num_threads()
         )
@@ -324,6 +355,7 @@ impl NativeBert {
         let ctx = take(&mut ws.ctx, t * h);
         let tmp = take(&mut ws.tmp, t * h);
         let mid = take(&mut ws.inter, t * inter);
+        let scratch = &mut ws.bf16;
         let eps = self.eps;
 
         // Embeddings: word + position + token type 0, then LayerNorm.
@@ -349,25 +381,45 @@ impl NativeBert {
 
         let heads = cfg.num_attention_heads;
         for l in &self.layers {
-            linear(x, &l.qkv_w, qkv, t, h, 3 * h, par);
+            match &l.bf16 {
+                Some(b) => b.qkv.forward(x, t, qkv, scratch, |a, w, o| {
+                    linear(a, w, o, t, h, 3 * h, par)
+                }),
+                None => linear(x, &l.qkv_w, qkv, t, h, 3 * h, par),
+            }
             let c3 = rows_per_task(3 * h);
             qkv.par_chunks_mut(c3 * 3 * h)
                 .for_each(|rows| kernels::add_bias(rows, &l.qkv_b));
             attention(qkv, ctx, batch, heads, cfg.head_dim());
 
-            linear(ctx, &l.out_w, tmp, t, h, h, par);
+            match &l.bf16 {
+                Some(b) => b.out.forward(ctx, t, tmp, scratch, |a, w, o| {
+                    linear(a, w, o, t, h, h, par)
+                }),
+                None => linear(ctx, &l.out_w, tmp, t, h, h, par),
+            }
             x.par_chunks_mut(chunk * h)
                 .zip(tmp.par_chunks(chunk * h))
                 .for_each(|(xr, yr)| {
                     kernels::add_residual_layer_norm(xr, yr, &l.out_b, &l.ln1_w, &l.ln1_b, eps)
                 });
 
-            linear(x, &l.inter_w, mid, t, h, inter, par);
+            match &l.bf16 {
+                Some(b) => b.inter.forward(x, t, mid, scratch, |a, w, o| {
+                    linear(a, w, o, t, h, inter, par)
+                }),
+                None => linear(x, &l.inter_w, mid, t, h, inter, par),
+            }
             let ci = rows_per_task(inter);
             mid.par_chunks_mut(ci * inter)
                 .for_each(|rows| kernels::add_bias_act(rows, &l.inter_b, self.act));
 
-            linear(mid, &l.ffn_out_w, tmp, t, inter, h, par);
+            match &l.bf16 {
+                Some(b) => b.ffn_out.forward(mid, t, tmp, scratch, |a, w, o| {
+                    linear(a, w, o, t, inter, h, par)
+                }),
+                None => linear(mid, &l.ffn_out_w, tmp, t, inter, h, par),
+            }
             x.par_chunks_mut(chunk * h)
                 .zip(tmp.par_chunks(chunk * h))
                 .for_each(|(xr, yr)| {
