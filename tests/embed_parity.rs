@@ -216,6 +216,19 @@ fn bf16_needs_the_native_cpu_forward() {
     assert!(format!("{err:#}").contains("--precision bf16 needs the native CPU forward"), "{err:#}");
 }
 
+/// Three threads: each batch is cut into three shares of unequal sizes
+/// that run the whole forward on their own; the vectors must not change.
+#[test]
+fn parity_with_batches_shared_by_three_threads() {
+    let a = ModelArgs {
+        threads: Some(3),
+        batch_tokens: 2000,
+        ..args(BackendChoice::Auto)
+    };
+    let e = embed::open(&a, false).unwrap();
+    check_parity(&e, "3 threads, batch-tokens 2000", true);
+}
+
 #[test]
 fn model_id_names_the_weights() {
     let id = native().model_id();

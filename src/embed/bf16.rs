@@ -110,15 +110,19 @@ impl Bf16Linear {
         assert!(x.len() >= t * k && out.len() >= t * n);
         #[cfg(target_arch = "x86_64")]
         if !self.packed.is_empty() {
-            scratch.a.clear();
-            scratch.a.resize(t * kp, 0);
-            for (row, dst) in x[..t * k].chunks_exact(k).zip(scratch.a.chunks_exact_mut(kp)) {
+            // Every element is written below, so the buffer is only grown.
+            if scratch.a.len() < t * kp {
+                scratch.a.resize(t * kp, 0);
+            }
+            let a = &mut scratch.a[..t * kp];
+            for (row, dst) in x[..t * k].chunks_exact(k).zip(a.chunks_exact_mut(kp)) {
                 // SAFETY: `native()` saw AVX-512 F and BF16 when packing.
                 unsafe { avx512::round_row(row, &mut dst[..k]) };
+                dst[k..].fill(0);
             }
             // SAFETY: as above; the asserts and the packed layout bound every
             // access the kernel makes.
-            unsafe { avx512::gemm(self, &scratch.a, t, out) };
+            unsafe { avx512::gemm(self, a, t, out) };
             return;
         }
         scratch.f.clear();
