@@ -13,10 +13,11 @@
 # --input F     JSON lines with a `text` field (default: `title + ". " +
 #               abstract` of the first 158 papers of the shared corpus).
 # --threads L   thread counts to compare (default: all cores, then 1).
-# --rounds N    timed rounds per setting; the best round counts (default 3).
+# --rounds N    rounds, each timing every setting of both sides once; a
+#               setting's best round counts (default 3).
 #
 # Each side runs at its best batch setting: sentence-transformers over
-# batch_size 16/32/64, paperscout over --batch-tokens 4096/8192/16384. Times
+# batch_size 4/8/16/32/64, paperscout over --batch-tokens 4096/8192/16384. Times
 # cover embedding only: the reference after loading and one warm-up batch,
 # paperscout from its own clock after loading. The reference runs in
 # fp32; paperscout in fp32 (its default, the comparison that counts) and,
@@ -34,7 +35,7 @@ while [[ $# -gt 0 ]]; do
         --input) input="$2"; shift ;;
         --threads) threads="$2"; shift ;;
         --rounds) rounds="$2"; shift ;;
-        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "compare_reference.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -73,55 +74,67 @@ fi
 [[ "$threads" == "1 1" ]] && threads="1"
 
 echo "input: $input ($(grep -c . "$input") texts); CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
-rows="$work/rows.jsonl"
-: > "$rows"
+# Rounds alternate between the two sides, so that a slow or fast spell of a
+# shared machine falls on both; each setting's best round counts.
+runs="$work/runs.jsonl"
+: > "$runs"
 for n in $threads; do
-    "$py" benches/reference_embed.py "$input" "$model" --threads "$n" --rounds "$rounds" \
-        --vectors "$work/reference-$n.jsonl" 2>/dev/null > "$work/reference-$n.json"
-    for precision in fp32 bf16; do
-    best=0
-    best_bt=0
-    for bt in 4096 8192 16384; do
-        for _ in $(seq "$rounds"); do
-            out="$work/paperscout-$precision-$n-$bt.jsonl"
-            rate=$("$ps" -v embed --precision "$precision" --threads "$n" --batch-tokens "$bt" \
-                "$input" 2>&1 >"$out" | sed -n 's/.*(\([0-9.]*\) texts\/s).*/\1/p')
-            if python3 -c "import sys; sys.exit(0 if float('$rate') > float('$best') else 1)"; then
-                best=$rate
-                best_bt=$bt
-            fi
+    for round in $(seq "$rounds"); do
+        "$py" benches/reference_embed.py "$input" "$model" --threads "$n" --rounds 1 \
+            --vectors "$work/reference-$n.jsonl" 2>/dev/null > "$work/reference-$n.json"
+        python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for bs, rate in d["by_batch_size"].items():
+    print(json.dumps({"threads": int(sys.argv[2]), "round": int(sys.argv[3]), "side": "reference",
+                      "setting": "batch " + bs, "rate": rate, "version": "sentence-transformers " + d["sentence_transformers"] + ", torch " + d["torch"]}))' \
+            "$work/reference-$n.json" "$n" "$round" >> "$runs"
+        for precision in fp32 bf16; do
+            for bt in 4096 8192 16384; do
+                rate=$("$ps" -v embed --precision "$precision" --threads "$n" --batch-tokens "$bt" \
+                    "$input" 2>&1 >"$work/paperscout-$precision-$n.jsonl" \
+                    | sed -n 's/.*(\([0-9.]*\) texts\/s).*/\1/p')
+                echo "{\"threads\": $n, \"round\": $round, \"side\": \"$precision\", \"setting\": \"batch tokens $bt\", \"rate\": $rate}" >> "$runs"
+            done
         done
-    done
-    python3 - "$n" "$precision" "$best" "$best_bt" "$work/reference-$n.json" "$work/reference-$n.jsonl" \
-        "$work/paperscout-$precision-$n-$best_bt.jsonl" >> "$rows" <<'EOF'
-import json, math, sys
-n, precision, rate, bt, ref_stats, ref_vecs, ours = sys.argv[1:]
-ref = json.load(open(ref_stats))
-by_text = {}
-for line in open(ref_vecs):
-    d = json.loads(line)
-    by_text[d["text"]] = d["embedding"]
-worst = 1.0
-for line in open(ours):
-    d = json.loads(line)
-    a, b = d["embedding"], by_text[d["text"]]
-    dot = sum(x * y for x, y in zip(a, b))
-    cos = dot / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))
-    worst = min(worst, cos)
-print(json.dumps({"threads": int(n), "precision": precision, "reference": ref["texts_per_s"], "reference_batch": ref["batch_size"],
-                  "paperscout": float(rate), "batch_tokens": int(bt), "min_cosine": worst,
-                  "torch": ref["torch"], "st": ref["sentence_transformers"]}))
-EOF
     done
 done
 
-python3 - "$rows" <<'EOF'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-print(f"reference: sentence-transformers {rows[0]['st']}, torch {rows[0]['torch']}, fp32")
-print(f"{'threads':>7}  {'reference texts/s':>22}  {'paperscout':>10}  {'texts/s':>27}  {'ratio':>6}  {'1 - min cosine':>14}")
-for r in rows:
-    ref = f"{r['reference']:.1f} (batch {r['reference_batch']})"
-    ours = f"{r['paperscout']:.1f} (batch tokens {r['batch_tokens']})"
-    print(f"{r['threads']:>7}  {ref:>22}  {r['precision']:>10}  {ours:>27}  {r['paperscout'] / r['reference']:>5.2f}x  {1 - r['min_cosine']:>14.1e}")
-EOF
+python3 - "$runs" "$work" "$threads" <<'PY'
+import json, math, sys
+runs = [json.loads(l) for l in open(sys.argv[1])]
+work = sys.argv[2]
+
+def cosines(n, precision):
+    ref = {}
+    for line in open(f"{work}/reference-{n}.jsonl"):
+        d = json.loads(line)
+        ref[d["text"]] = d["embedding"]
+    worst = 1.0
+    for line in open(f"{work}/paperscout-{precision}-{n}.jsonl"):
+        d = json.loads(line)
+        a, b = d["embedding"], ref[d["text"]]
+        dot = sum(x * y for x, y in zip(a, b))
+        worst = min(worst, dot / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b)))
+    return worst
+
+def best(n, side):
+    rows = [r for r in runs if r["threads"] == n and r["side"] == side]
+    by = {}
+    for r in rows:
+        by[r["setting"]] = max(by.get(r["setting"], 0), r["rate"])
+    setting = max(by, key=by.get)
+    per_round = {}
+    for r in rows:
+        per_round[r["round"]] = max(per_round.get(r["round"], 0), r["rate"])
+    return by[setting], setting, per_round
+
+print("reference:", next(r["version"] for r in runs if r["side"] == "reference"), "(fp32)")
+print(f"{'threads':>7}  {'side':>20}  {'best texts/s':>30}  {'ratio':>6}  {'ratio by round':>22}  {'1 - min cosine':>14}")
+for n in sorted({r["threads"] for r in runs}, reverse=True):
+    ref, ref_setting, ref_rounds = best(n, "reference")
+    print(f"{n:>7}  {'sentence-transformers':>20}  {f'{ref:.1f} ({ref_setting})':>30}")
+    for side in ["fp32", "bf16"]:
+        rate, setting, rounds = best(n, side)
+        by_round = " ".join(f"{rounds[k] / ref_rounds[k]:.2f}" for k in sorted(rounds))
+        print(f"{n:>7}  {'paperscout ' + side:>20}  {f'{rate:.1f} ({setting})':>30}  {rate / ref:>5.2f}x  {by_round:>22}  {1 - cosines(n, side):>14.1e}")
+PY

@@ -2,7 +2,7 @@
 reference implementation) and prints one line of JSON with texts/s.
 
     python benches/reference_embed.py INPUT.jsonl MODEL_DIR [--threads N]
-        [--batch-sizes 16,32,64] [--rounds 3] [--vectors OUT.jsonl]
+        [--batch-sizes 4,8,16,32,64] [--rounds 3] [--vectors OUT.jsonl]
 
 Every batch size is timed `--rounds` times after a warm-up; the best round
 of the best batch size is reported, the same rule compare_reference.sh
@@ -21,7 +21,7 @@ def main():
     ap.add_argument("input")
     ap.add_argument("model_dir")
     ap.add_argument("--threads", type=int, default=0)
-    ap.add_argument("--batch-sizes", default="16,32,64")
+    ap.add_argument("--batch-sizes", default="4,8,16,32,64")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--vectors", help="write the vectors of the last round here")
     args = ap.parse_args()
@@ -61,6 +61,7 @@ def main():
         "texts": len(texts),
         "texts_per_s": round(results[bs], 2),
         "batch_size": bs,
+        "by_batch_size": {str(b): round(r, 2) for b, r in results.items()},
         "threads": torch.get_num_threads(),
         "torch": torch.__version__,
         "sentence_transformers": __import__("sentence_transformers").__version__,

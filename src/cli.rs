@@ -267,10 +267,11 @@ pub struct ModelArgs {
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
     /// Number format of the CPU forward's linear layers. `bf16` rounds
-    /// weights and activations to bfloat16 (sums stay f32): about 1.35×
-    /// faster with AVX-512 BF16, vectors at cosine ≥ 0.9999 to fp32; they
-    /// are stored under a model id of their own. Default: what the
-    /// library's vectors were made with, else fp32.
+    /// weights and activations to bfloat16 (sums stay f32): about 1.5×
+    /// faster with AVX-512 BF16, vectors at cosine ≥ 0.9999 to fp32 and to
+    /// sentence-transformers; they are stored under a model id of their
+    /// own. Default: what the library's vectors were made with; else bf16
+    /// where the CPU has AVX-512 BF16 and fp32 elsewhere.
     #[arg(long, value_enum)]
     pub precision: Option<Precision>,
 }

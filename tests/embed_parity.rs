@@ -31,15 +31,17 @@ fn model_dir() -> PathBuf {
     root().join("models").join(embed::DEFAULT_NAME)
 }
 
+/// fp32 unless a test says otherwise: the exact path, 1e-12 from the reference.
 fn args(backend: BackendChoice) -> ModelArgs {
     ModelArgs {
         model: Some(model_dir()),
         backend,
+        precision: Some(Precision::Fp32),
         ..ModelArgs::default()
     }
 }
 
-/// The default embedder, loaded once per test binary.
+/// The native fp32 embedder, loaded once per test binary.
 fn native() -> &'static SentenceEmbedder {
     static E: OnceLock<SentenceEmbedder> = OnceLock::new();
     E.get_or_init(|| embed::open(&args(BackendChoice::Auto), false).expect("load model"))
@@ -134,6 +136,19 @@ fn parity_with_sentence_transformers() {
     let e = native();
     assert_eq!(e.dim(), 384);
     check_parity(e, "native", false);
+}
+
+/// What a user gets without flags: bf16 on CPUs with AVX-512 BF16, else
+/// fp32; parity either way.
+#[test]
+fn parity_with_the_default_precision() {
+    let a = ModelArgs {
+        model: Some(model_dir()),
+        ..ModelArgs::default()
+    };
+    let e = embed::open(&a, false).unwrap();
+    assert_eq!(e.model_id().ends_with(":bf16"), paperscout::embed::bf16_native());
+    check_parity(&e, "default precision", false);
 }
 
 #[test]

@@ -23,6 +23,7 @@ mod resolve;
 mod st;
 mod tokenize;
 
+pub use bf16::native as bf16_native;
 pub use pipeline::{RunOptions, SentenceEmbedder};
 pub use resolve::{resolve, ResolvedModel, DEFAULT_NAME, DEFAULT_REPO, ENV_VAR};
 
@@ -44,11 +45,16 @@ pub trait Embedder {
 const BF16_SUFFIX: &str = ":bf16";
 
 /// `args` with the precision of the library's vectors (`library_model`)
-/// when none was asked for, so a bf16 library stays bf16.
+/// when none was asked for, so a library keeps one precision whichever CPU
+/// it is used on.
 pub fn args_for_library(args: &ModelArgs, library_model: Option<&str>) -> ModelArgs {
     let mut args = args.clone();
-    if args.precision.is_none() && library_model.is_some_and(|m| m.ends_with(BF16_SUFFIX)) {
-        args.precision = Some(Precision::Bf16);
+    if let (None, Some(m)) = (args.precision, library_model) {
+        args.precision = Some(if m.ends_with(BF16_SUFFIX) {
+            Precision::Bf16
+        } else {
+            Precision::Fp32
+        });
     }
     args
 }
@@ -61,7 +67,7 @@ pub fn model_mismatch(library: &str, found: &str) -> String {
         if library.ends_with(BF16_SUFFIX) {
             "pass --precision bf16, as when it was embedded"
         } else {
-            "leave out --precision bf16: it was embedded in fp32"
+            "pass --precision fp32, as when it was embedded"
         }
     } else {
         "pass --model for the library's model"
@@ -90,10 +96,16 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
         }
         BackendChoice::Native => false,
     };
-    let bf16 = args.precision == Some(Precision::Bf16);
-    if bf16 && (candle_ops || !device.is_cpu()) {
-        bail!("--precision bf16 needs the native CPU forward (--device cpu, --backend native or auto)");
-    }
+    let native_cpu = device.is_cpu() && !candle_ops;
+    let bf16 = match args.precision {
+        Some(Precision::Bf16) if !native_cpu => {
+            bail!("--precision bf16 needs the native CPU forward (--device cpu, --backend native or auto)")
+        }
+        Some(p) => p == Precision::Bf16,
+        // bf16 keeps parity (cosine >= 0.9999) and is 1.5x faster where the
+        // CPU multiplies bf16 natively; elsewhere it would only cost time.
+        None => native_cpu && bf16::native(),
+    };
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
@@ -151,11 +163,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_bf16_library_stays_bf16_unless_asked_otherwise() {
+    fn a_library_keeps_its_precision_unless_asked_otherwise() {
         let plain = ModelArgs::default();
         let lib = Some("m:abc:bf16");
         assert_eq!(args_for_library(&plain, lib).precision, Some(Precision::Bf16));
-        assert_eq!(args_for_library(&plain, Some("m:abc")).precision, None);
+        assert_eq!(args_for_library(&plain, Some("m:abc")).precision, Some(Precision::Fp32));
         assert_eq!(args_for_library(&plain, None).precision, None);
         let fp32 = ModelArgs {
             precision: Some(Precision::Fp32),
@@ -167,7 +179,7 @@ mod tests {
     #[test]
     fn mismatch_names_the_flag_that_fixes_it() {
         assert!(model_mismatch("m:abc:bf16", "m:abc").contains("pass --precision bf16"));
-        assert!(model_mismatch("m:abc", "m:abc:bf16").contains("leave out --precision bf16"));
+        assert!(model_mismatch("m:abc", "m:abc:bf16").contains("pass --precision fp32"));
         assert!(model_mismatch("m:abc", "other:def").contains("pass --model"));
     }
 }
