@@ -60,12 +60,12 @@ fn bench(c: &mut Criterion) {
     for precision in [Precision::Fp32, Precision::Bf16] {
         if std::env::var_os("PAPERSCOUT_BENCH_SWEEP").is_some() {
             for threads in [Some(1), None] {
-                for tokens in [2048, 8192, 32768] {
+                for tokens in [2048, 4096, 8192, 32768] {
                     configs.push((precision, tokens, threads));
                 }
             }
         } else {
-            configs.push((precision, 8192, None));
+            configs.push((precision, 4096, None));
         }
     }
 

@@ -257,7 +257,7 @@ pub struct ModelArgs {
     #[arg(long, value_enum, default_value_t = DeviceChoice::Auto)]
     pub device: DeviceChoice,
     /// Largest number of tokens (padding included) in one batch.
-    #[arg(long, default_value_t = 8192)]
+    #[arg(long, default_value_t = 4096)]
     pub batch_tokens: usize,
     /// Worker threads for CPU inference (default: all cores).
     #[arg(long)]
@@ -295,7 +295,7 @@ impl Default for ModelArgs {
         ModelArgs {
             model: None,
             device: DeviceChoice::Auto,
-            batch_tokens: 8192,
+            batch_tokens: 4096,
             threads: None,
             backend: BackendChoice::Auto,
             precision: None,
