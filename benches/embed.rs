@@ -79,7 +79,7 @@ fn bench(c: &mut Criterion) {
     for (precision, batch_tokens, threads) in configs {
         let args = ModelArgs {
             model: Some(dir.clone()),
-            batch_tokens,
+            batch_tokens: Some(batch_tokens),
             threads,
             precision: Some(precision),
             ..ModelArgs::default()

@@ -256,9 +256,11 @@ pub struct ModelArgs {
     /// Where to run the model.
     #[arg(long, value_enum, default_value_t = DeviceChoice::Auto)]
     pub device: DeviceChoice,
-    /// Largest number of tokens (padding included) in one batch.
-    #[arg(long, default_value_t = 4096)]
-    pub batch_tokens: usize,
+    /// Largest number of tokens (padding included) in one batch. Default:
+    /// 4096, or two full-length sequences per thread if that is more, so
+    /// every core has work.
+    #[arg(long)]
+    pub batch_tokens: Option<usize>,
     /// Worker threads for CPU inference (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -295,7 +297,7 @@ impl Default for ModelArgs {
         ModelArgs {
             model: None,
             device: DeviceChoice::Auto,
-            batch_tokens: 4096,
+            batch_tokens: None,
             threads: None,
             backend: BackendChoice::Auto,
             precision: None,

@@ -160,7 +160,7 @@ fn parity_with_candle_ops_backend() {
 #[test]
 fn parity_with_tiny_batches_and_one_thread() {
     let a = ModelArgs {
-        batch_tokens: 300,
+        batch_tokens: Some(300),
         threads: Some(1),
         ..args(BackendChoice::Auto)
     };
@@ -237,7 +237,7 @@ fn bf16_needs_the_native_cpu_forward() {
 fn parity_with_batches_shared_by_three_threads() {
     let a = ModelArgs {
         threads: Some(3),
-        batch_tokens: 2000,
+        batch_tokens: Some(2000),
         ..args(BackendChoice::Auto)
     };
     let e = embed::open(&a, false).unwrap();
@@ -292,7 +292,7 @@ fn padding_does_not_leak_across_a_batch() {
 fn progress_counts_up_to_all_texts() {
     let e = embed::open(
         &ModelArgs {
-            batch_tokens: 64,
+            batch_tokens: Some(64),
             ..args(BackendChoice::Auto)
         },
         false,
