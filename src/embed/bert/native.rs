@@ -27,27 +27,61 @@ use rayon::prelude::*;
 use std::sync::Mutex;
 
 struct Layer {
-    qkv_w: Vec<f32>,
+    qkv: Linear,
     qkv_b: Vec<f32>,
-    out_w: Vec<f32>,
+    out: Linear,
     out_b: Vec<f32>,
     ln1_w: Vec<f32>,
     ln1_b: Vec<f32>,
-    inter_w: Vec<f32>,
+    inter: Linear,
     inter_b: Vec<f32>,
-    ffn_out_w: Vec<f32>,
+    ffn_out: Linear,
     ffn_out_b: Vec<f32>,
     ln2_w: Vec<f32>,
     ln2_b: Vec<f32>,
-    /// The four products in bf16, with `--precision bf16`.
-    bf16: Option<Bf16Layer>,
 }
 
-struct Bf16Layer {
-    qkv: Bf16Linear,
-    out: Bf16Linear,
-    inter: Bf16Linear,
-    ffn_out: Bf16Linear,
+/// A PyTorch linear weight `[n, k]`, held only in the precision its
+/// products run in.
+struct Linear {
+    n: usize,
+    k: usize,
+    weight: Weight,
+}
+
+enum Weight {
+    Fp32(Vec<f32>),
+    Bf16(Bf16Linear),
+}
+
+impl Linear {
+    fn new(w: &Tensor, n: usize, k: usize, bf16_products: bool) -> Result<Linear> {
+        let w = host(w)?;
+        let weight = if bf16_products {
+            Weight::Bf16(Bf16Linear::new(&w, n, k))
+        } else {
+            Weight::Fp32(w)
+        };
+        Ok(Linear { n, k, weight })
+    }
+
+    /// `out[t, n] = x[t, k] · wᵀ`, bias left out; fp32 products run with `par`.
+    fn apply(
+        &self,
+        x: &[f32],
+        t: usize,
+        out: &mut [f32],
+        scratch: &mut bf16::Scratch,
+        par: gemm::Parallelism,
+    ) {
+        let (n, k) = (self.n, self.k);
+        match &self.weight {
+            Weight::Fp32(w) => linear(x, w, out, t, k, n, par),
+            Weight::Bf16(b) => {
+                b.forward(x, t, out, scratch, |a, w, o| linear(a, w, o, t, k, n, par))
+            }
+        }
+    }
 }
 
 #[derive(Default)]
@@ -93,27 +127,16 @@ impl NativeBert {
             .layers
             .iter()
             .map(|l| {
-                let bf16 = if bf16_products {
-                    Some(Bf16Layer {
-                        qkv: Bf16Linear::new(&host(&l.qkv_w)?, 3 * h, h),
-                        out: Bf16Linear::new(&host(&l.out_w)?, h, h),
-                        inter: Bf16Linear::new(&host(&l.inter_w)?, inter, h),
-                        ffn_out: Bf16Linear::new(&host(&l.ffn_out_w)?, h, inter),
-                    })
-                } else {
-                    None
-                };
                 Ok(Layer {
-                    bf16,
-                    qkv_w: host(&l.qkv_w)?,
+                    qkv: Linear::new(&l.qkv_w, 3 * h, h, bf16_products)?,
                     qkv_b: host(&l.qkv_b)?,
-                    out_w: host(&l.out_w)?,
+                    out: Linear::new(&l.out_w, h, h, bf16_products)?,
                     out_b: host(&l.out_b)?,
                     ln1_w: host(&l.ln1_w)?,
                     ln1_b: host(&l.ln1_b)?,
-                    inter_w: host(&l.inter_w)?,
+                    inter: Linear::new(&l.inter_w, inter, h, bf16_products)?,
                     inter_b: host(&l.inter_b)?,
-                    ffn_out_w: host(&l.ffn_out_w)?,
+                    ffn_out: Linear::new(&l.ffn_out_w, h, inter, bf16_products)?,
                     ffn_out_b: host(&l.ffn_out_b)?,
                     ln2_w: host(&l.ln2_w)?,
                     ln2_b: host(&l.ln2_b)?,
@@ -285,7 +308,12 @@ impl Backend for NativeBert {
     }
 
     fn describe(&self) -> String {
-        let products = match (self.layers.first().is_some_and(|l| l.bf16.is_some()), bf16::native()) {
+        let products = match (
+            self.layers
+                .first()
+                .is_some_and(|l| matches!(l.qkv.weight, Weight::Bf16(_))),
+            bf16::native(),
+        ) {
             (false, _) => "fp32 products",
             (true, true) => "bf16 products on AVX-512 BF16",
             (true, false) => "bf16-rounded products on fp32 kernels (no AVX-512 BF16)",
@@ -381,45 +409,25 @@ impl NativeBert {
 
         let heads = cfg.num_attention_heads;
         for l in &self.layers {
-            match &l.bf16 {
-                Some(b) => b.qkv.forward(x, t, qkv, scratch, |a, w, o| {
-                    linear(a, w, o, t, h, 3 * h, par)
-                }),
-                None => linear(x, &l.qkv_w, qkv, t, h, 3 * h, par),
-            }
+            l.qkv.apply(x, t, qkv, scratch, par);
             let c3 = rows_per_task(3 * h);
             qkv.par_chunks_mut(c3 * 3 * h)
                 .for_each(|rows| kernels::add_bias(rows, &l.qkv_b));
             attention(qkv, ctx, batch, heads, cfg.head_dim());
 
-            match &l.bf16 {
-                Some(b) => b.out.forward(ctx, t, tmp, scratch, |a, w, o| {
-                    linear(a, w, o, t, h, h, par)
-                }),
-                None => linear(ctx, &l.out_w, tmp, t, h, h, par),
-            }
+            l.out.apply(ctx, t, tmp, scratch, par);
             x.par_chunks_mut(chunk * h)
                 .zip(tmp.par_chunks(chunk * h))
                 .for_each(|(xr, yr)| {
                     kernels::add_residual_layer_norm(xr, yr, &l.out_b, &l.ln1_w, &l.ln1_b, eps)
                 });
 
-            match &l.bf16 {
-                Some(b) => b.inter.forward(x, t, mid, scratch, |a, w, o| {
-                    linear(a, w, o, t, h, inter, par)
-                }),
-                None => linear(x, &l.inter_w, mid, t, h, inter, par),
-            }
+            l.inter.apply(x, t, mid, scratch, par);
             let ci = rows_per_task(inter);
             mid.par_chunks_mut(ci * inter)
                 .for_each(|rows| kernels::add_bias_act(rows, &l.inter_b, self.act));
 
-            match &l.bf16 {
-                Some(b) => b.ffn_out.forward(mid, t, tmp, scratch, |a, w, o| {
-                    linear(a, w, o, t, inter, h, par)
-                }),
-                None => linear(mid, &l.ffn_out_w, tmp, t, inter, h, par),
-            }
+            l.ffn_out.apply(mid, t, tmp, scratch, par);
             x.par_chunks_mut(chunk * h)
                 .zip(tmp.par_chunks(chunk * h))
                 .for_each(|(xr, yr)| {
