@@ -25,7 +25,7 @@ pub enum Command {
     /// Papers like one in the library, or like a text.
     Like(LikeArgs),
     /// What the library holds.
-    Stats(LibraryArgs),
+    Stats(StatsArgs),
     /// Check the library's database and derived files; rebuild what is stale.
     Doctor(LibraryArgs),
     /// Measure ranking quality: on the CSFCube benchmark or by replaying the library's history.
@@ -36,6 +36,75 @@ pub enum Command {
     Daily(DailyArgs),
     /// Download today's announcements for arXiv categories (RSS, else the listing page).
     Fetch(FetchArgs),
+    /// Rate a paper for a profile: + liked, - not interested, 0 clears.
+    Rate(RateArgs),
+    /// Keyword, author and category filters of a profile.
+    Filter(FilterArgs),
+    /// Read, rate and search in the browser (a local web server).
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RateArgs {
+    /// An arXiv id in the library (with or without version).
+    pub id: String,
+    /// `+` (liked), `-` (not interested) or `0` (clear the rating).
+    #[arg(allow_hyphen_values = true)]
+    pub rating: String,
+    #[arg(long, default_value = "default")]
+    pub profile: String,
+    #[command(flatten)]
+    pub library: LibraryArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FilterArgs {
+    #[arg(long, default_value = "default", global = true)]
+    pub profile: String,
+    #[command(flatten)]
+    pub library: LibraryArgs,
+    #[command(subcommand)]
+    pub action: FilterAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FilterAction {
+    /// Add rules: `include`/`exclude` keywords (whole words, any case), a pinned
+    /// `author`, `allow`/`deny` categories.
+    Add {
+        #[arg(value_enum)]
+        rule: crate::profile::filters::Rule,
+        #[arg(required = true)]
+        values: Vec<String>,
+    },
+    /// Remove rules.
+    Rm {
+        #[arg(value_enum)]
+        rule: crate::profile::filters::Rule,
+        #[arg(required = true)]
+        values: Vec<String>,
+    },
+    /// List the profile's rules.
+    List {
+        /// One JSON object per rule.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on. Anything but loopback lets other machines read
+    /// and rate: only when you mean it.
+    #[arg(long, default_value = "127.0.0.1:8180", value_name = "HOST:PORT")]
+    pub addr: String,
+    /// The profile pages open with (each page can switch).
+    #[arg(long, default_value = "default")]
+    pub profile: String,
+    #[command(flatten)]
+    pub library: LibraryArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -121,7 +190,27 @@ pub enum SeedAction {
         fetch_opts: FetchOpts,
     },
     /// List a profile's seeds.
-    List,
+    List {
+        /// One JSON object per seed.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Change how much seeds count.
+    Weight {
+        #[arg(required = true)]
+        keys: Vec<String>,
+        /// The new weight (1 is the default).
+        #[arg(long)]
+        weight: f32,
+    },
+    /// Move seeds (and their ratings) to another profile.
+    Move {
+        #[arg(required = true)]
+        keys: Vec<String>,
+        /// The profile they go to.
+        #[arg(long)]
+        to: String,
+    },
     /// Remove seeds by id (or the text: key shown by `seed list`).
     Rm {
         #[arg(required = true)]
@@ -158,6 +247,17 @@ pub struct DailyArgs {
     /// Hide papers scoring below this.
     #[arg(long)]
     pub min_score: Option<f32>,
+    /// Also list this many papers nearest the profile's decision boundary,
+    /// where a rating teaches the ranking most.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub unsure: usize,
+    /// Hide papers already rated or opened that come back as a replacement
+    /// or cross-list (they are marked `seen` otherwise).
+    #[arg(long)]
+    pub unseen: bool,
+    /// List what the profile's filters hid, and by which rule.
+    #[arg(long)]
+    pub show_filtered: bool,
     /// Which entries to rank: any of new, cross, replaced.
     #[arg(long, value_delimiter = ',', default_value = "new,cross")]
     pub include: Vec<crate::paper::Kind>,
@@ -173,6 +273,15 @@ pub struct DailyArgs {
     pub library: LibraryArgs,
     #[command(flatten)]
     pub model: ModelArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StatsArgs {
+    /// One JSON object.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub library: LibraryArgs,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -339,6 +448,11 @@ pub struct EvalCsfcubeArgs {
     /// CSFCube's run format (`{"qpid": [["pid", score], ...]}`, best first).
     #[arg(long, value_name = "PATTERN")]
     pub ranked: Option<String>,
+    /// Also simulate a reader who rates N papers of each pool (grade >= 2 liked,
+    /// else not interested), chosen from the top or by the unsure rule, and
+    /// score the unrated rest; e.g. --feedback 0,1,3,5,10.
+    #[arg(long, value_delimiter = ',', value_name = "N,…")]
+    pub feedback: Vec<usize>,
     /// One JSON document with the averages and every query's figures.
     #[arg(long)]
     pub json: bool,

@@ -2,15 +2,21 @@
 //!
 //! The pipeline, one module per stage:
 //! listing → paper → embed → library (store + index) → profile → rank → report.
+//! `digest` (a day ranked for a profile) and `neighbours` (papers like one)
+//! are the two questions both front doors ask: `commands` (the command
+//! line) and `serve` (the browser).
 
 pub mod cli;
 pub mod commands;
+pub mod digest;
 pub mod embed;
 pub mod eval;
 pub mod fetch;
 pub mod library;
 pub mod listing;
+pub mod neighbours;
 pub mod paper;
 pub mod profile;
 pub mod rank;
 pub mod report;
+pub mod serve;

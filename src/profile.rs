@@ -10,6 +10,9 @@ use biblatex::ChunksExt;
 use rusqlite::{params, Connection};
 use std::path::Path;
 
+pub mod filters;
+pub mod ratings;
+
 /// A seed as read from the user's input, before it is stored.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeedInput {
@@ -36,11 +39,13 @@ impl SeedInput {
 }
 
 /// A stored seed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct Seed {
     pub key: String,
     pub title: String,
+    #[serde(rename = "abstract")]
     pub abstract_text: String,
+    #[serde(skip)]
     pub text_hash: Vec<u8>,
     pub weight: f32,
     pub negative: bool,
@@ -267,17 +272,68 @@ pub fn list(conn: &Connection, profile: &str) -> Result<Vec<Seed>> {
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
-/// Removes seeds by key (arXiv ids may carry a version); returns the keys not found.
+/// Removes seeds by key (arXiv ids may carry a version), and their ratings;
+/// returns the keys not found.
 pub fn remove(conn: &Connection, profile: &str, keys: &[String]) -> Result<Vec<String>> {
     let mut missing = Vec::new();
     for key in keys {
         let key_norm = ArxivId::parse(key).map(|a| a.id).unwrap_or_else(|| key.clone());
         let n = conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2", params![profile, key_norm])?;
+        // A removed seed forgets the rating that made it, so the two never disagree.
+        conn.execute("DELETE FROM ratings WHERE profile = ?1 AND id = ?2", params![profile, key_norm])?;
         if n == 0 {
             missing.push(key.clone());
         }
     }
     Ok(missing)
+}
+
+/// Changes a seed's weight; false when the profile has no such seed.
+pub fn set_weight(conn: &Connection, profile: &str, key: &str, weight: f32) -> Result<bool> {
+    if !(weight.is_finite() && weight > 0.0 && weight <= 100.0) {
+        bail!("a seed's weight is a number above 0 and at most 100, not {weight}");
+    }
+    let n = conn.execute("UPDATE seeds SET weight = ?3 WHERE profile = ?1 AND key = ?2", params![profile, key, weight])?;
+    Ok(n > 0)
+}
+
+/// Moves a seed (and its rating, if it came from one) to another profile,
+/// replacing a seed with the same key there. False when there is no such seed.
+pub fn move_seed(conn: &Connection, from: &str, key: &str, to: &str) -> Result<bool> {
+    check_profile_name(to)?;
+    if from == to {
+        return Ok(conn.query_row("SELECT count(*) FROM seeds WHERE profile = ?1 AND key = ?2", params![from, key], |r| {
+            r.get::<_, i64>(0)
+        })? > 0);
+    }
+    conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2", params![to, key])?;
+    let n = conn.execute("UPDATE seeds SET profile = ?3 WHERE profile = ?1 AND key = ?2", params![from, key, to])?;
+    if n > 0 {
+        conn.execute("DELETE FROM ratings WHERE profile = ?1 AND id = ?2", params![to, key])?;
+        conn.execute("UPDATE ratings SET profile = ?3 WHERE profile = ?1 AND id = ?2", params![from, key, to])?;
+    }
+    Ok(n > 0)
+}
+
+/// Profile names appear in URLs and file names: keep them plain.
+pub fn check_profile_name(name: &str) -> Result<()> {
+    if name.is_empty()
+        || name.len() > 64
+        || !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        bail!("{name:?} is not a profile name: use letters, digits, '-', '_' or '.' (at most 64)");
+    }
+    Ok(())
+}
+
+/// Every profile that has seeds, ratings or filters, and `default`.
+pub fn names(conn: &Connection) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT profile FROM seeds UNION SELECT profile FROM ratings UNION SELECT profile FROM filters
+         UNION SELECT 'default' ORDER BY 1",
+    )?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
 /// Seeds of `profile` whose text has no vector for `model`: (hash, text).
@@ -291,6 +347,31 @@ pub fn missing_vectors(conn: &Connection, profile: &str, model: &str) -> Result<
         Ok((r.get::<_, Vec<u8>>(0)?, embedding_text(&t, &a)))
     })?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Embeds the profile's seeds that have no vector for `embedder`'s model,
+/// which must be the library's. Returns how many were embedded.
+pub fn embed_missing(lib: &mut Library, profile: &str, embedder: &dyn crate::embed::Embedder) -> Result<usize> {
+    let id = embedder.model_id().to_string();
+    let known = lib.store.default_model()?;
+    if let Some(k) = known.as_deref().filter(|k| *k != id) {
+        bail!(crate::embed::model_mismatch(k, &id));
+    }
+    let missing = missing_vectors(lib.store.conn(), profile, &id)?;
+    if missing.is_empty() {
+        return Ok(0);
+    }
+    lib.store.set_default_model(&id)?;
+    let texts: Vec<&str> = missing.iter().map(|(_, t)| t.as_str()).collect();
+    let vecs = embedder.embed(&texts, &|_| {})?;
+    let tx = lib.store.transaction()?;
+    for ((hash, _), v) in missing.iter().zip(&vecs) {
+        crate::library::store::insert_vector(&tx, &id, hash, v)?;
+    }
+    // A seed's text can be a paper's too: derived vector files must notice.
+    crate::library::store::bump_generation(&tx)?;
+    tx.commit()?;
+    Ok(missing.len())
 }
 
 #[cfg(test)]

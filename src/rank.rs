@@ -205,8 +205,12 @@ impl Ranker {
     }
 
     /// Mean of the `k` largest cosines between `v` and the seeds in `set`.
-    fn top_mean(&self, v: &[f32], set: &[usize], k: usize) -> f32 {
-        let mut sims: Vec<f32> = set.iter().map(|&i| dot(v, &self.seeds[i].vector) * self.seeds[i].weight).collect();
+    fn top_mean(&self, v: &[f32], set: &[usize], k: usize, skip: Option<usize>) -> f32 {
+        let mut sims: Vec<f32> = set
+            .iter()
+            .filter(|&&i| Some(i) != skip)
+            .map(|&i| dot(v, &self.seeds[i].vector) * self.seeds[i].weight)
+            .collect();
         sims.sort_by(|a, b| b.total_cmp(a));
         let k = k.min(sims.len());
         if k == 0 {
@@ -217,20 +221,55 @@ impl Ranker {
     }
 
     pub fn score(&self, v: &[f32]) -> Scored {
-        let mut reasons: Vec<(usize, f32)> = self.positives.iter().map(|&i| (i, dot(v, &self.seeds[i].vector))).collect();
+        self.score_without(v, None)
+    }
+
+    /// Scores a candidate that is itself seed `skip` (a paper the user
+    /// rated) on the other seeds, so a rating moves the papers around it
+    /// rather than pinning the rated one to the top or bottom. Centroid,
+    /// decayed-mean and logistic directions keep it: one seed among many
+    /// moves them little.
+    pub fn score_without(&self, v: &[f32], skip: Option<usize>) -> Scored {
+        let mut reasons: Vec<(usize, f32)> = self
+            .positives
+            .iter()
+            .filter(|&&i| Some(i) != skip)
+            .map(|&i| (i, dot(v, &self.seeds[i].vector)))
+            .collect();
         reasons.sort_by(|a, b| b.1.total_cmp(&a.1));
         reasons.truncate(REASONS);
         let score = match self.method {
             Method::Centroid | Method::DecayedMean => dot(v, &self.direction),
             Method::Knn => {
-                let pos = self.top_mean(v, &self.positives, KNN_K);
-                let neg = if self.negatives.is_empty() { 0.0 } else { self.top_mean(v, &self.negatives, 1) };
+                let pos = self.top_mean(v, &self.positives, KNN_K, skip);
+                let neg = if self.negatives.iter().all(|&i| Some(i) == skip) {
+                    0.0
+                } else {
+                    self.top_mean(v, &self.negatives, 1, skip)
+                };
                 pos - NEGATIVE_PULL * neg.max(0.0)
             }
             Method::Logistic => sigmoid(dot(v, &self.direction) + self.bias),
         };
         Scored { score, reasons }
     }
+}
+
+/// Candidates nearest the profile's decision boundary: where one rating
+/// teaches the most (uncertainty sampling, as Scholar Inbox starts cold).
+/// Only a classifier has a boundary, so whatever method ranks the day, the
+/// boundary is the logistic model's (liked seeds against disliked ones and
+/// library background) at probability ½. Returns indices into `candidates`,
+/// most uncertain first.
+pub fn most_uncertain(seeds: &[SeedVector], background: &[Vec<f32>], candidates: &[&[f32]], n: usize) -> Vec<usize> {
+    if n == 0 || candidates.is_empty() || seeds.iter().all(|s| s.negative) {
+        return Vec::new();
+    }
+    let model = Ranker::new(Method::Logistic, seeds.to_vec(), background);
+    let mut by_margin: Vec<(f32, usize)> =
+        candidates.iter().enumerate().map(|(i, v)| ((model.score(v).score - 0.5).abs(), i)).collect();
+    by_margin.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    by_margin.into_iter().take(n).map(|(_, i)| i).collect()
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -284,6 +323,30 @@ mod tests {
         let without = Ranker::new(Method::Knn, vec![liked.clone()], &[]).score(&v).score;
         let with = Ranker::new(Method::Knn, vec![liked, disliked], &[]).score(&v).score;
         assert!(with < without);
+    }
+
+    #[test]
+    fn a_rated_paper_is_scored_on_the_other_seeds() {
+        let a = seed("a", &[1.0, 0.0], false, "");
+        let b = seed("b", &[0.0, 1.0], false, "");
+        let r = Ranker::new(Method::Knn, vec![a.clone(), b], &[]);
+        let own = r.score(&a.vector);
+        let without = r.score_without(&a.vector, Some(0));
+        assert!(without.score < own.score);
+        assert!(without.reasons.iter().all(|&(i, _)| i != 0), "a paper is not its own reason");
+    }
+
+    #[test]
+    fn uncertain_candidates_sit_between_liked_and_disliked() {
+        let seeds = vec![seed("like", &[1.0, 0.0, 0.0], false, ""), seed("nope", &[0.0, 1.0, 0.0], true, "")];
+        let background = vec![unit(&[0.0, 0.8, 0.6]), unit(&[0.1, 0.9, 0.0])];
+        let liked = unit(&[1.0, 0.05, 0.0]);
+        let middle = unit(&[0.7, 0.7, 0.0]);
+        let disliked = unit(&[0.05, 1.0, 0.0]);
+        let c: Vec<&[f32]> = vec![&liked, &middle, &disliked];
+        assert_eq!(most_uncertain(&seeds, &background, &c, 1), vec![1]);
+        assert_eq!(most_uncertain(&seeds, &background, &c, 5).len(), 3);
+        assert!(most_uncertain(&seeds, &background, &c, 0).is_empty());
     }
 
     #[test]

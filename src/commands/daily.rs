@@ -1,15 +1,12 @@
 use crate::cli::{DailyArgs, DigestFormat};
 use crate::commands::{fetch, ingest, seed};
+use crate::digest::{self, DayOptions};
 use crate::library::{self, Library};
-use crate::profile;
-use crate::rank::{Ranker, SeedVector};
-use crate::report::{self, digest::{Digest, Pick, Reason}};
+use crate::neighbours::check_date;
+use crate::report;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::time::Instant;
-
-/// Background papers the logistic method learns "not this" from.
-const BACKGROUND: usize = 200;
 
 pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
     let start = Instant::now();
@@ -35,17 +32,21 @@ pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
     let lib = Library::open_read(&dir)?;
     let day = match (&args.date, file_day) {
         (Some(d), _) => {
-            chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").with_context(|| format!("{d:?} is not a date like 2026-03-02"))?;
+            check_date(d)?;
             d.clone()
         }
         (None, Some(d)) => d,
         (None, None) => lib
             .store
-            .conn()
-            .query_row("SELECT max(date) FROM listings", [], |r| r.get::<_, Option<String>>(0))?
+            .newest_day()?
             .context("the library has no listings yet; give listing files to `daily` or `ingest` them")?,
     };
-    let digest = rank_day(&lib, args, &day)?;
+    let model = lib.store.default_model()?.context("the library holds no vectors yet")?;
+    let flat = lib.flat_vectors(&model)?;
+    let digest = digest::rank_day(&lib, &flat, &day, &options(args))?;
+    if digest.cold {
+        bail!("profile {:?} has no liked seeds; add some with `paperscout seed add ID|FILE|--text …` or rate papers", args.profile);
+    }
     if verbose {
         eprintln!("ranked {} entries in {:.0} ms", digest.candidates, start.elapsed().as_secs_f64() * 1e3);
     }
@@ -72,84 +73,15 @@ pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
     Ok(())
 }
 
-/// Scores every included entry of `day` against the profile.
-fn rank_day(lib: &Library, args: &DailyArgs, day: &str) -> Result<Digest> {
-    let seeds = profile::list(lib.store.conn(), &args.profile)?;
-    if seeds.is_empty() {
-        bail!("profile {:?} has no seeds; add some with `paperscout seed add ID|FILE|--text …`", args.profile);
-    }
-    let model = lib.store.default_model()?.context("the library holds no vectors yet")?;
-    let mut seed_vectors = Vec::with_capacity(seeds.len());
-    for s in &seeds {
-        let v = lib.store.vector(&model, &s.text_hash)?.with_context(|| {
-            format!("seed {} has no vector yet; run `paperscout seed add` again to embed it", s.key)
-        })?;
-        seed_vectors.push(SeedVector {
-            label: s.key.clone(),
-            vector: v,
-            weight: s.weight,
-            negative: s.negative,
-            added: s.added.clone(),
-        });
-    }
-
-    let entries = lib.store.listing_day(day)?;
-    let mut digest = Digest {
-        date: day.to_string(),
+pub fn options(args: &DailyArgs) -> DayOptions {
+    DayOptions {
         profile: args.profile.clone(),
         method: args.method,
-        candidates: 0,
-        picks: Vec::new(),
-    };
-    let wanted: Vec<_> = entries.into_iter().filter(|e| args.include.contains(&e.kind)).collect();
-    digest.candidates = wanted.len();
-    if wanted.is_empty() {
-        return Ok(digest);
+        include: args.include.clone(),
+        top: args.top,
+        min_score: args.min_score,
+        unsure: args.unsure,
+        unseen: args.unseen,
+        show_hidden: args.show_filtered,
     }
-    let seed_hashes: Vec<&[u8]> = seeds.iter().map(|s| s.text_hash.as_slice()).collect();
-    let flat = lib.flat_vectors(&model)?;
-    let background = background_sample(&flat, &wanted.iter().map(|e| e.paper.rowid).collect::<Vec<_>>());
-    let ranker = Ranker::new(args.method, seed_vectors, &background);
-
-    for e in wanted {
-        // A seed listed today is not news to the user.
-        if seed_hashes.contains(&e.paper.text_hash.as_slice()) {
-            continue;
-        }
-        let Some(v) = lib.store.vector(&model, &e.paper.text_hash)? else { continue };
-        let scored = ranker.score(&v);
-        if args.min_score.is_some_and(|m| scored.score < m) {
-            continue;
-        }
-        let reasons = scored
-            .reasons
-            .iter()
-            .map(|&(i, sim)| Reason { seed: seeds[i].key.clone(), title: seeds[i].title.clone(), similarity: sim })
-            .collect();
-        let mut paper = e.paper.paper;
-        paper.kind = e.kind;
-        paper.listing_date = Some(day.to_string());
-        digest.picks.push(Pick { rank: 0, score: scored.score, paper, reasons, seen_before: e.seen_before });
-    }
-    digest.picks.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.paper.id.cmp(&b.paper.id)));
-    digest.picks.truncate(args.top);
-    for (i, p) in digest.picks.iter_mut().enumerate() {
-        p.rank = i + 1;
-    }
-    Ok(digest)
-}
-
-/// Evenly spaced library vectors outside today's candidates: deterministic,
-/// so the same day ranks the same way twice.
-fn background_sample(flat: &library::vectors::FlatVectors, exclude: &[i64]) -> Vec<Vec<f32>> {
-    if flat.count == 0 {
-        return Vec::new();
-    }
-    let step = (flat.count / BACKGROUND).max(1);
-    (0..flat.count)
-        .step_by(step)
-        .filter(|&i| !exclude.contains(&flat.rowid(i)))
-        .take(BACKGROUND)
-        .map(|i| flat.vector(i).to_vec())
-        .collect()
 }

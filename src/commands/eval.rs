@@ -5,7 +5,7 @@ use crate::cli::{EvalArgs, EvalBenchmark, EvalCsfcubeArgs, EvalHistoryArgs};
 use crate::commands::ingest::progress_bar;
 use crate::embed;
 use crate::eval::csfcube::{self, Aggregation, FacetSummary, QueryResult};
-use crate::eval::{history, Rng};
+use crate::eval::{feedback, history, Rng};
 use crate::library::{self, Library};
 use crate::rank::Method;
 use anyhow::{bail, Context, Result};
@@ -34,8 +34,30 @@ struct CsfcubeOutput<'a> {
     /// Aggregated figures of each ranking method, the query as its one seed.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     methods: &'a [MethodRow],
+    /// Simulated ratings (`--feedback`): figures on the unrated remainder.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    feedback: &'a [FeedbackRow],
     queries: &'a [QueryResult],
 }
+
+/// Aggregated figures after `n` simulated ratings per pool, beside the same
+/// remainder ranked without them.
+#[derive(Serialize)]
+struct FeedbackRow {
+    method: &'static str,
+    rule: &'static str,
+    n: usize,
+    map: f64,
+    ndcg_pct20: f64,
+    map_without: f64,
+    ndcg_pct20_without: f64,
+    /// Share of the ratings that were 👍.
+    liked_share: f64,
+}
+
+/// Methods the feedback simulation compares: the default and the one that
+/// learns a boundary.
+const FEEDBACK_METHODS: [Method; 2] = [Method::Knn, Method::Logistic];
 
 /// Aggregated CSFCube figures of one ranking method.
 #[derive(Serialize)]
@@ -52,6 +74,7 @@ struct Rankings {
     ranker: String,
     main: Vec<Vec<u8>>,
     by_method: Vec<(Method, Vec<Vec<u8>>)>,
+    feedback: Vec<FeedbackRow>,
 }
 
 /// Seed of the background sampling for the logistic method: fixed, so the
@@ -69,7 +92,15 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
     }
     let rankings = match &args.ranked {
         Some(pattern) => {
-            Rankings { ranker: pattern.clone(), main: ranked_from_run(&queries, pattern)?, by_method: Vec::new() }
+            if !args.feedback.is_empty() {
+                bail!("--feedback simulates ratings on our own vectors; it does not apply to --ranked runs");
+            }
+            Rankings {
+                ranker: pattern.clone(),
+                main: ranked_from_run(&queries, pattern)?,
+                by_method: Vec::new(),
+                feedback: Vec::new(),
+            }
         }
         None => embed_and_rank(&collection, &queries, args, verbose)?,
     };
@@ -104,6 +135,7 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
             relevant_grade: csfcube::RELEVANT_GRADE,
             summary: &summary,
             methods: &methods,
+            feedback: &rankings.feedback,
             queries: &results,
         };
         serde_json::to_writer_pretty(&mut out, &doc)?;
@@ -111,6 +143,7 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
     } else {
         write_csfcube_table(&mut out, &ranker, &summary, aggregation)?;
         write_method_table(&mut out, &methods)?;
+        write_feedback_table(&mut out, &rankings.feedback)?;
     }
     out.flush()?;
     Ok(())
@@ -151,7 +184,37 @@ fn embed_and_rank(
             .collect::<Result<_>>()?;
         by_method.push((method, ranked));
     }
-    Ok(Rankings { ranker: embedder.model_id().to_string(), main, by_method })
+    let mut rows = Vec::new();
+    for method in FEEDBACK_METHODS {
+        for rule in feedback::Choice::ALL {
+            for &n in &args.feedback {
+                let mut with = Vec::new();
+                let mut without = Vec::new();
+                let mut liked = 0;
+                for (q, bg) in queries.iter().zip(&backgrounds) {
+                    let o = feedback::simulate(q, &by_id, bg, method, rule, n)?;
+                    with.push(o.with);
+                    without.push(o.without);
+                    liked += o.liked;
+                }
+                let agg = |r: &[QueryResult]| {
+                    csfcube::summarise(r, collection.folds.as_ref()).0.into_iter().find(|s| s.facet == "aggregated")
+                };
+                let (Some(a), Some(b)) = (agg(&with), agg(&without)) else { continue };
+                rows.push(FeedbackRow {
+                    method: method.name(),
+                    rule: rule.name(),
+                    n,
+                    map: a.map,
+                    ndcg_pct20: a.ndcg_pct20,
+                    map_without: b.map,
+                    ndcg_pct20_without: b.ndcg_pct20,
+                    liked_share: if n == 0 { 0.0 } else { liked as f64 / (n * queries.len()) as f64 },
+                });
+            }
+        }
+    }
+    Ok(Rankings { ranker: embedder.model_id().to_string(), main, by_method, feedback: rows })
 }
 
 /// Grades in the order a CSFCube-format run file ranks each pool.
@@ -221,6 +284,36 @@ fn write_method_table(out: &mut impl Write, methods: &[MethodRow]) -> Result<()>
             100.0 * m.map,
             100.0 * m.ndcg_pct20,
             100.0 * m.ndcg_at20
+        )?;
+    }
+    Ok(())
+}
+
+fn write_feedback_table(out: &mut impl Write, rows: &[FeedbackRow]) -> Result<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(out, "Simulated ratings: N papers of each pool rated (grade >= 2 liked), scored on the unrated rest")?;
+    writeln!(out, "(\"without\": the same rest ranked from the query alone; aggregated, percentages):")?;
+    writeln!(
+        out,
+        "{:<9} {:<7} {:>3} {:>7} {:>8} {:>9} {:>10} {:>7} {:>6}",
+        "method", "rule", "N", "MAP", "NDCG%20", "MAP w/o", "NDCG w/o", "ΔMAP", "liked"
+    )?;
+    for r in rows {
+        writeln!(
+            out,
+            "{:<9} {:<7} {:>3} {:>7.2} {:>8.2} {:>9.2} {:>10.2} {:>+7.2} {:>5.0}%",
+            r.method,
+            r.rule,
+            r.n,
+            100.0 * r.map,
+            100.0 * r.ndcg_pct20,
+            100.0 * r.map_without,
+            100.0 * r.ndcg_pct20_without,
+            100.0 * (r.map - r.map_without),
+            100.0 * r.liked_share
         )?;
     }
     Ok(())

@@ -1,17 +1,10 @@
 use crate::cli::LikeArgs;
 use crate::embed;
-use crate::library::{self, index, Library};
-use crate::paper::ArxivId;
+use crate::library::{self, Library};
+use crate::neighbours::{self, Scope};
 use crate::report;
 use anyhow::{bail, Context, Result};
-use std::collections::HashSet;
 use std::io::Write;
-
-/// A paper found like the target, with what the report shows of it.
-pub struct Neighbour {
-    pub score: f32,
-    pub paper: library::store::StoredPaper,
-}
 
 pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
@@ -19,15 +12,8 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
     let (model, query, exclude) = match &args.id {
         // An id query needs no model: its vector is already stored.
         Some(id) => {
-            let parsed = ArxivId::parse(id).with_context(|| format!("{id:?} is not an arXiv id"))?;
-            let paper = lib
-                .store
-                .get_paper(&parsed.id)?
-                .with_context(|| format!("{} is not in the library at {}", parsed.id, dir.display()))?;
             let model = lib.store.default_model()?.context("the library holds no vectors yet")?;
-            let v = lib.store.vector(&model, &paper.text_hash)?.with_context(|| {
-                format!("{} has no vector yet; run `paperscout ingest` to embed it", parsed.id)
-            })?;
+            let (paper, v) = neighbours::paper_query(&lib, &model, id)?;
             (model, v, Some(paper.rowid))
         }
         None => {
@@ -51,32 +37,8 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
         }
     };
     let flat = lib.flat_vectors(&model)?;
-    let allowed = allowed_rowids(&lib, args)?;
-    let keep = |pos: usize| {
-        let rowid = flat.rowid(pos);
-        Some(rowid) != exclude && allowed.as_ref().is_none_or(|a| a.contains(&rowid))
-    };
-    let hits = if args.approx || flat.count > library::EXACT_SCAN_LIMIT {
-        lib.refresh_index(&flat)?;
-        let dir = lib.index_dir(&model);
-        match index::with_index(&dir, |h| index::search(h, &query, args.k, keep)) {
-            Ok(hits) => hits,
-            // A graph that no longer loads is derived data: rebuild it once.
-            Err(e) => {
-                eprintln!("warning: {e:#}; rebuilding it");
-                index::rebuild(&dir, &flat)?;
-                index::with_index(&dir, |h| index::search(h, &query, args.k, keep))?
-            }
-        }
-    } else {
-        flat.top_k(&query, args.k, keep)
-    };
-    let mut found = Vec::with_capacity(hits.len());
-    for (pos, score) in hits {
-        if let Some(paper) = lib.store.get_paper_by_rowid(flat.rowid(pos))? {
-            found.push(Neighbour { score, paper });
-        }
-    }
+    let scope = Scope { since: args.since.clone(), until: args.until.clone(), category: args.category.clone() };
+    let found = neighbours::nearest(&lib, &flat, &query, args.k, exclude, &scope, args.approx)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {
@@ -86,26 +48,4 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
     }
     out.flush()?;
     Ok(())
-}
-
-/// Rowids passing the date and category filters, or None when there are none.
-fn allowed_rowids(lib: &Library, args: &LikeArgs) -> Result<Option<HashSet<i64>>> {
-    if args.since.is_none() && args.until.is_none() && args.category.is_none() {
-        return Ok(None);
-    }
-    for d in [&args.since, &args.until].into_iter().flatten() {
-        if chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_err() {
-            bail!("{d:?} is not a date like 2026-03-02");
-        }
-    }
-    let mut stmt = lib.store.conn().prepare(
-        "SELECT rowid FROM papers WHERE (?1 IS NULL OR first_date >= ?1)
-         AND (?2 IS NULL OR first_date <= ?2)
-         AND (?3 IS NULL OR EXISTS (SELECT 1 FROM json_each(papers.subjects) WHERE value = ?3))",
-    )?;
-    let rows = stmt.query_map(
-        rusqlite::params![args.since, args.until, args.category],
-        |r| r.get::<_, i64>(0),
-    )?;
-    Ok(Some(rows.collect::<std::result::Result<_, _>>()?))
 }

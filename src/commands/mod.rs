@@ -6,10 +6,13 @@ pub mod doctor;
 pub mod embed;
 pub mod eval;
 pub mod fetch;
+pub mod filter;
 pub mod ingest;
 pub mod like;
 pub mod parse;
+pub mod rate;
 pub mod seed;
+pub mod serve;
 pub mod stats;
 
 use crate::cli::{Cli, Command};
@@ -26,5 +29,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Seed(args) => seed::run(&args, cli.verbose),
         Command::Daily(args) => daily::run(&args, cli.verbose),
         Command::Fetch(args) => fetch::run(&args, cli.verbose),
+        Command::Rate(args) => rate::run(&args),
+        Command::Filter(args) => filter::run(&args),
+        Command::Serve(args) => serve::run(&args, cli.verbose),
     }
 }

@@ -1,8 +1,14 @@
 use crate::cli::{SeedAction, SeedArgs};
 use crate::embed;
-use crate::library::{self, store, Library};
+use crate::library::{self, Library};
 use crate::profile::{self, SeedInput};
 use anyhow::{bail, Result};
+use std::io::Write;
+
+/// Seeds are keyed by bare arXiv id (no version) or `text:…`.
+fn seed_key(key: &str) -> String {
+    crate::paper::ArxivId::parse(key).map(|a| a.id).unwrap_or_else(|| key.to_string())
+}
 
 pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
@@ -31,9 +37,17 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
                 args.profile
             );
         }
-        SeedAction::List => {
+        SeedAction::List { json } => {
             let lib = Library::open_read(&dir)?;
             let seeds = profile::list(lib.store.conn(), &args.profile)?;
+            if *json {
+                let mut out = std::io::stdout().lock();
+                for s in &seeds {
+                    serde_json::to_writer(&mut out, s)?;
+                    out.write_all(b"\n")?;
+                }
+                return Ok(());
+            }
             if seeds.is_empty() {
                 println!("profile {:?} has no seeds; add some with `paperscout seed add`", args.profile);
             }
@@ -58,6 +72,38 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
                 );
             }
         }
+        SeedAction::Weight { keys, weight } => {
+            Library::open_read(&dir)?;
+            let mut lib = Library::open_write(&dir)?;
+            let tx = lib.store.transaction()?;
+            let mut missing = Vec::new();
+            for key in keys {
+                if !profile::set_weight(&tx, &args.profile, &seed_key(key), *weight)? {
+                    missing.push(key.clone());
+                }
+            }
+            if !missing.is_empty() {
+                bail!("not seeds of profile {:?}: {}", args.profile, missing.join(", "));
+            }
+            tx.commit()?;
+            println!("{} seed(s) now weigh {weight}", keys.len());
+        }
+        SeedAction::Move { keys, to } => {
+            Library::open_read(&dir)?;
+            let mut lib = Library::open_write(&dir)?;
+            let tx = lib.store.transaction()?;
+            let mut missing = Vec::new();
+            for key in keys {
+                if !profile::move_seed(&tx, &args.profile, &seed_key(key), to)? {
+                    missing.push(key.clone());
+                }
+            }
+            if !missing.is_empty() {
+                bail!("not seeds of profile {:?}: {}", args.profile, missing.join(", "));
+            }
+            tx.commit()?;
+            println!("moved {} seed(s) to profile {to:?}", keys.len());
+        }
         SeedAction::Rm { keys } => {
             let lib = Library::open_write(&dir)?;
             let missing = profile::remove(lib.store.conn(), &args.profile, keys)?;
@@ -80,20 +126,5 @@ pub fn embed_seeds(lib: &mut Library, profile_name: &str, model: &crate::cli::Mo
         }
     }
     let embedder = embed::load(&embed::args_for_library(model, known.as_deref()), verbose)?;
-    let id = embedder.model_id().to_string();
-    if known.as_deref().is_some_and(|k| k != id) {
-        bail!(embed::model_mismatch(&known.unwrap_or_default(), &id));
-    }
-    lib.store.set_default_model(&id)?;
-    let missing = profile::missing_vectors(lib.store.conn(), profile_name, &id)?;
-    let texts: Vec<&str> = missing.iter().map(|(_, t)| t.as_str()).collect();
-    let vecs = embedder.embed(&texts, &|_| {})?;
-    let tx = lib.store.transaction()?;
-    for ((hash, _), v) in missing.iter().zip(&vecs) {
-        store::insert_vector(&tx, &id, hash, v)?;
-    }
-    // A seed's text can be a paper's too: derived vector files must notice.
-    store::bump_generation(&tx)?;
-    tx.commit()?;
-    Ok(missing.len())
+    profile::embed_missing(lib, profile_name, embedder.as_ref())
 }

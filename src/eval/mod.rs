@@ -9,6 +9,7 @@
 //! definitions the comment says so.
 
 pub mod csfcube;
+pub mod feedback;
 pub mod history;
 
 /// Discounted cumulative gain of the first `k` grades, as CSFCube's script

@@ -4,6 +4,7 @@
 //! stale or unreadable.
 
 pub mod index;
+pub mod stats;
 pub mod store;
 pub mod vectors;
 
@@ -61,6 +62,36 @@ impl Library {
             );
         }
         Ok(Library { dir: dir.to_path_buf(), store: Store::open(&db)?, _lock: None })
+    }
+
+    /// Opens for writing like [`Library::open_write`], but gives up after
+    /// `patience` while another process writes (the server answers "busy"
+    /// rather than hang behind a long ingest).
+    pub fn open_write_within(dir: &Path, patience: Duration) -> Result<Library> {
+        let lock_path = dir.join("write.lock");
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .with_context(|| format!("cannot open {}", lock_path.display()))?;
+        let start = Instant::now();
+        loop {
+            match lock.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < patience => {
+                    std::thread::sleep(Duration::from_millis(50))
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    anyhow::bail!("the library at {} is busy (another paperscout is writing to it); try again", dir.display())
+                }
+                Err(std::fs::TryLockError::Error(e)) => {
+                    return Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
+                }
+            }
+        }
+        let store = Store::open(&dir.join("library.sqlite"))?;
+        Ok(Library { dir: dir.to_path_buf(), store, _lock: Some(lock) })
     }
 
     /// Opens for writing, creating the library if needed. Only one writer at

@@ -54,6 +54,26 @@ CREATE TABLE IF NOT EXISTS seeds (
     origin    TEXT NOT NULL,        -- where it came from (file, id, --text)
     PRIMARY KEY (profile, key)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS ratings (
+    profile TEXT NOT NULL,
+    id      TEXT NOT NULL,
+    version INTEGER,                -- the version the user rated
+    rating  INTEGER NOT NULL,       -- +1 liked, -1 not interested
+    time    TEXT NOT NULL,          -- RFC 3339
+    PRIMARY KEY (profile, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seen (
+    profile TEXT NOT NULL,
+    id      TEXT NOT NULL,
+    time    TEXT NOT NULL,          -- when the user first rated or opened it
+    PRIMARY KEY (profile, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS filters (
+    profile TEXT NOT NULL,
+    rule    TEXT NOT NULL,          -- include, exclude, author, allow, deny
+    value   TEXT NOT NULL,
+    PRIMARY KEY (profile, rule, value)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vectors (
     model     TEXT NOT NULL,
     text_hash BLOB NOT NULL,
@@ -219,6 +239,36 @@ impl Store {
             out.push(DayEntry { kind, paper, seen_before });
         }
         Ok(out)
+    }
+
+    /// The newest day any listing was read for.
+    pub fn newest_day(&self) -> Result<Option<String>> {
+        Ok(self.conn.query_row("SELECT max(date) FROM listings", [], |r| r.get(0))?)
+    }
+
+    /// Listing days, newest first, with how many papers each listed.
+    pub fn days(&self, limit: usize) -> Result<Vec<(String, i64)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT date, count(DISTINCT id) FROM listings GROUP BY date ORDER BY date DESC LIMIT ?1",
+        )?;
+        let rows = stmt.query_map([limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Every version seen of a paper: (version, title), oldest first.
+    pub fn versions(&self, id: &str) -> Result<Vec<(i64, String)>> {
+        let mut stmt = self.conn.prepare_cached("SELECT version, title FROM versions WHERE id = ?1 ORDER BY version")?;
+        let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Every listing of a paper: (date, category, kind), oldest first.
+    pub fn listings_of(&self, id: &str) -> Result<Vec<(String, String, String)>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT date, category, kind FROM listings WHERE id = ?1 ORDER BY date, category")?;
+        let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
     pub fn vector(&self, model: &str, hash: &[u8]) -> Result<Option<Vec<f32>>> {

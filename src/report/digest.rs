@@ -1,41 +1,11 @@
 //! The daily digest in four forms: a terminal table, JSON lines, Markdown
 //! and one self-contained HTML page.
 
+use crate::digest::{Digest, Pick, Reason};
 use crate::paper::Paper;
-use crate::rank::Method;
-use serde::Serialize;
 use std::io::{self, Write};
 
-#[derive(Debug, Clone, Serialize)]
-pub struct Reason {
-    /// The seed's key (an arXiv id, or text:… for free text).
-    pub seed: String,
-    pub title: String,
-    pub similarity: f32,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Pick {
-    pub rank: usize,
-    pub score: f32,
-    #[serde(flatten)]
-    pub paper: Paper,
-    pub reasons: Vec<Reason>,
-    /// Set for a replaced entry first listed on an earlier day.
-    pub seen_before: Option<String>,
-}
-
-#[derive(Debug, Clone)]
-pub struct Digest {
-    pub date: String,
-    pub profile: String,
-    pub method: Method,
-    /// Entries of the day that were ranked.
-    pub candidates: usize,
-    pub picks: Vec<Pick>,
-}
-
-fn reason_text(p: &Pick) -> String {
+pub fn reason_text(p: &Pick) -> String {
     match p.reasons.first() {
         Some(r) => {
             let mut s = format!("close to your seed {} ({:.2})", short_title(r), r.similarity);
@@ -58,6 +28,26 @@ fn short_title(r: &Reason) -> String {
     }
 }
 
+/// The entry's kind with what the user already did about it.
+fn kind_label(p: &Pick) -> String {
+    let mut s = p.paper.kind.to_string();
+    if let Some(day) = &p.seen_before {
+        s.push_str(&format!(" (seen {day})"));
+    }
+    if let Some(day) = p.seen.as_ref().filter(|d| Some(*d) != p.seen_before.as_ref()) {
+        s.push_str(&format!(" (seen {day})"));
+    }
+    match p.rating {
+        Some(r) if r > 0 => s.push_str(" [liked]"),
+        Some(_) => s.push_str(" [not interested]"),
+        None => {}
+    }
+    if let Some(a) = &p.pinned {
+        s.push_str(&format!(" [pinned: {a}]"));
+    }
+    s
+}
+
 fn version_id(p: &Paper) -> String {
     match p.version {
         Some(v) => format!("{}v{}", p.id, v),
@@ -75,10 +65,7 @@ pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
     }
     writeln!(out, "{} — {} of {} entries, profile {}, method {}", d.date, d.picks.len(), d.candidates, d.profile, d.method)?;
     for p in &d.picks {
-        let kind = match &p.seen_before {
-            Some(day) => format!("{} (seen {day})", p.paper.kind),
-            None => p.paper.kind.to_string(),
-        };
+        let kind = kind_label(p);
         writeln!(
             out,
             "{:>3}  {:.3}  {:<12} {:<8} {:<9} {}",
@@ -91,20 +78,49 @@ pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
         )?;
         writeln!(out, "{:>29}{}", "", reason_text(p))?;
     }
+    if !d.unsure.is_empty() {
+        writeln!(out, "\nunsure — rating these teaches the ranking most:")?;
+        for p in &d.unsure {
+            writeln!(out, "     {:.3}  {:<12} {:<8} {}", p.score, p.paper.id, kind_label(p), p.paper.title)?;
+        }
+    }
+    if !d.hidden.is_empty() {
+        writeln!(out, "\nhidden by filters:")?;
+        for h in &d.hidden {
+            writeln!(out, "     {:<12} {}  [{}]", h.id, h.title, h.rule)?;
+        }
+    }
     Ok(())
 }
 
-/// One JSON object per pick with every field of the table and the reasons;
-/// a day without entries gives no lines (the message goes to stderr).
+/// One JSON object per pick with every field of the table and the reasons,
+/// then the unsure papers and what the filters hid, each object saying its
+/// `section` (pick, unsure, hidden); a day without entries gives no lines
+/// (the message goes to stderr).
 pub fn json(out: &mut impl Write, d: &Digest) -> io::Result<()> {
     if d.picks.is_empty() {
         eprintln!("{}", empty_line(d));
     }
-    for p in &d.picks {
-        serde_json::to_writer(&mut *out, p)?;
+    for v in json_values(d) {
+        serde_json::to_writer(&mut *out, &v)?;
         out.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// The objects of [`json`], for the server's JSON twin of the page.
+pub fn json_values(d: &Digest) -> Vec<serde_json::Value> {
+    fn with_section(v: impl serde::Serialize, section: &str) -> serde_json::Value {
+        let mut v = serde_json::to_value(v).unwrap_or_default();
+        if let Some(o) = v.as_object_mut() {
+            o.insert("section".into(), section.into());
+        }
+        v
+    }
+    let picks = d.picks.iter().map(|p| with_section(p, "pick"));
+    let unsure = d.unsure.iter().map(|p| with_section(p, "unsure"));
+    let hidden = d.hidden.iter().map(|h| with_section(h, "hidden"));
+    picks.chain(unsure).chain(hidden).collect()
 }
 
 /// Markdown escapes for text that goes inside a table cell or link text.
@@ -121,14 +137,13 @@ pub fn markdown(out: &mut impl Write, d: &Digest) -> io::Result<()> {
     for p in &d.picks {
         writeln!(
             out,
-            "{}. **[{}](https://arxiv.org/abs/{})** — {:.3} · `{}` · {}{}  ",
+            "{}. **[{}](https://arxiv.org/abs/{})** — {:.3} · `{}` · {}  ",
             p.rank,
             md(&p.paper.title),
             version_id(&p.paper),
             p.score,
             p.paper.primary.as_deref().unwrap_or("-"),
-            p.paper.kind,
-            p.seen_before.as_ref().map(|s| format!(" (seen {s})")).unwrap_or_default()
+            md(&kind_label(p))
         )?;
         if !p.paper.authors.is_empty() {
             writeln!(out, "   {}  ", md(&p.paper.authors.join(", ")))?;
@@ -203,14 +218,13 @@ pub fn html(out: &mut impl Write, d: &Digest) -> io::Result<()> {
         }
         writeln!(
             out,
-            "<div class=\"meta\"><span class=\"bar\" title=\"score {:.3}\"><span style=\"width:{:.0}%\"></span></span>{:.3} · {} · {}<span class=\"tag\">{}</span>{}</div>",
+            "<div class=\"meta\"><span class=\"bar\" title=\"score {:.3}\"><span style=\"width:{:.0}%\"></span></span>{:.3} · {} · {}<span class=\"tag\">{}</span></div>",
             p.score,
             frac * 100.0,
             p.score,
             esc(&id),
             esc(p.paper.primary.as_deref().unwrap_or("-")),
-            p.paper.kind,
-            p.seen_before.as_ref().map(|s| format!("<span class=\"tag\">seen {}</span>", esc(s))).unwrap_or_default()
+            esc(&kind_label(p))
         )?;
         writeln!(out, "<div class=\"reason\">{}</div>", esc(&reason_text(p)))?;
         if !p.paper.abstract_text.is_empty() {

@@ -11,21 +11,25 @@ pub fn write_papers(out: &mut impl Write, papers: &[Paper]) -> io::Result<()> {
 }
 
 /// One object per neighbour: the paper's fields plus its score.
-pub fn write_neighbours(out: &mut impl Write, found: &[crate::commands::like::Neighbour]) -> io::Result<()> {
+pub fn write_neighbours(out: &mut impl Write, found: &[crate::neighbours::Neighbour]) -> io::Result<()> {
     for n in found {
-        let p = &n.paper.paper;
-        let obj = serde_json::json!({
-            "id": p.id,
-            "version": p.version,
-            "score": (n.score * 10_000.0).round() / 10_000.0,
-            "title": p.title,
-            "authors": p.authors,
-            "primary": p.primary,
-            "subjects": p.subjects,
-            "listing_date": n.paper.first_date,
-        });
-        serde_json::to_writer(&mut *out, &obj)?;
+        serde_json::to_writer(&mut *out, &neighbour(n))?;
         out.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// The object `like --json` prints for one neighbour (the server's too).
+pub fn neighbour(n: &crate::neighbours::Neighbour) -> serde_json::Value {
+    let p = &n.paper.paper;
+    serde_json::json!({
+        "id": p.id,
+        "version": p.version,
+        "score": (n.score * 10_000.0).round() / 10_000.0,
+        "title": p.title,
+        "authors": p.authors,
+        "primary": p.primary,
+        "subjects": p.subjects,
+        "listing_date": n.paper.first_date,
+    })
 }

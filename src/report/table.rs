@@ -27,7 +27,7 @@ pub fn write_papers(out: &mut impl Write, papers: &[Paper]) -> io::Result<()> {
 }
 
 /// Score, id, date, primary category and title of each neighbour.
-pub fn write_neighbours(out: &mut impl Write, found: &[crate::commands::like::Neighbour]) -> io::Result<()> {
+pub fn write_neighbours(out: &mut impl Write, found: &[crate::neighbours::Neighbour]) -> io::Result<()> {
     for n in found {
         let p = &n.paper.paper;
         writeln!(

@@ -55,3 +55,115 @@ pub fn ok(lib: &Path, args: &[&str]) -> String {
 pub fn json_lines(s: &str) -> Vec<serde_json::Value> {
     s.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect()
 }
+
+/// A `paperscout serve` on an ephemeral loopback port, killed when dropped.
+pub struct Server {
+    pub url: String,
+    child: std::process::Child,
+    // Kept open: a server writing to a closed pipe would fail.
+    _stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Server {
+    pub fn start(lib: &Path) -> Server {
+        use std::io::BufRead;
+        let mut child = command(lib, &["serve", "--addr", "127.0.0.1:0"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .spawn()
+            .expect("start paperscout serve");
+        let stdout = child.stdout.take().expect("server stdout");
+        let mut line = String::new();
+        let mut reader = std::io::BufReader::new(stdout);
+        reader.read_line(&mut line).expect("the server prints its URL");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no URL in {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        Server { url, child, _stdout: reader }
+    }
+
+    pub fn get(&self, path: &str) -> (u16, String) {
+        response(ureq::get(&format!("{}{path}", self.url)).call())
+    }
+
+    pub fn json(&self, path: &str) -> serde_json::Value {
+        let (status, body) = self.get(path);
+        assert_eq!(status, 200, "GET {path}: {body}");
+        serde_json::from_str(&body).expect("JSON body")
+    }
+
+    /// The token every page carries.
+    pub fn csrf(&self) -> String {
+        let (_, page) = self.get("/stats");
+        let at = page.find("name=\"csrf-token\" content=\"").expect("csrf meta tag") + 27;
+        page[at..at + 64].to_string()
+    }
+
+    pub fn post(&self, path: &str, token: Option<&str>, body: &str) -> (u16, String) {
+        let mut req = ureq::post(&format!("{}{path}", self.url)).set("Content-Type", "application/json");
+        if let Some(t) = token {
+            req = req.set("X-CSRF-Token", t);
+        }
+        response(req.send_string(body))
+    }
+
+    /// Waits (bounded) until the background model load has finished.
+    pub fn wait_for_model(&self) {
+        for _ in 0..600 {
+            let stats = self.json("/api/stats");
+            match stats["model_status"].as_str() {
+                Some("ready") => return,
+                Some("failed") => panic!("the model failed to load"),
+                _ => std::thread::sleep(std::time::Duration::from_millis(100)),
+            }
+        }
+        panic!("the model did not load within 60 s");
+    }
+}
+
+fn response(r: Result<ureq::Response, ureq::Error>) -> (u16, String) {
+    match r {
+        Ok(res) => (res.status(), res.into_string().unwrap_or_default()),
+        Err(ureq::Error::Status(code, res)) => (code, res.into_string().unwrap_or_default()),
+        Err(e) => panic!("request failed: {e}"),
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A library of the three fixture pages with the example seeds, built once
+/// per test binary; each caller gets its own copy to change.
+pub fn demo_library(into: &Path) {
+    static BUILT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let base = BUILT.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let lib = dir.path().join("lib");
+        let mut args = vec!["ingest".to_string()];
+        args.extend(pages());
+        ok(&lib, &args.iter().map(String::as_str).collect::<Vec<_>>());
+        ok(&lib, &["seed", "add", root().join("examples/seeds.bib").to_str().unwrap()]);
+        ok(&lib, &["seed", "add", "--text", "scheduling and serving large language model inference on GPU clusters"]);
+        dir
+    });
+    copy_dir(&base.path().join("lib"), into);
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for e in std::fs::read_dir(from).expect("read dir").flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else if e.file_name() != "write.lock" {
+            std::fs::copy(e.path(), &target).expect("copy file");
+        }
+    }
+}

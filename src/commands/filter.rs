@@ -1,0 +1,61 @@
+use crate::cli::{FilterAction, FilterArgs};
+use crate::library::{self, Library};
+use crate::profile::{self, filters};
+use anyhow::{bail, Result};
+use std::io::Write;
+
+pub fn run(args: &FilterArgs) -> Result<()> {
+    profile::check_profile_name(&args.profile)?;
+    let dir = library::resolve_dir(args.library.library.as_deref())?;
+    // Read first: a mistyped --library must not create an empty library.
+    let lib = Library::open_read(&dir)?;
+    match &args.action {
+        FilterAction::Add { rule, values } => {
+            for v in values {
+                filters::normalise(*rule, v)?;
+            }
+            drop(lib);
+            let mut lib = Library::open_write(&dir)?;
+            let tx = lib.store.transaction()?;
+            let mut added = 0;
+            for v in values {
+                added += usize::from(filters::add(&tx, &args.profile, *rule, v)?);
+            }
+            tx.commit()?;
+            println!("{added} {rule} rule(s) added to profile {:?}", args.profile);
+        }
+        FilterAction::Rm { rule, values } => {
+            drop(lib);
+            let mut lib = Library::open_write(&dir)?;
+            let tx = lib.store.transaction()?;
+            let mut missing = Vec::new();
+            for v in values {
+                if !filters::remove(&tx, &args.profile, *rule, v)? {
+                    missing.push(v.clone());
+                }
+            }
+            if !missing.is_empty() {
+                bail!("not {rule} rules of profile {:?}: {}", args.profile, missing.join(", "));
+            }
+            tx.commit()?;
+            println!("removed {} {rule} rule(s)", values.len());
+        }
+        FilterAction::List { json } => {
+            let rules = filters::list(lib.store.conn(), &args.profile)?;
+            let mut out = std::io::stdout().lock();
+            if *json {
+                for r in &rules {
+                    serde_json::to_writer(&mut out, r)?;
+                    out.write_all(b"\n")?;
+                }
+            } else if rules.is_empty() {
+                writeln!(out, "profile {:?} has no filters", args.profile)?;
+            } else {
+                for r in &rules {
+                    writeln!(out, "{:<8} {}", r.rule, r.value)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,240 @@
+//! A day's listing ranked against a profile: the picks with their reasons,
+//! the papers the profile is least sure about, and what the filters hid.
+//! `daily` and `serve` both call [`rank_day`], so a page and the command
+//! line can never rank differently.
+
+use crate::library::store::DayEntry;
+use crate::library::vectors::FlatVectors;
+use crate::library::Library;
+use crate::paper::{Kind, Paper};
+use crate::profile::filters::{self, Verdict};
+use crate::profile::{self, ratings};
+use crate::rank::{self, Method, Ranker, SeedVector};
+use anyhow::{Context, Result};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Background papers the logistic method (and the unsure rule) learn "not this" from.
+const BACKGROUND: usize = 200;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Reason {
+    /// The seed's key (an arXiv id, or text:… for free text).
+    pub seed: String,
+    pub title: String,
+    pub similarity: f32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Pick {
+    /// Position among the picks (1 = read first); 0 in the unsure list.
+    pub rank: usize,
+    pub score: f32,
+    #[serde(flatten)]
+    pub paper: Paper,
+    pub reasons: Vec<Reason>,
+    /// Set for a replaced entry first listed on an earlier day.
+    pub seen_before: Option<String>,
+    /// The profile's rating of this paper: 1 liked, -1 not interested.
+    pub rating: Option<i8>,
+    /// Shown on top because of this pinned author.
+    pub pinned: Option<String>,
+    /// The day the user rated or opened it, when that makes this listing
+    /// (a replacement or cross-list) old news.
+    pub seen: Option<String>,
+}
+
+/// A paper a filter kept out of the digest, and the rule that did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hidden {
+    pub id: String,
+    pub title: String,
+    pub rule: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Digest {
+    pub date: String,
+    pub profile: String,
+    pub method: Method,
+    /// Entries of the day that were ranked.
+    pub candidates: usize,
+    pub picks: Vec<Pick>,
+    /// Papers nearest the profile's decision boundary, beyond the picks.
+    pub unsure: Vec<Pick>,
+    /// What the filters (and `unseen`) hid, when asked for.
+    pub hidden: Vec<Hidden>,
+    /// The profile has no seeds yet: the day is in listing order, unranked.
+    pub cold: bool,
+}
+
+/// What to rank and how: the `daily` flags that `serve` shares.
+#[derive(Debug, Clone)]
+pub struct DayOptions {
+    pub profile: String,
+    pub method: Method,
+    pub include: Vec<Kind>,
+    pub top: usize,
+    pub min_score: Option<f32>,
+    /// How many unsure papers to list (0: none).
+    pub unsure: usize,
+    /// Hide papers the user has already seen instead of marking them.
+    pub unseen: bool,
+    /// Keep a list of what the filters hid.
+    pub show_hidden: bool,
+}
+
+impl Default for DayOptions {
+    fn default() -> Self {
+        DayOptions {
+            profile: "default".into(),
+            method: rank::DEFAULT_METHOD,
+            include: vec![Kind::New, Kind::Cross],
+            top: 20,
+            min_score: None,
+            unsure: 0,
+            unseen: false,
+            show_hidden: false,
+        }
+    }
+}
+
+/// The profile's seeds as the ranker sees them, in `profile::list` order.
+pub fn seed_vectors(lib: &Library, model: &str, profile_name: &str) -> Result<(Vec<profile::Seed>, Vec<SeedVector>)> {
+    let seeds = profile::list(lib.store.conn(), profile_name)?;
+    let mut vectors = Vec::with_capacity(seeds.len());
+    for s in &seeds {
+        let v = lib.store.vector(model, &s.text_hash)?.with_context(|| {
+            format!("seed {} has no vector yet; run `paperscout seed add` again to embed it", s.key)
+        })?;
+        vectors.push(SeedVector {
+            label: s.key.clone(),
+            vector: v,
+            weight: s.weight,
+            negative: s.negative,
+            added: s.added.clone(),
+        });
+    }
+    Ok((seeds, vectors))
+}
+
+/// Scores every included entry of `day` against the profile. `flat` holds
+/// the library's vectors for its model (background for the logistic model).
+pub fn rank_day(lib: &Library, flat: &FlatVectors, day: &str, opts: &DayOptions) -> Result<Digest> {
+    let model = flat.model.as_str();
+    let conn = lib.store.conn();
+    let (seeds, seed_vecs) = seed_vectors(lib, model, &opts.profile)?;
+    let rated = ratings::by_id(conn, &opts.profile)?;
+    let seen_days = ratings::seen_days(conn, &opts.profile)?;
+    let filters = filters::load(conn, &opts.profile)?;
+    let cold = !seed_vecs.iter().any(|s| !s.negative);
+
+    let entries: Vec<DayEntry> =
+        lib.store.listing_day(day)?.into_iter().filter(|e| opts.include.contains(&e.kind)).collect();
+    let mut digest = Digest {
+        date: day.to_string(),
+        profile: opts.profile.clone(),
+        method: opts.method,
+        candidates: entries.len(),
+        picks: Vec::new(),
+        unsure: Vec::new(),
+        hidden: Vec::new(),
+        cold,
+    };
+    if entries.is_empty() {
+        return Ok(digest);
+    }
+    let seed_index: HashMap<&[u8], usize> =
+        seeds.iter().enumerate().map(|(i, s)| (s.text_hash.as_slice(), i)).collect();
+    let rowids: Vec<i64> = entries.iter().map(|e| e.paper.rowid).collect();
+    let background = background_sample(flat, &rowids);
+    let ranker = Ranker::new(opts.method, seed_vecs.clone(), &background);
+
+    let mut scored: Vec<(Pick, Vec<f32>)> = Vec::new();
+    for e in entries {
+        let id = e.paper.paper.id.clone();
+        let rating = rated.get(&id).copied();
+        let own_seed = seed_index.get(e.paper.text_hash.as_slice()).copied();
+        // A seed the user gave by hand is not news when it is listed; a
+        // paper they rated stays, showing its rating, so it can be undone.
+        if own_seed.is_some() && rating.is_none() {
+            continue;
+        }
+        let mut paper = e.paper.paper;
+        paper.kind = e.kind;
+        paper.listing_date = Some(day.to_string());
+        let pinned = match filters.judge(&paper) {
+            Verdict::Pinned(name) => Some(name),
+            Verdict::Keep => None,
+            Verdict::Hidden(rule) => {
+                if opts.show_hidden {
+                    digest.hidden.push(Hidden { id, title: paper.title, rule });
+                }
+                continue;
+            }
+        };
+        let listed_before = e.paper.first_date.as_deref().is_some_and(|d| d < day);
+        let seen = seen_days
+            .get(&id)
+            .filter(|s| e.kind != Kind::New && (listed_before || s.as_str() < day))
+            .cloned();
+        if opts.unseen && seen.is_some() && pinned.is_none() {
+            if opts.show_hidden {
+                digest.hidden.push(Hidden { id, title: paper.title, rule: format!("unseen: seen {}", seen.unwrap_or_default()) });
+            }
+            continue;
+        }
+        let Some(v) = lib.store.vector(model, &e.paper.text_hash)? else { continue };
+        let s = if cold { rank::Scored { score: 0.0, reasons: Vec::new() } } else { ranker.score_without(&v, own_seed) };
+        if !cold && pinned.is_none() && opts.min_score.is_some_and(|m| s.score < m) {
+            continue;
+        }
+        let reasons = s
+            .reasons
+            .iter()
+            .map(|&(i, sim)| Reason { seed: seeds[i].key.clone(), title: seeds[i].title.clone(), similarity: sim })
+            .collect();
+        let pick = Pick { rank: 0, score: s.score, paper, reasons, seen_before: e.seen_before, rating, pinned, seen };
+        scored.push((pick, v));
+    }
+    // Pinned authors first, then by score; a cold profile keeps listing order.
+    if !cold {
+        scored.sort_by(|(a, _), (b, _)| {
+            b.pinned.is_some().cmp(&a.pinned.is_some()).then(b.score.total_cmp(&a.score)).then_with(|| a.paper.id.cmp(&b.paper.id))
+        });
+    }
+    let pinned = scored.iter().take_while(|(p, _)| p.pinned.is_some()).count();
+    let keep = pinned.max(opts.top.min(scored.len()));
+    let rest = scored.split_off(keep.min(scored.len()));
+    digest.picks = scored.into_iter().map(|(p, _)| p).collect();
+    for (i, p) in digest.picks.iter_mut().enumerate() {
+        p.rank = i + 1;
+    }
+    if opts.unsure > 0 {
+        let open: Vec<&(Pick, Vec<f32>)> = rest.iter().filter(|(p, _)| p.rating.is_none()).collect();
+        let vecs: Vec<&[f32]> = open.iter().map(|(_, v)| v.as_slice()).collect();
+        let chosen = if cold {
+            // Nothing liked yet: no boundary, so ask about the day's first papers.
+            (0..vecs.len().min(opts.unsure)).collect()
+        } else {
+            rank::most_uncertain(&seed_vecs, &background, &vecs, opts.unsure)
+        };
+        digest.unsure = chosen.into_iter().map(|i| open[i].0.clone()).collect();
+    }
+    Ok(digest)
+}
+
+/// Evenly spaced library vectors outside today's candidates: deterministic,
+/// so the same day ranks the same way twice.
+pub fn background_sample(flat: &FlatVectors, exclude: &[i64]) -> Vec<Vec<f32>> {
+    if flat.count == 0 {
+        return Vec::new();
+    }
+    let step = (flat.count / BACKGROUND).max(1);
+    (0..flat.count)
+        .step_by(step)
+        .filter(|&i| !exclude.contains(&flat.rowid(i)))
+        .take(BACKGROUND)
+        .map(|i| flat.vector(i).to_vec())
+        .collect()
+}

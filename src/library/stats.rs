@@ -1,0 +1,91 @@
+//! What a library holds, for `stats` and the server's `/stats`.
+
+use super::Library;
+use anyhow::Result;
+use serde::Serialize;
+use std::path::Path;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelStats {
+    pub model: String,
+    pub vectors: i64,
+    pub index: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Stats {
+    pub library: String,
+    pub papers: i64,
+    pub versions: i64,
+    pub days: i64,
+    pub first_day: Option<String>,
+    pub last_day: Option<String>,
+    pub models: Vec<ModelStats>,
+    pub profiles: Vec<ProfileStats>,
+    pub disk_bytes: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ProfileStats {
+    pub profile: String,
+    pub seeds: i64,
+    pub liked: i64,
+    pub not_interested: i64,
+    pub filters: i64,
+}
+
+pub fn collect(lib: &Library) -> Result<Stats> {
+    let s = &lib.store;
+    let (first_day, last_day) =
+        s.conn().query_row("SELECT min(date), max(date) FROM listings", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let mut models = Vec::new();
+    for (model, n) in s.vector_counts()? {
+        let index = lib.index_state(&model)?;
+        models.push(ModelStats { model, vectors: n, index });
+    }
+    let mut profiles = Vec::new();
+    for name in crate::profile::names(s.conn())? {
+        let count = |sql: &str| -> Result<i64> { Ok(s.conn().query_row(sql, [&name], |r| r.get(0))?) };
+        profiles.push(ProfileStats {
+            seeds: count("SELECT count(*) FROM seeds WHERE profile = ?1")?,
+            liked: count("SELECT count(*) FROM ratings WHERE profile = ?1 AND rating > 0")?,
+            not_interested: count("SELECT count(*) FROM ratings WHERE profile = ?1 AND rating < 0")?,
+            filters: count("SELECT count(*) FROM filters WHERE profile = ?1")?,
+            profile: name,
+        });
+    }
+    Ok(Stats {
+        library: lib.dir.display().to_string(),
+        papers: s.count("SELECT count(*) FROM papers")?,
+        versions: s.count("SELECT count(*) FROM versions")?,
+        days: s.count("SELECT count(DISTINCT date) FROM listings")?,
+        first_day,
+        last_day,
+        models,
+        profiles,
+        disk_bytes: dir_size(&lib.dir),
+    })
+}
+
+fn dir_size(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    entries
+        .filter_map(|e| e.ok())
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_dir() => dir_size(&e.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
+pub fn human_bytes(n: u64) -> String {
+    let mut v = n as f64;
+    for unit in ["B", "KiB", "MiB", "GiB"] {
+        if v < 1024.0 {
+            return format!("{v:.1} {unit}");
+        }
+        v /= 1024.0;
+    }
+    format!("{v:.1} TiB")
+}

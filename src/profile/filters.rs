@@ -1,0 +1,258 @@
+//! Per-profile filters: keywords a paper must or must not mention, authors
+//! whose papers always come first, and categories to allow or deny.
+//!
+//! The rules, in the order they are applied:
+//! 1. a paper by a pinned author is always shown, on top, whatever else says;
+//! 2. `deny`: hidden when its primary category is denied;
+//! 3. `allow`: when any category is allowed, hidden unless one of its
+//!    categories (primary or cross-list) is;
+//! 4. `exclude`: hidden when its title or abstract mentions an excluded keyword;
+//! 5. `include`: when any keyword is included, hidden unless its title or
+//!    abstract mentions one.
+//!
+//! Keywords match whole words, case-insensitively; a keyword of several
+//! words matches them in sequence with any spacing between.
+
+use crate::paper::Paper;
+use anyhow::{bail, Result};
+use regex::Regex;
+use rusqlite::{params, Connection};
+use serde::Serialize;
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Rule {
+    /// Only papers mentioning one of these keywords.
+    Include,
+    /// Never papers mentioning this keyword.
+    Exclude,
+    /// Papers by this author always on top.
+    Author,
+    /// Only papers in one of these categories.
+    Allow,
+    /// Never papers whose primary category is this one.
+    Deny,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 5] = [Rule::Include, Rule::Exclude, Rule::Author, Rule::Allow, Rule::Deny];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Include => "include",
+            Rule::Exclude => "exclude",
+            Rule::Author => "author",
+            Rule::Allow => "allow",
+            Rule::Deny => "deny",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.name() == s)
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FilterRule {
+    pub rule: Rule,
+    pub value: String,
+}
+
+/// What the filters say about one paper.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Keep,
+    /// Shown on top; the pinned author's name as the user wrote it.
+    Pinned(String),
+    /// Hidden, with the rule that hid it ("exclude: blockchain").
+    Hidden(String),
+}
+
+/// A profile's filters, compiled for matching.
+#[derive(Debug, Default)]
+pub struct Filters {
+    rules: Vec<FilterRule>,
+    include: Vec<(String, Regex)>,
+    exclude: Vec<(String, Regex)>,
+    authors: Vec<(String, String)>,
+    allow: Vec<String>,
+    deny: Vec<String>,
+}
+
+/// Checks and normalises a value for its rule.
+pub fn normalise(rule: Rule, value: &str) -> Result<String> {
+    let v = crate::listing::text::inline(value);
+    if v.is_empty() {
+        bail!("an empty {rule} filter would match nothing");
+    }
+    if v.chars().count() > 200 {
+        bail!("a {rule} filter is at most 200 characters");
+    }
+    if matches!(rule, Rule::Allow | Rule::Deny)
+        && !v.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+    {
+        bail!("{v:?} is not an arXiv category like cs.DC or astro-ph.GA");
+    }
+    Ok(v)
+}
+
+pub fn add(conn: &Connection, profile: &str, rule: Rule, value: &str) -> Result<bool> {
+    let v = normalise(rule, value)?;
+    let n = conn.execute(
+        "INSERT OR IGNORE INTO filters (profile, rule, value) VALUES (?1, ?2, ?3)",
+        params![profile, rule.name(), v],
+    )?;
+    Ok(n > 0)
+}
+
+pub fn remove(conn: &Connection, profile: &str, rule: Rule, value: &str) -> Result<bool> {
+    let v = crate::listing::text::inline(value);
+    let n = conn.execute(
+        "DELETE FROM filters WHERE profile = ?1 AND rule = ?2 AND value = ?3",
+        params![profile, rule.name(), v],
+    )?;
+    Ok(n > 0)
+}
+
+pub fn list(conn: &Connection, profile: &str) -> Result<Vec<FilterRule>> {
+    let mut stmt = conn.prepare_cached("SELECT rule, value FROM filters WHERE profile = ?1 ORDER BY rule, value")?;
+    let rows = stmt.query_map([profile], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (rule, value) = row?;
+        // A rule this version does not know is skipped, not fatal.
+        if let Some(rule) = Rule::parse(&rule) {
+            out.push(FilterRule { rule, value });
+        }
+    }
+    Ok(out)
+}
+
+pub fn load(conn: &Connection, profile: &str) -> Result<Filters> {
+    Filters::new(list(conn, profile)?)
+}
+
+/// Whole-word, case-insensitive, any spacing between the words of a phrase.
+fn keyword_regex(keyword: &str) -> Result<Regex> {
+    let words: Vec<String> = keyword.split_whitespace().map(regex::escape).collect();
+    // \b only works next to word characters; "C++" must still match alone.
+    let pattern = format!(r"(?i)(?:^|[^\w]){}(?:[^\w]|$)", words.join(r"\s+"));
+    Ok(Regex::new(&pattern)?)
+}
+
+/// Author names compared without case, spacing or initials' full stops.
+fn author_key(name: &str) -> String {
+    name.split_whitespace().map(|w| w.trim_matches('.').to_lowercase()).collect::<Vec<_>>().join(" ")
+}
+
+impl Filters {
+    pub fn new(rules: Vec<FilterRule>) -> Result<Filters> {
+        let mut f = Filters::default();
+        for r in &rules {
+            match r.rule {
+                Rule::Include => f.include.push((r.value.clone(), keyword_regex(&r.value)?)),
+                Rule::Exclude => f.exclude.push((r.value.clone(), keyword_regex(&r.value)?)),
+                Rule::Author => f.authors.push((r.value.clone(), author_key(&r.value))),
+                Rule::Allow => f.allow.push(r.value.to_ascii_lowercase()),
+                Rule::Deny => f.deny.push(r.value.to_ascii_lowercase()),
+            }
+        }
+        f.rules = rules;
+        Ok(f)
+    }
+
+    pub fn rules(&self) -> &[FilterRule] {
+        &self.rules
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    pub fn judge(&self, p: &Paper) -> Verdict {
+        if !self.authors.is_empty() {
+            for a in &p.authors {
+                let key = author_key(a);
+                if let Some((name, _)) = self.authors.iter().find(|(_, k)| !k.is_empty() && *k == key) {
+                    return Verdict::Pinned(name.clone());
+                }
+            }
+        }
+        let lower = |s: &str| s.to_ascii_lowercase();
+        let primary = p.primary.as_deref().or(p.subjects.first().map(String::as_str)).map(lower);
+        if let Some(primary) = &primary {
+            if let Some(d) = self.deny.iter().find(|d| *d == primary) {
+                return Verdict::Hidden(format!("deny: {d}"));
+            }
+        }
+        if !self.allow.is_empty() && !p.subjects.iter().any(|s| self.allow.contains(&lower(s))) {
+            return Verdict::Hidden(format!("allow: not in {}", self.allow.join(", ")));
+        }
+        if self.include.is_empty() && self.exclude.is_empty() {
+            return Verdict::Keep;
+        }
+        let text = format!("{}\n{}", p.title, p.abstract_text);
+        if let Some((k, _)) = self.exclude.iter().find(|(_, re)| re.is_match(&text)) {
+            return Verdict::Hidden(format!("exclude: {k}"));
+        }
+        if !self.include.is_empty() && !self.include.iter().any(|(_, re)| re.is_match(&text)) {
+            let names: Vec<&str> = self.include.iter().map(|(k, _)| k.as_str()).collect();
+            return Verdict::Hidden(format!("include: mentions none of {}", names.join(", ")));
+        }
+        Verdict::Keep
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paper::{ArxivId, Kind};
+
+    fn paper(title: &str, abs: &str, authors: &[&str], subjects: &[&str]) -> Paper {
+        let mut p = Paper::new(ArxivId::parse("2603.00001").unwrap(), Kind::New, "test");
+        p.title = title.into();
+        p.abstract_text = abs.into();
+        p.authors = authors.iter().map(|s| s.to_string()).collect();
+        p.set_subjects(subjects.iter().map(|s| s.to_string()).collect());
+        p
+    }
+
+    fn filters(rules: &[(Rule, &str)]) -> Filters {
+        Filters::new(rules.iter().map(|(r, v)| FilterRule { rule: *r, value: normalise(*r, v).unwrap() }).collect())
+            .unwrap()
+    }
+
+    #[test]
+    fn keywords_match_whole_words_without_case() {
+        let f = filters(&[(Rule::Exclude, "blockchain"), (Rule::Exclude, "graph  neural network")]);
+        let keep = paper("Blockchains everywhere", "A blockchainy idea.", &[], &["cs.DC"]);
+        assert_eq!(f.judge(&keep), Verdict::Keep, "a word inside a longer word is not the word");
+        let hit = paper("On BLOCKCHAIN consensus", "", &[], &["cs.DC"]);
+        assert_eq!(f.judge(&hit), Verdict::Hidden("exclude: blockchain".into()));
+        let phrase = paper("T", "We train a graph\nneural network on it.", &[], &["cs.LG"]);
+        assert_eq!(f.judge(&phrase), Verdict::Hidden("exclude: graph neural network".into()));
+        let f = filters(&[(Rule::Include, "C++"), (Rule::Include, "GPU")]);
+        assert_eq!(f.judge(&paper("Fast C++ kernels", "", &[], &["cs.PL"])), Verdict::Keep);
+        assert_eq!(f.judge(&paper("GPUs", "", &[], &["cs.PL"])).clone(), Verdict::Hidden("include: mentions none of C++, GPU".into()));
+        assert_eq!(f.judge(&paper("On (GPU) clusters", "", &[], &["cs.DC"])), Verdict::Keep);
+    }
+
+    #[test]
+    fn pinned_authors_win_and_categories_filter() {
+        let f = filters(&[(Rule::Author, "Ion  Stoica"), (Rule::Deny, "cs.CR"), (Rule::Allow, "cs.DC"), (Rule::Exclude, "ray")]);
+        let pinned = paper("Ray on security", "", &["Alice B", "ion stoica"], &["cs.CR"]);
+        assert_eq!(f.judge(&pinned), Verdict::Pinned("Ion Stoica".into()));
+        assert_eq!(f.judge(&paper("T", "", &[], &["cs.CR", "cs.DC"])), Verdict::Hidden("deny: cs.cr".into()));
+        assert_eq!(f.judge(&paper("T", "", &[], &["cs.LG", "cs.DC"])), Verdict::Keep, "a cross-list into an allowed category counts");
+        assert!(matches!(f.judge(&paper("T", "", &[], &["cs.LG"])), Verdict::Hidden(r) if r.starts_with("allow:")));
+        assert!(normalise(Rule::Deny, "cs DC; drop").is_err());
+        assert!(normalise(Rule::Include, "   ").is_err());
+    }
+}

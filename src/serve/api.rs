@@ -1,0 +1,370 @@
+//! The JSON twins of the pages and every write. Reads return what the
+//! command line's `--json` prints (as one JSON array instead of lines);
+//! writes take a small JSON body and the page's CSRF token.
+
+use super::failure::{blocking, ApiError, Failure};
+use super::state::State;
+use super::view::{checked_id, clip, Params};
+use crate::digest::{self, Digest};
+use crate::library::store::StoredPaper;
+use crate::library::stats;
+use crate::neighbours::{self, Neighbour};
+use crate::profile::{self, filters, ratings};
+use crate::report;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State as Shared};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+type Api = Result<Json<Value>, ApiError>;
+
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+// ---- the work behind both a page and its JSON twin ----
+
+/// A day ranked for the profile in `q`: `date`, else `q.date`, else the newest day.
+pub fn day_digest(st: &State, q: &Params, date: Option<String>, unsure: usize) -> Result<Digest, Failure> {
+    let opts = q.day_options(&st.default_profile, unsure)?;
+    let lib = st.reader()?;
+    let day = match date.or(q.date()?) {
+        Some(d) => d,
+        None => lib
+            .store
+            .newest_day()?
+            .ok_or_else(|| Failure::not_found("the library has no listings yet; run `paperscout ingest` with a listing"))?,
+    };
+    let snap = st.vectors(&lib)?;
+    Ok(digest::rank_day(&lib, &snap.flat, &day, &opts)?)
+}
+
+pub fn like_results(st: &State, id: &str, q: &Params) -> Result<(StoredPaper, Vec<Neighbour>), Failure> {
+    let id = checked_id(id)?;
+    let (k, scope) = (q.k()?, q.scope()?);
+    let lib = st.reader()?;
+    let snap = st.vectors(&lib)?;
+    let (paper, v) = neighbours::paper_query(&lib, &snap.flat.model, &id.id)?;
+    let found = neighbours::nearest(&lib, &snap.flat, &v, k, Some(paper.rowid), &scope, false)?;
+    Ok((paper, found))
+}
+
+pub fn search_results(st: &State, q: &Params) -> Result<Vec<Neighbour>, Failure> {
+    let text = q.query()?.ok_or_else(|| Failure::bad_request("give the text to search for in q"))?;
+    let (k, scope) = (q.k()?, q.scope()?);
+    let lib = st.reader()?;
+    let snap = st.vectors(&lib)?;
+    let v = st.embed(&text)?;
+    Ok(neighbours::nearest(&lib, &snap.flat, &v, k, None, &scope, false)?)
+}
+
+/// A paper with its versions, listing days, the profile's rating and its neighbours.
+pub struct Record {
+    pub paper: StoredPaper,
+    pub versions: Vec<(i64, String)>,
+    pub listings: Vec<(String, String, String)>,
+    pub rating: i8,
+    pub neighbours: Vec<Neighbour>,
+}
+
+pub fn paper_record(st: &State, id: &str, q: &Params) -> Result<Record, Failure> {
+    let id = checked_id(id)?;
+    let profile = q.profile(&st.default_profile)?;
+    let lib = st.reader()?;
+    let paper = lib
+        .store
+        .get_paper(&id.id)?
+        .ok_or_else(|| Failure::not_found(format!("{} is not in the library", id.id)))?;
+    let neighbours = match st.vectors(&lib) {
+        Ok(snap) => match lib.store.vector(&snap.flat.model, &paper.text_hash)? {
+            Some(v) => neighbours::nearest(&lib, &snap.flat, &v, 10, Some(paper.rowid), &Default::default(), false)?,
+            None => Vec::new(),
+        },
+        Err(_) => Vec::new(),
+    };
+    Ok(Record {
+        versions: lib.store.versions(&paper.paper.id)?,
+        listings: lib.store.listings_of(&paper.paper.id)?,
+        rating: ratings::get(lib.store.conn(), &profile, &paper.paper.id)?.map_or(0, |r| r.rating),
+        neighbours,
+        paper,
+    })
+}
+
+// ---- reads ----
+
+pub async fn daily(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
+    let d = blocking(move || day_digest(&st, &q, None, 0)).await?;
+    Ok(Json(Value::Array(report::digest::json_values(&d))))
+}
+
+pub async fn like(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(q): Query<Params>) -> Api {
+    let (_, found) = blocking(move || like_results(&st, &id, &q)).await?;
+    Ok(Json(found.iter().map(report::json::neighbour).collect()))
+}
+
+pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
+    let found = blocking(move || search_results(&st, &q)).await?;
+    Ok(Json(found.iter().map(report::json::neighbour).collect()))
+}
+
+pub async fn paper(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(q): Query<Params>) -> Api {
+    let r = blocking(move || paper_record(&st, &id, &q)).await?;
+    let mut obj = serde_json::to_value(&r.paper.paper).map_err(anyhow::Error::from)?;
+    if let Some(o) = obj.as_object_mut() {
+        o.insert("first_date".into(), json!(r.paper.first_date));
+        o.insert(
+            "versions".into(),
+            r.versions.iter().map(|(v, t)| json!({"version": v, "title": t})).collect(),
+        );
+        o.insert(
+            "listings".into(),
+            r.listings.iter().map(|(d, c, k)| json!({"date": d, "category": c, "kind": k})).collect(),
+        );
+        o.insert("rating".into(), json!(r.rating));
+        o.insert("neighbours".into(), r.neighbours.iter().map(report::json::neighbour).collect());
+    }
+    Ok(Json(obj))
+}
+
+/// As `seed list --json`.
+pub async fn seeds(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
+    let seeds = blocking(move || {
+        let profile = q.profile(&st.default_profile)?;
+        Ok(profile::list(st.reader()?.store.conn(), &profile)?)
+    })
+    .await?;
+    Ok(Json(serde_json::to_value(seeds).map_err(anyhow::Error::from)?))
+}
+
+pub async fn ratings(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
+    let list = blocking(move || {
+        let profile = q.profile(&st.default_profile)?;
+        Ok(ratings::list(st.reader()?.store.conn(), &profile)?)
+    })
+    .await?;
+    Ok(Json(serde_json::to_value(list).map_err(anyhow::Error::from)?))
+}
+
+/// As `filter list --json`.
+pub async fn filters(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
+    let list = blocking(move || {
+        let profile = q.profile(&st.default_profile)?;
+        Ok(filters::list(st.reader()?.store.conn(), &profile)?)
+    })
+    .await?;
+    Ok(Json(serde_json::to_value(list).map_err(anyhow::Error::from)?))
+}
+
+/// As `stats --json`, plus the model's state.
+pub async fn stats(Shared(st): Shared<Arc<State>>) -> Api {
+    let (s, model) = blocking(move || Ok((stats::collect(&*st.reader()?)?, st.model_status()))).await?;
+    let mut v = serde_json::to_value(s).map_err(anyhow::Error::from)?;
+    if let Some(o) = v.as_object_mut() {
+        o.insert("model_status".into(), json!(model));
+    }
+    Ok(Json(v))
+}
+
+// ---- writes ----
+
+/// Every write must carry the token its page was served with.
+fn check_csrf(st: &State, headers: &HeaderMap) -> Result<(), Failure> {
+    let sent = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or("");
+    // Compared in constant time: the token is the only thing between another
+    // site and the user's library.
+    let same = sent.len() == st.csrf.len() && sent.bytes().zip(st.csrf.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
+    if same {
+        Ok(())
+    } else {
+        Err(Failure::forbidden("missing or wrong X-CSRF-Token header: reload the page and try again"))
+    }
+}
+
+fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, Failure> {
+    b.map(|Json(v)| v).map_err(|e| {
+        // Too large and not JSON keep their own status; every other body
+        // that does not fit (bad syntax, wrong types) is a plain 400.
+        let status = match e.status() {
+            s @ (StatusCode::PAYLOAD_TOO_LARGE | StatusCode::UNSUPPORTED_MEDIA_TYPE) => s,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        Failure { status, message: format!("bad request body: {}", e.body_text()) }
+    })
+}
+
+fn profile_of(st: &State, p: &Option<String>) -> Result<String, Failure> {
+    Params { profile: p.clone(), ..Default::default() }.profile(&st.default_profile)
+}
+
+#[derive(Deserialize)]
+pub struct RateBody {
+    id: String,
+    rating: i8,
+    profile: Option<String>,
+}
+
+pub async fn rate(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<Json<RateBody>, JsonRejection>) -> Api {
+    check_csrf(&st, &headers)?;
+    let b = body(b)?;
+    let profile = profile_of(&st, &b.profile)?;
+    if !(-1..=1).contains(&b.rating) {
+        return Err(Failure::bad_request("rating is 1 (liked), -1 (not interested) or 0 (clear)").into());
+    }
+    let id = checked_id(&b.id)?;
+    let v = blocking(move || {
+        let mut lib = st.writer()?;
+        let paper = lib
+            .store
+            .get_paper(&id.id)?
+            .ok_or_else(|| Failure::not_found(format!("{} is not in the library", id.id)))?;
+        let tx = lib.store.transaction().map_err(Failure::from)?;
+        let r = ratings::rate(&tx, &profile, &paper, b.rating, &now())?;
+        tx.commit().map_err(anyhow::Error::from)?;
+        // A paper's vector is normally stored already; one that is not is
+        // embedded now, if the model is up, so the new seed counts at once.
+        if let Ok(e) = st.embedder() {
+            profile::embed_missing(&mut lib, &profile, e.as_ref())?;
+        }
+        Ok(json!({"id": paper.paper.id, "rating": r.map_or(0, |r| r.rating), "profile": profile}))
+    })
+    .await?;
+    Ok(Json(v))
+}
+
+#[derive(Deserialize)]
+pub struct SeenBody {
+    id: String,
+    profile: Option<String>,
+}
+
+pub async fn seen(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<Json<SeenBody>, JsonRejection>) -> Api {
+    check_csrf(&st, &headers)?;
+    let b = body(b)?;
+    let profile = profile_of(&st, &b.profile)?;
+    let id = checked_id(&b.id)?;
+    let v = blocking(move || {
+        let lib = st.writer()?;
+        if lib.store.get_paper(&id.id)?.is_none() {
+            return Err(Failure::not_found(format!("{} is not in the library", id.id)));
+        }
+        ratings::mark_seen(lib.store.conn(), &profile, &id.id, &now())?;
+        Ok(json!({"id": id.id, "seen": true, "profile": profile}))
+    })
+    .await?;
+    Ok(Json(v))
+}
+
+#[derive(Deserialize)]
+pub struct SeedBody {
+    key: String,
+    profile: Option<String>,
+    weight: Option<f32>,
+    to: Option<String>,
+}
+
+fn seed_key(key: &str) -> Result<String, Failure> {
+    if key.starts_with("text:") && key.len() <= 64 {
+        return Ok(key.to_string());
+    }
+    Ok(checked_id(key)?.id)
+}
+
+pub async fn remove_seed(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<Json<SeedBody>, JsonRejection>) -> Api {
+    check_csrf(&st, &headers)?;
+    let b = body(b)?;
+    let profile = profile_of(&st, &b.profile)?;
+    let key = seed_key(&b.key)?;
+    let v = blocking(move || {
+        let mut lib = st.writer()?;
+        let tx = lib.store.transaction().map_err(Failure::from)?;
+        let missing = profile::remove(&tx, &profile, std::slice::from_ref(&key))?;
+        if !missing.is_empty() {
+            return Err(Failure::not_found(format!("{} is not a seed of profile {profile:?}", clip(&key))));
+        }
+        tx.commit().map_err(anyhow::Error::from)?;
+        Ok(json!({"key": key, "removed": true, "profile": profile}))
+    })
+    .await?;
+    Ok(Json(v))
+}
+
+pub async fn weigh_seed(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<Json<SeedBody>, JsonRejection>) -> Api {
+    check_csrf(&st, &headers)?;
+    let b = body(b)?;
+    let profile = profile_of(&st, &b.profile)?;
+    let key = seed_key(&b.key)?;
+    let weight = b.weight.ok_or_else(|| Failure::bad_request("give the new weight"))?;
+    if !(weight.is_finite() && weight > 0.0 && weight <= 100.0) {
+        return Err(Failure::bad_request("a weight is a number above 0 and at most 100").into());
+    }
+    let v = blocking(move || {
+        let lib = st.writer()?;
+        if !profile::set_weight(lib.store.conn(), &profile, &key, weight)? {
+            return Err(Failure::not_found(format!("{} is not a seed of profile {profile:?}", clip(&key))));
+        }
+        Ok(json!({"key": key, "weight": weight, "profile": profile}))
+    })
+    .await?;
+    Ok(Json(v))
+}
+
+pub async fn move_seed(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<Json<SeedBody>, JsonRejection>) -> Api {
+    check_csrf(&st, &headers)?;
+    let b = body(b)?;
+    let profile = profile_of(&st, &b.profile)?;
+    let key = seed_key(&b.key)?;
+    let to = b.to.clone().ok_or_else(|| Failure::bad_request("give the profile to move to in `to`"))?;
+    crate::profile::check_profile_name(&to).map_err(|e| Failure::bad_request(e.to_string()))?;
+    let v = blocking(move || {
+        let mut lib = st.writer()?;
+        let tx = lib.store.transaction().map_err(Failure::from)?;
+        if !profile::move_seed(&tx, &profile, &key, &to)? {
+            return Err(Failure::not_found(format!("{} is not a seed of profile {profile:?}", clip(&key))));
+        }
+        tx.commit().map_err(anyhow::Error::from)?;
+        // The seed's vector is shared by text, so the new profile needs none.
+        Ok(json!({"key": key, "profile": to, "from": profile}))
+    })
+    .await?;
+    Ok(Json(v))
+}
+
+#[derive(Deserialize)]
+pub struct FilterBody {
+    rule: String,
+    value: String,
+    /// "add" (the default) or "rm".
+    action: Option<String>,
+    profile: Option<String>,
+}
+
+pub async fn change_filter(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<Json<FilterBody>, JsonRejection>) -> Api {
+    check_csrf(&st, &headers)?;
+    let b = body(b)?;
+    let profile = profile_of(&st, &b.profile)?;
+    let rule = filters::Rule::parse(&b.rule)
+        .ok_or_else(|| Failure::bad_request(format!("{:?} is not a rule: include, exclude, author, allow or deny", clip(&b.rule))))?;
+    let add = match b.action.as_deref().unwrap_or("add") {
+        "add" => true,
+        "rm" => false,
+        other => return Err(Failure::bad_request(format!("action is add or rm, not {:?}", clip(other))).into()),
+    };
+    if add {
+        filters::normalise(rule, &b.value).map_err(|e| Failure::bad_request(e.to_string()))?;
+    }
+    let v = blocking(move || {
+        let lib = st.writer()?;
+        let changed = if add {
+            filters::add(lib.store.conn(), &profile, rule, &b.value)?
+        } else {
+            filters::remove(lib.store.conn(), &profile, rule, &b.value)?
+        };
+        Ok(json!({"rule": rule, "value": b.value, "action": if add { "add" } else { "rm" }, "changed": changed, "profile": profile}))
+    })
+    .await?;
+    Ok(Json(v))
+}

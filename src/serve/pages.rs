@@ -1,0 +1,353 @@
+//! The HTML pages. Each handler gathers what its JSON twin returns (the
+//! same functions in `api`) and renders a template; templates escape
+//! everything they are given.
+
+use super::api::{self, Record};
+use super::failure::{blocking, Failure};
+use super::state::{random_hex, State};
+use super::view::{checked_date, score_range, Card, Params};
+use crate::digest::Hidden;
+use crate::library::stats::{self, Stats};
+use crate::profile::{self, filters, ratings};
+use crate::rank::Method;
+use askama::Template;
+use axum::extract::{Path, Query, State as Shared};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+const SCRIPT: &str = include_str!("page.js");
+
+/// What every page's frame shows.
+pub struct Base {
+    pub title: String,
+    pub csrf: String,
+    /// Lets exactly this response's script run (Content-Security-Policy).
+    pub nonce: String,
+    pub script: &'static str,
+    pub profile: String,
+    pub default_profile: String,
+    pub profiles: Vec<String>,
+    /// `?profile=…` for links, empty for the default profile.
+    pub q: String,
+    pub search: String,
+    pub model_status: &'static str,
+    /// The page shows one paper: opening it marks it seen.
+    pub opened: bool,
+}
+
+impl Base {
+    fn new(st: &State, title: impl Into<String>, profile: &str, profiles: Vec<String>) -> Base {
+        let q = if profile == st.default_profile { String::new() } else { format!("?profile={profile}") };
+        Base {
+            title: title.into(),
+            csrf: st.csrf.clone(),
+            nonce: random_hex(16).unwrap_or_else(|_| "0".repeat(32)),
+            script: SCRIPT,
+            profile: profile.to_string(),
+            default_profile: st.default_profile.clone(),
+            profiles,
+            q,
+            search: String::new(),
+            model_status: st.model_status(),
+            opened: false,
+        }
+    }
+}
+
+/// Renders with a policy that allows this page's own script and styles
+/// and nothing else: an injected script or handler would not run.
+fn render(page: &impl Template, base: &Base, status: StatusCode) -> Response {
+    match page.render() {
+        Ok(html) => {
+            let csp = format!(
+                "default-src 'none'; script-src 'nonce-{}'; style-src 'unsafe-inline'; connect-src 'self'; \
+                 img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+                base.nonce
+            );
+            let mut res = (status, Html(html)).into_response();
+            if let Ok(v) = HeaderValue::from_str(&csp) {
+                res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
+            }
+            res
+        }
+        Err(e) => {
+            eprintln!("error: cannot render a page: {e}");
+            (StatusCode::INTERNAL_SERVER_ERROR, "internal error: cannot render the page").into_response()
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage {
+    base: Base,
+    status: String,
+    message: String,
+}
+
+fn error_page(st: &State, f: Failure) -> Response {
+    let base = Base::new(st, "Error", &st.default_profile, vec![st.default_profile.clone()]);
+    let page = ErrorPage { status: f.status.to_string(), message: f.message, base };
+    render(&page, &page.base, f.status)
+}
+
+fn profiles_of(st: &State) -> Vec<String> {
+    let mut names = st.reader().ok().and_then(|lib| profile::names(lib.store.conn()).ok()).unwrap_or_default();
+    if !names.contains(&st.default_profile) {
+        names.insert(0, st.default_profile.clone());
+    }
+    names
+}
+
+/// Runs `work` off the async threads and renders its page, or the error page.
+async fn page<F>(st: Arc<State>, work: F) -> Response
+where
+    F: FnOnce(&State) -> Result<Response, Failure> + Send + 'static,
+{
+    let st2 = st.clone();
+    match blocking(move || work(&st2)).await {
+        Ok(res) => res,
+        Err(f) => error_page(&st, f),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "day.html")]
+struct DayPage {
+    base: Base,
+    date: String,
+    days: Vec<(String, i64)>,
+    candidates: usize,
+    method: String,
+    methods: Vec<&'static str>,
+    include: String,
+    includes: Vec<(&'static str, &'static str)>,
+    top: usize,
+    cold: bool,
+    picks: Vec<Card>,
+    unsure: Vec<Card>,
+    hidden: Vec<Hidden>,
+}
+
+/// Unsure papers the page shows unless told otherwise.
+const PAGE_UNSURE: usize = 5;
+
+fn day_page(st: &State, q: &Params, date: Option<String>) -> Result<Response, Failure> {
+    let d = api::day_digest(st, q, date, PAGE_UNSURE)?;
+    let opts = q.day_options(&st.default_profile, PAGE_UNSURE)?;
+    let days = st.reader()?.store.days(14)?;
+    let range = score_range(&d.picks);
+    let mut base = Base::new(st, format!("digest {}", d.date), &d.profile, profiles_of(st));
+    base.q = if d.profile == st.default_profile { String::new() } else { format!("?profile={}", d.profile) };
+    let page = DayPage {
+        date: d.date.clone(),
+        days,
+        candidates: d.candidates,
+        method: d.method.to_string(),
+        methods: Method::ALL.iter().map(|m| m.name()).collect(),
+        include: opts.include.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(","),
+        includes: vec![("new,cross", "new and cross-lists"), ("new", "new only"), ("new,cross,replaced", "all, with replacements")],
+        top: opts.top,
+        cold: d.cold,
+        picks: d.picks.iter().map(|p| Card::from_pick(p, range, d.cold)).collect(),
+        unsure: d.unsure.iter().map(|p| Card::from_pick(p, range, d.cold)).collect(),
+        hidden: d.hidden.clone(),
+        base,
+    };
+    Ok(render(&page, &page.base, StatusCode::OK))
+}
+
+pub async fn today(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Response {
+    page(st, move |st| day_page(st, &q, None)).await
+}
+
+pub async fn day(Shared(st): Shared<Arc<State>>, Path(date): Path<String>, Query(q): Query<Params>) -> Response {
+    page(st, move |st| day_page(st, &q, Some(checked_date(&date)?))).await
+}
+
+#[derive(Template)]
+#[template(path = "list.html")]
+struct ListPage {
+    base: Base,
+    heading: String,
+    subtitle: String,
+    action: String,
+    show_query: bool,
+    searched: bool,
+    refresh: bool,
+    notice: String,
+    since: String,
+    until: String,
+    category: String,
+    cards: Vec<Card>,
+}
+
+fn neighbour_cards(found: &[crate::neighbours::Neighbour], rated: &HashMap<String, i8>) -> Vec<Card> {
+    found
+        .iter()
+        .enumerate()
+        .map(|(i, n)| Card::from_neighbour(i + 1, n, rated.get(&n.paper.paper.id).copied().unwrap_or(0)))
+        .collect()
+}
+
+fn rated(st: &State, profile: &str) -> Result<HashMap<String, i8>, Failure> {
+    Ok(ratings::by_id(st.reader()?.store.conn(), profile)?)
+}
+
+pub async fn like(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(q): Query<Params>) -> Response {
+    page(st, move |st| {
+        let profile = q.profile(&st.default_profile)?;
+        let (paper, found) = api::like_results(st, &id, &q)?;
+        let r = rated(st, &profile)?;
+        let page = ListPage {
+            base: Base::new(st, format!("like {}", paper.paper.id), &profile, profiles_of(st)),
+            heading: format!("Papers like {}", paper.paper.title),
+            subtitle: format!("{} · nearest by title and abstract", paper.paper.id),
+            action: format!("/like/{}", paper.paper.id),
+            show_query: false,
+            searched: true,
+            refresh: false,
+            notice: String::new(),
+            since: Params::value(&q.since),
+            until: Params::value(&q.until),
+            category: Params::value(&q.category),
+            cards: neighbour_cards(&found, &r),
+        };
+        Ok(render(&page, &page.base, StatusCode::OK))
+    })
+    .await
+}
+
+pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Response {
+    page(st, move |st| {
+        let profile = q.profile(&st.default_profile)?;
+        let text = q.query()?;
+        let mut base = Base::new(st, "search", &profile, profiles_of(st));
+        base.search = text.clone().unwrap_or_default();
+        let (mut cards, mut notice, mut refresh, mut status) = (Vec::new(), String::new(), false, StatusCode::OK);
+        if text.is_some() {
+            match api::search_results(st, &q) {
+                Ok(found) => {
+                    let r = rated(st, &profile)?;
+                    cards = neighbour_cards(&found, &r);
+                }
+                // The model still loading is a state to show, not an error page.
+                Err(f) if f.status == StatusCode::SERVICE_UNAVAILABLE => {
+                    refresh = st.model_status() == "loading";
+                    notice = f.message;
+                    status = f.status;
+                }
+                Err(f) => return Err(f),
+            }
+        }
+        let page = ListPage {
+            base,
+            heading: "Search".into(),
+            subtitle: "Papers whose title and abstract mean what you type, nearest first.".into(),
+            action: "/search".into(),
+            show_query: true,
+            searched: text.is_some(),
+            refresh,
+            notice,
+            since: Params::value(&q.since),
+            until: Params::value(&q.until),
+            category: Params::value(&q.category),
+            cards,
+        };
+        Ok(render(&page, &page.base, status))
+    })
+    .await
+}
+
+#[derive(Template)]
+#[template(path = "paper.html")]
+struct PaperPage {
+    base: Base,
+    c: Card,
+    versions: Vec<(i64, String)>,
+    listings: Vec<(String, String, String)>,
+    neighbours: Vec<Card>,
+}
+
+pub async fn paper(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(q): Query<Params>) -> Response {
+    page(st, move |st| {
+        let profile = q.profile(&st.default_profile)?;
+        let Record { paper, versions, listings, rating, neighbours } = api::paper_record(st, &id, &q)?;
+        let r = rated(st, &profile)?;
+        let mut c = Card::new(&paper.paper, paper.first_date.as_deref());
+        c.rating = rating;
+        let mut base = Base::new(st, paper.paper.id.clone(), &profile, profiles_of(st));
+        base.opened = true;
+        let page = PaperPage {
+            base,
+            c,
+            versions,
+            listings,
+            neighbours: neighbour_cards(&neighbours, &r),
+        };
+        Ok(render(&page, &page.base, StatusCode::OK))
+    })
+    .await
+}
+
+#[derive(Template)]
+#[template(path = "seeds.html")]
+struct SeedsPage {
+    base: Base,
+    seeds: Vec<profile::Seed>,
+    liked: usize,
+    disliked: usize,
+    filters: Vec<filters::FilterRule>,
+    rules: Vec<&'static str>,
+}
+
+pub async fn seeds(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Response {
+    page(st, move |st| {
+        let profile = q.profile(&st.default_profile)?;
+        let lib = st.reader()?;
+        let conn = lib.store.conn();
+        let rs = ratings::list(conn, &profile)?;
+        let page = SeedsPage {
+            base: Base::new(st, format!("seeds of {profile}"), &profile, profiles_of(st)),
+            seeds: profile::list(conn, &profile)?,
+            liked: rs.iter().filter(|r| r.rating > 0).count(),
+            disliked: rs.iter().filter(|r| r.rating < 0).count(),
+            filters: filters::list(conn, &profile)?,
+            rules: filters::Rule::ALL.iter().map(|r| r.name()).collect(),
+        };
+        Ok(render(&page, &page.base, StatusCode::OK))
+    })
+    .await
+}
+
+#[derive(Template)]
+#[template(path = "stats.html")]
+struct StatsPage {
+    base: Base,
+    s: Stats,
+    disk: String,
+}
+
+pub async fn stats(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Response {
+    page(st, move |st| {
+        let profile = q.profile(&st.default_profile)?;
+        let s = stats::collect(&*st.reader()?)?;
+        let page = StatsPage {
+            base: Base::new(st, "stats", &profile, profiles_of(st)),
+            disk: stats::human_bytes(s.disk_bytes),
+            s,
+        };
+        Ok(render(&page, &page.base, StatusCode::OK))
+    })
+    .await
+}
+
+pub async fn not_found(Shared(st): Shared<Arc<State>>, uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        return super::failure::ApiError(Failure::not_found(format!("no endpoint {}", super::view::clip(uri.path()))))
+            .into_response();
+    }
+    error_page(&st, Failure::not_found("no such page"))
+}

@@ -1,0 +1,220 @@
+//! Request parameters, checked, and what the templates show of a paper.
+
+use super::failure::Failure;
+use crate::digest::{DayOptions, Pick};
+use crate::neighbours::{self, Neighbour, Scope};
+use crate::paper::{ArxivId, Kind, Paper};
+use crate::rank::Method;
+use serde::Deserialize;
+
+/// Every query parameter any page takes; absent ones keep their defaults.
+/// All strings, so that a malformed value is our 400 with a sentence,
+/// not a deserialisation error.
+#[derive(Debug, Default, Deserialize)]
+pub struct Params {
+    pub profile: Option<String>,
+    pub method: Option<String>,
+    pub include: Option<String>,
+    pub top: Option<String>,
+    pub unsure: Option<String>,
+    pub unseen: Option<String>,
+    pub filtered: Option<String>,
+    pub date: Option<String>,
+    pub q: Option<String>,
+    pub k: Option<String>,
+    pub since: Option<String>,
+    pub until: Option<String>,
+    pub category: Option<String>,
+}
+
+fn given(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+fn number(name: &str, v: &Option<String>, default: usize, max: usize) -> Result<usize, Failure> {
+    match given(v) {
+        None => Ok(default),
+        Some(s) => match s.parse::<usize>() {
+            Ok(n) if n <= max => Ok(n),
+            _ => Err(Failure::bad_request(format!("{name} must be a whole number from 0 to {max}"))),
+        },
+    }
+}
+
+fn flag(v: &Option<String>) -> bool {
+    matches!(given(v), Some("1" | "true" | "on" | "yes"))
+}
+
+impl Params {
+    pub fn profile(&self, default: &str) -> Result<String, Failure> {
+        let p = given(&self.profile).unwrap_or(default).to_string();
+        crate::profile::check_profile_name(&p).map_err(|e| Failure::bad_request(e.to_string()))?;
+        Ok(p)
+    }
+
+    pub fn day_options(&self, default_profile: &str, unsure: usize) -> Result<DayOptions, Failure> {
+        let mut o = DayOptions { profile: self.profile(default_profile)?, ..DayOptions::default() };
+        if let Some(m) = given(&self.method) {
+            o.method = m.parse::<Method>().map_err(Failure::bad_request)?;
+        }
+        if let Some(inc) = given(&self.include) {
+            o.include = inc
+                .split(',')
+                .map(|k| Kind::parse(k.trim()).ok_or_else(|| Failure::bad_request(format!("include takes new, cross and replaced, not {:?}", clip(k)))))
+                .collect::<Result<_, _>>()?;
+        }
+        o.top = number("top", &self.top, 20, 1000)?;
+        o.unsure = number("unsure", &self.unsure, unsure, 100)?;
+        o.unseen = flag(&self.unseen);
+        o.show_hidden = given(&self.filtered).is_none_or(|_| flag(&self.filtered));
+        Ok(o)
+    }
+
+    pub fn date(&self) -> Result<Option<String>, Failure> {
+        given(&self.date).map(checked_date).transpose()
+    }
+
+    pub fn k(&self) -> Result<usize, Failure> {
+        let k = number("k", &self.k, 20, 500)?;
+        if k == 0 {
+            return Err(Failure::bad_request("k must be at least 1"));
+        }
+        Ok(k)
+    }
+
+    pub fn scope(&self) -> Result<Scope, Failure> {
+        let since = given(&self.since).map(checked_date).transpose()?;
+        let until = given(&self.until).map(checked_date).transpose()?;
+        let category = given(&self.category).map(|c| {
+            if c.len() <= 32 && c.chars().all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '.' | '-' | '_')) {
+                Ok(c.to_string())
+            } else {
+                Err(Failure::bad_request(format!("{:?} is not an arXiv category like cs.DC", clip(c))))
+            }
+        });
+        Ok(Scope { since, until, category: category.transpose()? })
+    }
+
+    pub fn query(&self) -> Result<Option<String>, Failure> {
+        match given(&self.q) {
+            None => Ok(None),
+            Some(q) if q.chars().count() > 10_000 => Err(Failure::bad_request("the search text is longer than 10,000 characters")),
+            Some(q) => Ok(Some(q.to_string())),
+        }
+    }
+
+    pub fn value(v: &Option<String>) -> String {
+        given(v).unwrap_or("").to_string()
+    }
+}
+
+/// At most 60 characters of what the user sent, for messages.
+pub fn clip(s: &str) -> String {
+    let t: String = s.chars().take(60).filter(|c| !c.is_control()).collect();
+    if s.chars().count() > 60 {
+        format!("{t}…")
+    } else {
+        t
+    }
+}
+
+pub fn checked_date(d: &str) -> Result<String, Failure> {
+    neighbours::check_date(d).map_err(|e| Failure::bad_request(e.to_string()))?;
+    Ok(d.to_string())
+}
+
+pub fn checked_id(id: &str) -> Result<ArxivId, Failure> {
+    ArxivId::parse(id).ok_or_else(|| Failure::bad_request(format!("{:?} is not an arXiv id", clip(id))))
+}
+
+/// A paper as every page shows it.
+pub struct Card {
+    /// Position shown before the title; 0 shows none.
+    pub rank: usize,
+    pub id: String,
+    pub vid: String,
+    /// arXiv links, only for ids that match the id grammar.
+    pub abs_url: Option<String>,
+    pub pdf_url: Option<String>,
+    pub title: String,
+    pub authors: String,
+    pub subjects: String,
+    pub kind: String,
+    pub date: String,
+    pub score: Option<String>,
+    /// Width of the score bar, percent.
+    pub bar: u32,
+    pub reason: String,
+    pub paragraphs: Vec<String>,
+    /// 1 liked, -1 not interested, 0 unrated.
+    pub rating: i8,
+    pub pinned: String,
+    pub seen: String,
+    pub comments: String,
+}
+
+impl Card {
+    pub fn new(p: &Paper, date: Option<&str>) -> Card {
+        let valid = ArxivId::parse(&p.id).filter(|a| a.id == p.id && a.version.is_none());
+        let vid = match p.version {
+            Some(v) => format!("{}v{v}", p.id),
+            None => p.id.clone(),
+        };
+        Card {
+            rank: 0,
+            id: p.id.clone(),
+            abs_url: valid.as_ref().map(|_| format!("https://arxiv.org/abs/{vid}")),
+            pdf_url: valid.as_ref().map(|_| format!("https://arxiv.org/pdf/{vid}")),
+            vid,
+            title: p.title.clone(),
+            authors: p.authors.join(", "),
+            subjects: p.subjects.join(", "),
+            kind: String::new(),
+            date: date.unwrap_or("").to_string(),
+            score: None,
+            bar: 0,
+            reason: String::new(),
+            paragraphs: p.abstract_text.split('\n').filter(|s| !s.trim().is_empty()).map(str::to_string).collect(),
+            rating: 0,
+            pinned: String::new(),
+            seen: String::new(),
+            comments: p.comments.clone().unwrap_or_default(),
+        }
+    }
+
+    /// `range` is the (lowest, highest) score on the page: bars show where a
+    /// paper falls within today's spread.
+    pub fn from_pick(p: &Pick, range: (f32, f32), cold: bool) -> Card {
+        let mut c = Card::new(&p.paper, p.paper.listing_date.as_deref());
+        c.rank = p.rank;
+        c.kind = p.paper.kind.to_string();
+        if let Some(day) = &p.seen_before {
+            c.seen = format!("first listed {day}");
+        }
+        if let Some(day) = &p.seen {
+            c.seen = format!("seen {day}");
+        }
+        if !cold {
+            c.score = Some(format!("{:.3}", p.score));
+            let (lo, hi) = range;
+            c.bar = if hi > lo { (15.0 + 85.0 * (p.score - lo) / (hi - lo)).round() as u32 } else { 100 };
+        }
+        c.reason = crate::report::digest::reason_text(p);
+        c.rating = p.rating.unwrap_or(0);
+        c.pinned = p.pinned.clone().unwrap_or_default();
+        c
+    }
+
+    pub fn from_neighbour(rank: usize, n: &Neighbour, rating: i8) -> Card {
+        let mut c = Card::new(&n.paper.paper, n.paper.first_date.as_deref());
+        c.rank = rank;
+        c.score = Some(format!("{:.3}", n.score));
+        c.bar = (n.score.clamp(0.0, 1.0) * 100.0).round() as u32;
+        c.rating = rating;
+        c
+    }
+}
+
+pub fn score_range(picks: &[Pick]) -> (f32, f32) {
+    picks.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| (lo.min(p.score), hi.max(p.score)))
+}

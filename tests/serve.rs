@@ -1,0 +1,280 @@
+//! `paperscout serve` end to end: the binary on an ephemeral loopback port
+//! over a library built from the shared fixture pages with the real model.
+
+mod common;
+
+use common::{demo_library, json_lines, ok, Server};
+use serde_json::{json, Value};
+
+fn ids(v: &[Value]) -> Vec<String> {
+    v.iter().map(|p| p["id"].as_str().unwrap_or("").to_string()).collect()
+}
+
+fn array(v: Value) -> Vec<Value> {
+    v.as_array().cloned().unwrap_or_else(|| panic!("not an array: {v}"))
+}
+
+#[test]
+fn pages_and_their_json_twins_match_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let s = Server::start(&lib);
+
+    // The digest: the same objects, order and scores as `daily --format json`.
+    let cli = json_lines(&ok(&lib, &["daily", "--format", "json", "--top", "12"]));
+    let api = array(s.json("/api/daily?top=12"));
+    assert_eq!(api.len(), 12);
+    assert_eq!(api, cli, "the page's JSON twin and the CLI rank alike");
+    let cli = json_lines(&ok(&lib, &["daily", "--format", "json", "--date", "2026-03-02", "--method", "logistic", "--top", "5"]));
+    assert_eq!(array(s.json("/api/daily?date=2026-03-02&method=logistic&top=5")), cli);
+
+    let (status, page) = s.get("/");
+    assert_eq!(status, 200);
+    assert!(page.contains("<meta name=\"csrf-token\" content=\""));
+    assert!(page.contains("arXiv digest for 2026-03-03"));
+    assert_eq!(page.matches("<article class=\"paper\"").count(), 20 + 4, "20 picks and 4 unsure papers");
+    let first = &array(s.json("/api/daily?top=1"))[0];
+    let title = first["title"].as_str().unwrap();
+    let at = page.find("class=\"paper\"").unwrap();
+    assert!(page[at..].contains(&format!("href=\"https://arxiv.org/abs/{}\"", first["id"].as_str().unwrap())));
+    assert!(page.contains(title.split(':').next().unwrap()));
+    for needle in ["👍", "👎", "more like this", "<kbd>j</kbd>", "https://arxiv.org/pdf/", "<details><summary>Abstract"] {
+        assert!(page.contains(needle), "{needle}");
+    }
+    assert_eq!(s.get("/day/2026-03-02").0, 200);
+    let (_, d) = s.get("/day/2025-07-11?method=centroid&include=new&top=3");
+    assert_eq!(d.matches("<span class=\"rank\">").count(), 3);
+
+    // Papers like one: as `like ID --json`.
+    let cli = json_lines(&ok(&lib, &["like", "2603.00356", "-k", "7", "--json"]));
+    assert_eq!(array(s.json("/api/like/2603.00356?k=7")), cli);
+    let cli = json_lines(&ok(&lib, &["like", "2603.00356", "-k", "5", "--json", "--since", "2026-03-01", "--category", "cs.LG"]));
+    assert_eq!(array(s.json("/api/like/2603.00356v1?k=5&since=2026-03-01&category=cs.LG")), cli);
+    let (status, like) = s.get("/like/2603.00356");
+    assert_eq!(status, 200);
+    assert_eq!(like.matches("<article class=\"paper\"").count(), 20);
+
+    // Search by text needs the model, loaded in the background.
+    s.wait_for_model();
+    let q = "serving large language models on GPU clusters";
+    let cli = json_lines(&ok(&lib, &["like", "--text", q, "-k", "6", "--json"]));
+    let api = array(s.json(&format!("/api/search?q={}&k=6", q.replace(' ', "+"))));
+    assert_eq!(ids(&api), ids(&cli));
+    let (status, found) = s.get("/search?q=GPU+cluster+scheduling&until=2026-03-02");
+    assert_eq!(status, 200);
+    assert!(found.matches("<article class=\"paper\"").count() > 5);
+    assert!(!found.contains(">2026-03-03<"), "the until date is honoured");
+
+    // One paper: its record, versions, listing days and neighbours.
+    let paper = s.json("/api/paper/2603.00356");
+    assert_eq!(paper["id"], "2603.00356");
+    assert_eq!(paper["listings"][0]["date"], "2026-03-03");
+    assert!(!paper["versions"].as_array().unwrap().is_empty());
+    assert_eq!(paper["neighbours"].as_array().unwrap().len(), 10);
+    assert_eq!(paper["rating"], 0);
+    let (status, p) = s.get("/paper/2603.00356");
+    assert_eq!(status, 200);
+    assert!(p.contains("Token Management in Multi-Tenant AI Inference Platforms") && p.contains("Nearest papers"));
+
+    // Seeds and stats: as `seed list --json` and `stats --json`.
+    assert_eq!(array(s.json("/api/seeds")), json_lines(&ok(&lib, &["seed", "list", "--json"])));
+    assert_eq!(s.get("/seeds").0, 200);
+    let stats = s.json("/api/stats");
+    let cli: Value = serde_json::from_str(&ok(&lib, &["stats", "--json"])).unwrap();
+    for key in ["papers", "versions", "days", "models", "profiles"] {
+        assert_eq!(stats[key], cli[key], "{key}");
+    }
+    assert_eq!(s.get("/stats").0, 200);
+}
+
+#[test]
+fn writes_need_the_token_and_ratings_change_the_ranking() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let s = Server::start(&lib);
+    let token = s.csrf();
+    let before = array(s.json("/api/daily?top=30"));
+    let top = before[0]["id"].as_str().unwrap().to_string();
+
+    // Without the page's token nothing changes: another site cannot rate.
+    let rating = json!({"id": top, "rating": -1}).to_string();
+    assert_eq!(s.post("/api/ratings", None, &rating).0, 403);
+    assert_eq!(s.post("/api/ratings", Some(&"0".repeat(64)), &rating).0, 403);
+    assert_eq!(s.post("/api/seeds/remove", None, r#"{"key": "2507.07400"}"#).0, 403);
+    assert_eq!(s.post("/api/filters", Some("x"), r#"{"rule": "exclude", "value": "GPU"}"#).0, 403);
+    assert!(array(s.json("/api/ratings")).is_empty());
+    assert_eq!(array(s.json("/api/seeds")).len(), 3);
+
+    // 👎 on today's top paper: it becomes a disliked seed, shows its
+    // rating, and the papers like it fall.
+    let (status, body) = s.post("/api/ratings", Some(&token), &rating);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["rating"], -1);
+    let seeds = json_lines(&ok(&lib, &["seed", "list", "--json"]));
+    let seed = seeds.iter().find(|x| x["key"] == top.as_str()).expect("the rated paper is a seed");
+    assert_eq!((seed["negative"].as_bool(), seed["origin"].as_str()), (Some(true), Some("rating")));
+    let after = array(s.json("/api/daily?top=30"));
+    let rated = after.iter().find(|p| p["id"] == top.as_str()).expect("a rated paper stays on its day");
+    assert_eq!(rated["rating"], -1);
+    let near = array(s.json(&format!("/api/like/{top}?k=3")));
+    let score = |list: &[Value], id: &Value| list.iter().find(|p| p["id"] == *id).map(|p| p["score"].as_f64().unwrap());
+    for n in &near {
+        if let (Some(b), Some(a)) = (score(&before, &n["id"]), score(&after, &n["id"])) {
+            assert!(a < b, "{}: {b} -> {a}", n["id"]);
+        }
+    }
+    let (_, page) = s.get("/");
+    assert!(page.contains(&format!("data-id=\"{top}\" data-rating=\"-1\"")));
+
+    // 👍, then clear it: the seed goes with the rating.
+    assert_eq!(s.post("/api/ratings", Some(&token), &json!({"id": top, "rating": 1}).to_string()).0, 200);
+    assert_eq!(array(s.json("/api/ratings"))[0]["rating"], 1);
+    assert!(ok(&lib, &["seed", "list"]).contains(&top));
+    assert_eq!(s.post("/api/ratings", Some(&token), &json!({"id": top, "rating": 0}).to_string()).0, 200);
+    assert!(array(s.json("/api/ratings")).is_empty());
+    assert!(!ok(&lib, &["seed", "list"]).contains(&top));
+
+    // The command line rates the same way, and the server sees it.
+    ok(&lib, &["rate", &top, "+"]);
+    assert_eq!(array(s.json("/api/ratings"))[0]["id"], top.as_str());
+    ok(&lib, &["rate", &top, "0"]);
+
+    // Seeds: re-weight, move to another profile, remove.
+    let (status, _) = s.post("/api/seeds/weight", Some(&token), r#"{"key": "2507.07400", "weight": 2.5}"#);
+    assert_eq!(status, 200);
+    let kv = json_lines(&ok(&lib, &["seed", "list", "--json"])).into_iter().find(|x| x["key"] == "2507.07400").unwrap();
+    assert_eq!(kv["weight"], 2.5);
+    assert_eq!(s.post("/api/seeds/move", Some(&token), r#"{"key": "2507.07114", "to": "systems"}"#).0, 200);
+    assert_eq!(json_lines(&ok(&lib, &["seed", "list", "--json", "--profile", "systems"]))[0]["key"], "2507.07114");
+    assert_eq!(s.post("/api/seeds/remove", Some(&token), r#"{"key": "2507.07400"}"#).0, 200);
+    assert!(!ok(&lib, &["seed", "list"]).contains("2507.07400"));
+    assert_eq!(s.post("/api/seeds/remove", Some(&token), r#"{"key": "2507.07400"}"#).0, 404);
+
+    // Filters: an excluded keyword hides papers, and the digest says which rule did.
+    let (status, body) = s.post("/api/filters", Some(&token), r#"{"rule": "exclude", "value": "GPU"}"#);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json_lines(&ok(&lib, &["filter", "list", "--json"])), vec![json!({"rule": "exclude", "value": "GPU"})]);
+    let day = array(s.json("/api/daily?top=50"));
+    let hidden: Vec<&Value> = day.iter().filter(|p| p["section"] == "hidden").collect();
+    assert!(!hidden.is_empty());
+    assert!(hidden.iter().all(|h| h["rule"] == "exclude: GPU"));
+    for p in day.iter().filter(|p| p["section"] == "pick") {
+        let text = format!("{} {}", p["title"], p["abstract"]).to_lowercase();
+        assert!(!text.split(|c: char| !c.is_alphanumeric()).any(|w| w == "gpu"), "{}", p["id"]);
+    }
+    assert_eq!(s.post("/api/filters", Some(&token), r#"{"rule": "exclude", "value": "GPU", "action": "rm"}"#).0, 200);
+    assert!(ok(&lib, &["filter", "list"]).contains("no filters"));
+
+    // Opening a paper marks it seen; a bad profile name is refused.
+    assert_eq!(s.post("/api/seen", Some(&token), &json!({"id": top}).to_string()).0, 200);
+    assert_eq!(s.post("/api/ratings", Some(&token), &json!({"id": top, "rating": 1, "profile": "../x"}).to_string()).0, 400);
+}
+
+#[test]
+fn bad_requests_get_clear_errors_and_the_server_stays_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let s = Server::start(&lib);
+    let token = s.csrf();
+    for (path, status) in [
+        ("/api/like/not-an-id", 400),
+        ("/api/like/2603.99999", 404),
+        ("/api/like/2603.00356?k=abc", 400),
+        ("/api/like/2603.00356?k=0", 400),
+        ("/api/like/2603.00356?since=2026-02-30", 400),
+        ("/api/like/2603.00356?category=%3Cscript%3E", 400),
+        ("/api/daily?top=-1", 400),
+        ("/api/daily?method=cosine", 400),
+        ("/api/daily?include=old", 400),
+        ("/api/daily?profile=..%2Fetc", 400),
+        ("/api/daily?date=yesterday", 400),
+        ("/api/search", 400),
+        ("/api/paper/hep-th%2F9901001", 404),
+        ("/api/nothing", 404),
+        ("/day/2026-13-45", 400),
+        ("/day/%3Cscript%3E", 400),
+        ("/paper/%22%3E%3Cimg", 400),
+        ("/no/such/page", 404),
+    ] {
+        let (got, body) = s.get(path);
+        assert_eq!(got, status, "{path}: {body}");
+        if path.starts_with("/api/") {
+            let v: Value = serde_json::from_str(&body).unwrap_or_else(|_| panic!("{path}: not JSON: {body}"));
+            assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{path}: {body}");
+        } else {
+            assert!(!body.contains("<script>alert") && !body.contains("<img"), "{path} echoes markup: {body}");
+        }
+    }
+    for body in ["{", "[]", r#"{"id": 5, "rating": 1}"#, r#"{"id": "2603.00356", "rating": 7}"#, r#"{"id": "2603.00356", "rating": "x"}"#] {
+        assert_eq!(s.post("/api/ratings", Some(&token), body).0, 400, "{body}");
+    }
+    let big = format!(r#"{{"id": "2603.00356", "rating": 1, "pad": "{}"}}"#, "x".repeat(100_000));
+    assert_eq!(s.post("/api/ratings", Some(&token), &big).0, 413);
+    assert_eq!(s.post("/api/ratings", Some(&token), r#"{"id": "2101.00001", "rating": 1}"#).0, 404);
+    assert_eq!(s.get("/").0, 200, "still serving");
+}
+
+#[test]
+fn listing_text_is_escaped_in_every_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let hostile = dir.path().join("hostile.jsonl");
+    let paper = json!({
+        "id": "2603.09999", "version": 1, "kind": "new", "listing_date": "2026-03-04",
+        "title": "Serving LLM inference on GPU clusters <script>alert(1)</script>",
+        "authors": ["\"><img src=x onerror=alert(2)>", "Eve <svg onload=alert(3)>"],
+        "subjects": ["cs.DC"],
+        "comments": "javascript:alert(4)",
+        "abstract": "Scheduling LLM inference. <a href=\"javascript:alert(5)\">click</a> <svg onload=alert(6)> \"><img src=x onerror=alert(7)>",
+    });
+    std::fs::write(&hostile, format!("{paper}\n")).unwrap();
+    ok(&lib, &["ingest", hostile.to_str().unwrap()]);
+    let s = Server::start(&lib);
+    for path in ["/", "/day/2026-03-04?include=new,cross,replaced", "/paper/2603.09999", "/like/2603.00356?k=50", "/seeds", "/stats"] {
+        let (status, page) = s.get(path);
+        assert_eq!(status, 200, "{path}");
+        for bad in ["<script>alert", "<img src=x", "<svg onload", "href=\"javascript:", "<a href=\"javascript"] {
+            assert!(!page.contains(bad), "{path} lets {bad:?} through");
+        }
+        // Exactly one script, the page's own, allowed by its nonce.
+        assert_eq!(page.matches("<script").count(), 1, "{path}");
+    }
+    let (_, page) = s.get("/paper/2603.09999");
+    assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the text is shown, escaped, not lost");
+    assert!(page.contains("onerror=alert(2)"), "as text");
+    let res = ureq::get(&format!("{}/", s.url)).call().unwrap();
+    let csp = res.header("content-security-policy").unwrap_or("");
+    assert!(csp.contains("script-src 'nonce-") && !csp.contains("unsafe-inline'; connect"), "{csp}");
+}
+
+#[test]
+fn an_ingest_by_another_process_shows_without_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let s = Server::start(&lib);
+    let papers = s.json("/api/stats")["papers"].as_i64().unwrap();
+    assert!(s.get("/").1.contains("arXiv digest for 2026-03-03"));
+
+    let next = dir.path().join("next.jsonl");
+    let paper = json!({
+        "id": "2603.08888", "version": 1, "kind": "new", "listing_date": "2026-03-04",
+        "title": "Prefix caching for multi-agent LLM workflows on GPU clusters",
+        "authors": ["A. Author"], "subjects": ["cs.DC"],
+        "abstract": "We cache shared prompt prefixes across agents to cut time to first token.",
+    });
+    std::fs::write(&next, format!("{paper}\n")).unwrap();
+    ok(&lib, &["ingest", next.to_str().unwrap()]);
+
+    assert_eq!(s.json("/api/stats")["papers"].as_i64().unwrap(), papers + 1);
+    let (_, page) = s.get("/");
+    assert!(page.contains("arXiv digest for 2026-03-04"), "the newest day is the new one");
+    assert!(page.contains("Prefix caching for multi-agent LLM workflows"));
+    // Its vector is searchable at once: the server reloaded the vectors.
+    let like = array(s.json("/api/like/2507.07400?k=3"));
+    assert!(ids(&like).contains(&"2603.08888".to_string()), "{like:?}");
+}
