@@ -1210,3 +1210,52 @@ fn every_prefix_parses_without_panicking() {
         }
     }
 }
+
+/// A byte >= 0x80 (read as U+FFFD) or a multi-byte character inside a date
+/// once panicked in `parse` and `ingest`: the date parsers sliced by byte.
+#[test]
+fn a_non_ascii_byte_in_a_date_is_no_panic() {
+    let atom = read_feed("api-atom-2016__arxiv.py-pr3__id_list-1111.2011v2.xml");
+    let entry = atom.find("<entry>").expect("entry");
+    let open = entry + atom[entry..].find("<updated>").expect("updated") + "<updated>".len();
+    let close = open + atom[open..].find("</updated>").expect("closed");
+    for date in [&b"2016-12\xff"[..], b"25-\xe2\x80\x9908-1", b"\xff\xff\xff\xff"] {
+        let bytes = [&atom.as_bytes()[..open], date, &atom.as_bytes()[close..]].concat();
+        let outcome = std::panic::catch_unwind(|| parse_bytes(&bytes, "mutated.atom"));
+        let parsed = outcome.unwrap_or_else(|_| panic!("panic on <updated>{}", String::from_utf8_lossy(date)));
+        assert!(parsed.is_ok(), "{date:?}: {parsed:?}");
+    }
+}
+
+/// The same audit for every format: a stray byte or a multi-byte character
+/// at any position of a small input of each kind parses or fails cleanly.
+#[test]
+fn non_ascii_anywhere_is_no_panic() {
+    let snapshot = std::fs::read_to_string(shared().join("fixtures/snapshot/arxiv-metadata-oai-snapshot.sample.json"))
+        .expect("snapshot sample");
+    let head = |s: &str, n: usize| s[..s.char_indices().nth(n).map_or(s.len(), |(i, _)| i)].to_string();
+    let rss = read_feed(RSS_ALL);
+    let rss_head = {
+        let end = rss.match_indices("</item>").nth(1).map(|(i, _)| i + 7).expect("2 items");
+        format!("{}</channel></rss>", &rss[..end])
+    };
+    let inputs = [
+        ("atom", read_feed("api-atom-2016__arxiv.py-pr3__id_list-1111.2011v2.xml")),
+        ("rss", rss_head),
+        ("mailing", head(&read_feed("mailing-new__arxiv-browse__q-fin.txt"), 6000)),
+        ("pastweek text", head(&read_feed("listing-pastweek__arxiv-browse__astro-ph.txt"), 6000)),
+        ("page text", head(&std::fs::read_to_string(shared().join("fixtures/listings/cs.DC-2026-03-03.txt")).unwrap(), 6000)),
+        ("new page", NEW_PAGE.to_string()),
+        ("jsonl", head(&snapshot, 6000)),
+    ];
+    for (what, text) in &inputs {
+        for insert in [&b"\xff"[..], "\u{2019}".as_bytes(), "\u{fffd}".as_bytes()] {
+            for at in (0..text.len()).step_by(5).filter(|&i| text.is_char_boundary(i)) {
+                let bytes = [&text.as_bytes()[..at], insert, &text.as_bytes()[at..]].concat();
+                if std::panic::catch_unwind(|| parse_bytes(&bytes, what)).is_err() {
+                    panic!("{what}: panic with {insert:?} at byte {at}");
+                }
+            }
+        }
+    }
+}

@@ -299,13 +299,17 @@ fn month_number(word: &str) -> Option<u32> {
 /// The `YYYY-MM-DD` at the start of an ISO timestamp ("2017-07-27T08:18:33Z").
 pub fn iso_date(s: &str) -> Option<String> {
     let s = s.trim();
-    let head = s.get(..10)?;
-    let b = head.as_bytes();
+    // Bytes, not `str` slices: a date from a feed may hold a multi-byte
+    // character anywhere ("2016-12\u{fffd}"), and only the shape check
+    // proves the ten bytes are ASCII.
+    let b = s.as_bytes().get(..10)?;
     let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    let shaped = digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10);
-    let month: u32 = head[5..7].parse().ok()?;
-    let day: u32 = head[8..10].parse().ok()?;
-    (shaped && (1..=12).contains(&month) && (1..=31).contains(&day)).then(|| head.to_string())
+    if !(digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)) {
+        return None;
+    }
+    let number = |r: std::ops::Range<usize>| b[r].iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'));
+    let (month, day) = (number(5..7), number(8..10));
+    ((1..=12).contains(&month) && (1..=31).contains(&day)).then(|| String::from_utf8_lossy(b).into_owned())
 }
 
 /// Line numbers for increasing byte offsets without rescanning the text
@@ -489,5 +493,9 @@ mod tests {
         assert_eq!(iso_date("2017-13-27"), None);
         assert_eq!(iso_date("27.07.2017"), None);
         assert_eq!(iso_date("2017-07-2é"), None);
+        // Multi-byte characters inside the first ten bytes once panicked.
+        for bad in ["2016-12\u{fffd}", "25-\u{2019}08-1", "2016-\u{e9}2-01", "\u{fffd}\u{fffd}\u{fffd}x"] {
+            assert_eq!(iso_date(bad), None, "{bad}");
+        }
     }
 }
