@@ -445,6 +445,20 @@ mod tests {
         assert_eq!(b.listing_date.as_deref(), Some("2008-11-13"));
     }
 
+    /// A JSON string is text: `<…>` in it is words, not a tag to delete.
+    #[test]
+    fn angle_brackets_and_ampersands_are_kept() {
+        let title = "Tail latency from <10 ms to <2 ms";
+        let abs = "Unlike the <former architecture> design; also a<b and x > y, R&amp;D.";
+        let line = serde_json::json!({"id": "2501.00001", "title": title, "abstract": abs,
+            "authors": ["A <b>"], "comments": "<i>8 pages</i>"});
+        let parsed = parse(&line.to_string(), "j").unwrap();
+        let p = &parsed.papers[0];
+        assert_eq!((p.title.as_str(), p.abstract_text.as_str()), (title, abs));
+        assert_eq!(p.authors, ["A <b>"]);
+        assert_eq!(p.comments.as_deref(), Some("<i>8 pages</i>"));
+    }
+
     #[test]
     fn all_bad_is_an_error() {
         let err = parse("{\"x\": 1}\n[1,2]\n", "j").unwrap_err();
