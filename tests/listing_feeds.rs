@@ -1259,3 +1259,27 @@ fn non_ascii_anywhere_is_no_panic() {
         }
     }
 }
+
+/// html5ever's time grew with nesting depth times size (200k nested
+/// elements took over 300 s): a page nested past the bound is refused with
+/// a clear error before it is parsed, and a real page inside a few hundred
+/// wrappers still parses.
+#[test]
+fn deeply_nested_html_is_refused_not_parsed() {
+    let depth = 200_000;
+    let page = format!(
+        "<!DOCTYPE html><html><body><dl id='articles'>\n{}{}</dl></body></html>",
+        "<div>".repeat(depth),
+        "</div>".repeat(depth)
+    );
+    let err = parse_bytes(page.as_bytes(), "deep.html").unwrap_err();
+    assert!(err.message.contains("nested more than 512"), "{err}");
+    assert_eq!(err.line, Some(2), "{err}");
+
+    let plain = parse_bytes(NEW_PAGE.as_bytes(), "new.html").expect("new page");
+    let dl = NEW_PAGE.find("<dl").expect("list");
+    let end = NEW_PAGE.rfind("</dl>").expect("list end") + "</dl>".len();
+    let wrapped = format!("{}{}{}{}{}", &NEW_PAGE[..dl], "<div>".repeat(400), &NEW_PAGE[dl..end], "</div>".repeat(400), &NEW_PAGE[end..]);
+    let parsed = parse_bytes(wrapped.as_bytes(), "wrapped.html").expect("wrapped page");
+    assert_eq!(parsed.papers, plain.papers.iter().map(|p| Paper { source: "wrapped.html".into(), ..p.clone() }).collect::<Vec<_>>());
+}
