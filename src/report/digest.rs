@@ -69,7 +69,13 @@ fn empty_line(d: &Digest) -> String {
     format!("no entries for {} (profile {}, method {})", d.date, d.profile, d.method)
 }
 
+/// The terminal table. Listings are cleaned of control characters when they
+/// are parsed; a library filled before that, or a seed's title, may still
+/// hold some, and no escape sequence may reach the terminal.
 pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+    fn printable(s: &str) -> String {
+        s.chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).filter(|c| !c.is_control()).collect()
+    }
     if d.picks.is_empty() {
         return writeln!(out, "{}", empty_line(d));
     }
@@ -86,10 +92,10 @@ pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
             p.score,
             p.paper.id,
             kind,
-            p.paper.primary.as_deref().unwrap_or("-"),
-            p.paper.title
+            printable(p.paper.primary.as_deref().unwrap_or("-")),
+            printable(&p.paper.title)
         )?;
-        writeln!(out, "{:>29}{}", "", reason_text(p))?;
+        writeln!(out, "{:>29}{}", "", printable(&reason_text(p)))?;
     }
     Ok(())
 }
@@ -107,28 +113,57 @@ pub fn json(out: &mut impl Write, d: &Digest) -> io::Result<()> {
     Ok(())
 }
 
-/// Markdown escapes for text that goes inside a table cell or link text.
+/// Text as Markdown shows it, nothing more: HTML is escaped (`<script>`,
+/// `<img onerror=…>` stay visible text, not markup), Markdown's own
+/// punctuation is backslash-escaped so that no link, image, emphasis or
+/// table cell is made of a listing's words, and control characters go.
 fn md(s: &str) -> String {
-    s.replace('|', "\\|").replace('[', "\\[").replace(']', "\\]")
+    let mut o = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' | '!' => {
+                o.push('\\');
+                o.push(c);
+            }
+            '\n' | '\r' | '\t' => o.push(' '),
+            c if c.is_control() => {}
+            c => o.push(c),
+        }
+    }
+    o
 }
 
 pub fn markdown(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+    // A code span has no escapes: backticks and controls are left out.
+    fn md_code(s: &str) -> String {
+        s.chars().filter(|&c| c != '`' && !c.is_control()).collect()
+    }
+    // Only an id of arXiv's grammar makes a link: a library entry is not trusted to.
+    fn abs_link(p: &Paper) -> Option<String> {
+        crate::paper::ArxivId::parse(&p.id).filter(|a| a.id == p.id && a.version.is_none())?;
+        Some(format!("https://arxiv.org/abs/{}", version_id(p)))
+    }
     writeln!(out, "# arXiv digest for {}\n", d.date)?;
     if d.picks.is_empty() {
         return writeln!(out, "{}", empty_line(d));
     }
-    writeln!(out, "{} of {} entries, profile `{}`, method `{}`.\n", d.picks.len(), d.candidates, d.profile, d.method)?;
+    writeln!(out, "{} of {} entries, profile `{}`, method `{}`.\n", d.picks.len(), d.candidates, md_code(&d.profile), d.method)?;
     for p in &d.picks {
+        let title = match abs_link(&p.paper) {
+            Some(url) => format!("[{}]({url})", md(&p.paper.title)),
+            None => format!("{} ({})", md(&p.paper.title), md(&version_id(&p.paper))),
+        };
         writeln!(
             out,
-            "{}. **[{}](https://arxiv.org/abs/{})** — {:.3} · `{}` · {}{}  ",
+            "{}. **{title}** — {:.3} · `{}` · {}{}  ",
             p.rank,
-            md(&p.paper.title),
-            version_id(&p.paper),
             p.score,
-            p.paper.primary.as_deref().unwrap_or("-"),
+            md_code(p.paper.primary.as_deref().unwrap_or("-")),
             p.paper.kind,
-            p.seen_before.as_ref().map(|s| format!(" (seen {s})")).unwrap_or_default()
+            p.seen_before.as_ref().map(|s| format!(" (seen {})", md(s))).unwrap_or_default()
         )?;
         if !p.paper.authors.is_empty() {
             writeln!(out, "   {}  ", md(&p.paper.authors.join(", ")))?;
