@@ -1283,3 +1283,25 @@ fn deeply_nested_html_is_refused_not_parsed() {
     let parsed = parse_bytes(wrapped.as_bytes(), "wrapped.html").expect("wrapped page");
     assert_eq!(parsed.papers, plain.papers.iter().map(|p| Paper { source: "wrapped.html".into(), ..p.clone() }).collect::<Vec<_>>());
 }
+
+/// A feed with a DOCTYPE internal subset was "not an arXiv listing": the
+/// detector took the first `>` inside the subset for the doctype's end. It
+/// is a feed; its entities are still never expanded.
+#[test]
+fn feeds_with_an_internal_doctype_subset_are_feeds() {
+    let subset = "<!DOCTYPE doc [\n  <!ENTITY a \"AAAAAAAAAA\">\n  <!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">\n]>\n";
+    let rss = format!(
+        "<?xml version='1.0'?>\n{subset}<rss version='2.0'><channel><title>cs.DC updates</title>\
+         <item><title>Entity &b; here</title><link>https://arxiv.org/abs/2411.00001</link>\
+         <description>arXiv:2411.00001v1 Announce Type: new \nAbstract: x</description></item></channel></rss>"
+    );
+    let parsed = parse_bytes(rss.as_bytes(), "subset.rss").expect("an RSS feed");
+    assert_eq!(parsed.format, Format::Rss);
+    assert_eq!(parsed.papers[0].title, "Entity &b; here");
+    let atom = format!(
+        "{subset}<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://arxiv.org/abs/2101.00001v1</id>\
+         <title>T &b;</title><summary>S</summary></entry></feed>"
+    );
+    let parsed = parse_bytes(atom.as_bytes(), "subset.atom").expect("an Atom feed");
+    assert_eq!((parsed.format, parsed.papers[0].title.as_str()), (Format::Atom, "T &b;"));
+}
