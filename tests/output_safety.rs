@@ -144,3 +144,27 @@ fn hostile_listings_reach_no_terminal_or_browser_as_markup() {
         }
     }
 }
+
+/// An error quotes at most about 80 characters of the offending text: a
+/// 52 MB line in an id list once came back whole in the message.
+#[test]
+fn errors_quote_only_a_little_of_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let huge = "x".repeat(5_000_000);
+    let ids = dir.path().join("ids.txt");
+    std::fs::write(&ids, format!("2603.00356\n{huge}\n")).unwrap();
+    let o = output(&lib, &["seed", "add", ids.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("ids.txt:2:") && err.contains("5000000 bytes"), "{}", &err[..err.len().min(300)]);
+    assert!(err.len() < 400, "{} bytes of error", err.len());
+
+    let jsonl = dir.path().join("bad-id.jsonl");
+    let good = serde_json::json!({"id": "2603.09002", "title": "Fine"});
+    let bad = serde_json::json!({"id": huge, "title": "Bad id"});
+    std::fs::write(&jsonl, format!("{good}\n{bad}\n")).unwrap();
+    let o = Command::new(common::BIN).args(["parse", jsonl.to_str().unwrap()]).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && err.contains("bad-id.jsonl:2:") && err.contains("not an arXiv id"), "{}", &err[..err.len().min(300)]);
+    assert!(err.len() < 400, "{} bytes of warning", err.len());
+}

@@ -15,7 +15,7 @@
 //! points into `/api/errors`; that becomes a [`ListingError`].
 
 use super::xml_records::{self, Record};
-use super::{fields, Format, ListingError, Parsed};
+use super::{fields, text, Format, ListingError, Parsed};
 use crate::paper::{Kind, Paper};
 
 pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
@@ -72,7 +72,7 @@ fn is_error_entry(entry: &Record) -> bool {
 fn paper_from_entry(entry: &Record, source: &str) -> Result<Paper, String> {
     let raw_id = entry.text("id").ok_or("no <id>")?;
     let id =
-        fields::arxiv_id(raw_id).ok_or_else(|| format!("not an arXiv id: {:?}", raw_id.trim()))?;
+        fields::arxiv_id(raw_id).ok_or_else(|| format!("not an arXiv id: {}", text::excerpt(raw_id.trim())))?;
     let kind = match id.version {
         Some(v) if v > 1 => Kind::Replaced,
         _ => Kind::New,

@@ -369,7 +369,7 @@ fn skip_space(text: &str, from: usize) -> usize {
 
 fn paper_from_record(record: Record<'_>, source: &str) -> Result<Paper, String> {
     let raw_id = record.id.as_deref().ok_or("no \"id\"")?;
-    let mut id = fields::arxiv_id(raw_id).ok_or_else(|| format!("not an arXiv id: {raw_id:?}"))?;
+    let mut id = fields::arxiv_id(raw_id).ok_or_else(|| format!("not an arXiv id: {}", super::text::excerpt(raw_id)))?;
     if id.version.is_none() {
         id.version = record.version.or_else(|| record.versions.as_deref().and_then(last_version));
     }

@@ -193,7 +193,7 @@ fn item_kind(item: &Record, head: &str, title_kind: Option<Kind>) -> (Kind, Opti
         Some("replace" | "replace-cross") => (Kind::Replaced, None),
         Some(other) => (
             Kind::New,
-            Some(format!("unknown announce type {other:?}, read as new")),
+            Some(format!("unknown announce type {}, read as new", super::text::excerpt(other))),
         ),
         None => (title_kind.unwrap_or(Kind::New), None),
     }

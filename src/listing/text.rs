@@ -30,6 +30,17 @@ pub fn inline(s: &str) -> String {
     out
 }
 
+/// A piece of someone else's text for an error message: quoted (so that
+/// control characters show as escapes) and cut to about 80 characters, so
+/// that a 50 MB line does not become a 50 MB message.
+pub fn excerpt(s: &str) -> String {
+    const MAX: usize = 80;
+    match s.char_indices().nth(MAX) {
+        None => format!("{s:?}"),
+        Some((end, _)) => format!("{:?}… ({} bytes)", &s[..end], s.len()),
+    }
+}
+
 /// Cleans each line with [`inline`] and joins the non-empty ones with `\n`:
 /// a line break in the source is a paragraph break in the result.
 pub fn lines(s: &str) -> String {
@@ -247,6 +258,14 @@ mod tests {
         let out = strip_tags(&hostile);
         assert_eq!(out.len(), hostile.len());
         assert!(start.elapsed() < std::time::Duration::from_secs(5), "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn excerpts_are_short() {
+        assert_eq!(excerpt("ab\u{1b}"), "\"ab\\u{1b}\"");
+        let long = "é".repeat(1_000_000);
+        let e = excerpt(&long);
+        assert!(e.chars().count() < 110 && e.ends_with("(2000000 bytes)"), "{e}");
     }
 
     #[test]
