@@ -489,6 +489,7 @@ fn redirects_stay_on_http_and_the_configured_hosts() {
     s.route("/file", vec![Reply::redirect("file:///etc/passwd")]);
     s.route("/away", vec![Reply::redirect(&format!("{}/x", other.base))]);
     s.route("/loop", vec![Reply::redirect("/loop")]);
+    s.route("/nowhere", vec![Reply::status(301)]);
     other.route("/x", vec![Reply::ok("elsewhere")]);
     let client = Client::new(quick());
 
@@ -497,7 +498,7 @@ fn redirects_stay_on_http_and_the_configured_hosts() {
     assert_eq!(got.papers.len(), 2);
 
     // Off http(s), to another host, or round in circles: one line naming the URL.
-    for (path, says) in [("/file", "only http and https"), ("/away", "a host other than"), ("/loop", "more than 5 redirects")] {
+    for (path, says) in [("/file", "only http and https"), ("/away", "a host other than"), ("/loop", "more than 5 redirects"), ("/nowhere", "without a Location")] {
         let url = format!("{}{path}", s.base);
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| client.get(&url)));
         let msg = outcome.unwrap_or_else(|_| panic!("{path}: panic")).unwrap_err().to_string();

@@ -213,7 +213,9 @@ impl Client {
                 return read_body(url, resp, deadline, self.politeness.timeout).map(Answer::Body);
             }
             let status = resp.status();
-            let location = resp.header("Location").unwrap_or_default();
+            let Some(location) = resp.header("Location").filter(|l| !l.trim().is_empty()) else {
+                return Err(refused(format!("HTTP {status} without a Location to follow")));
+            };
             let next = current
                 .join(location)
                 .map_err(|e| refused(format!("HTTP {status} redirect to {} is not a URL ({e})", quote(location))))?;
