@@ -227,7 +227,11 @@ pub fn parse_id_list(text: &str, source: &str) -> Result<Vec<(usize, ArxivId)>> 
             continue;
         }
         let Some(id) = ArxivId::parse(line) else {
-            bail!("{source}:{}: {line:?} is not an arXiv id (expected one id per line, or a BibTeX or CSL-JSON file)", i + 1);
+            bail!(
+                "{source}:{}: {} is not an arXiv id (expected one id per line, or a BibTeX or CSL-JSON file)",
+                i + 1,
+                crate::listing::text::excerpt(line)
+            );
         };
         out.push((i + 1, id));
     }

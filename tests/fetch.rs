@@ -24,11 +24,29 @@ struct Reply {
     delay: Duration,
     /// Send only this many bytes of the body (Content-Length still says all).
     cut_at: Option<usize>,
+    /// Then this many more bytes of padding, made as they are sent.
+    pad: u64,
+    /// Send no Content-Length: the body ends when the connection closes.
+    no_length: bool,
+    /// Send the body one byte at a time, this long apart.
+    drip: Option<Duration>,
 }
 
 impl Reply {
     fn ok(body: impl Into<Vec<u8>>) -> Reply {
-        Reply { status: 200, headers: Vec::new(), body: body.into(), delay: Duration::ZERO, cut_at: None }
+        Reply {
+            status: 200,
+            headers: Vec::new(),
+            body: body.into(),
+            delay: Duration::ZERO,
+            cut_at: None,
+            pad: 0,
+            no_length: false,
+            drip: None,
+        }
+    }
+    fn redirect(to: &str) -> Reply {
+        Reply::status(302).header("Location", to)
     }
     fn status(status: u16) -> Reply {
         Reply { status, ..Reply::ok(format!("status {status}")) }
@@ -112,13 +130,41 @@ fn serve(stream: std::net::TcpStream, routes: &Mutex<HashMap<String, VecDeque<Re
     };
     std::thread::sleep(reply.delay);
     let mut out = stream;
-    let mut head = format!("HTTP/1.1 {} Scripted\r\nContent-Length: {}\r\nConnection: close\r\n", reply.status, reply.body.len());
+    let mut head = format!("HTTP/1.1 {} Scripted\r\nConnection: close\r\n", reply.status);
+    if !reply.no_length {
+        head.push_str(&format!("Content-Length: {}\r\n", reply.body.len() as u64 + reply.pad));
+    }
     for (k, v) in &reply.headers {
         head.push_str(&format!("{k}: {v}\r\n"));
     }
     head.push_str("\r\n");
     let body = &reply.body[..reply.cut_at.unwrap_or(reply.body.len())];
-    let _ = out.write_all(head.as_bytes()).and_then(|_| out.write_all(body)).and_then(|_| out.flush());
+    if out.write_all(head.as_bytes()).is_err() {
+        return;
+    }
+    if let Some(gap) = reply.drip {
+        for byte in body {
+            if out.write_all(std::slice::from_ref(byte)).and_then(|_| out.flush()).is_err() {
+                return;
+            }
+            std::thread::sleep(gap);
+        }
+        return;
+    }
+    if out.write_all(body).is_err() {
+        return;
+    }
+    // Padding stops when the client hangs up.
+    let chunk = vec![b' '; 1 << 16];
+    let mut left = reply.pad;
+    while left > 0 {
+        let n = left.min(chunk.len() as u64) as usize;
+        if out.write_all(&chunk[..n]).is_err() {
+            return;
+        }
+        left -= n as u64;
+    }
+    let _ = out.flush();
 }
 
 fn feeds() -> PathBuf {
@@ -430,4 +476,109 @@ fn the_command_line_definitions_are_consistent() {
     assert!(d.files.is_empty());
     assert!(paperscout::cli::Cli::try_parse_from(["paperscout", "daily", "--fetch", "cs.DC", "--", "x.txt"]).is_err());
     assert!(paperscout::cli::Cli::try_parse_from(["paperscout", "seed", "add", "1", "--fetch", "--title", "t"]).is_err());
+}
+
+// ------------------------------------------------ redirects, caps, deadlines
+
+#[test]
+fn redirects_stay_on_http_and_the_configured_hosts() {
+    let s = Server::start();
+    let other = Server::start();
+    s.route("/rss/cs.DC", vec![Reply::redirect("/moved/cs.DC")]);
+    s.route("/moved/cs.DC", vec![Reply::ok(feed_head(2))]);
+    s.route("/file", vec![Reply::redirect("file:///etc/passwd")]);
+    s.route("/away", vec![Reply::redirect(&format!("{}/x", other.base))]);
+    s.route("/loop", vec![Reply::redirect("/loop")]);
+    s.route("/nowhere", vec![Reply::status(301)]);
+    other.route("/x", vec![Reply::ok("elsewhere")]);
+    let client = Client::new(quick());
+
+    // On the same host: followed.
+    let got = fetch::fetch_category(&client, &Endpoints::under(&s.base), "cs.DC").unwrap();
+    assert_eq!(got.papers.len(), 2);
+
+    // Off http(s), to another host, or round in circles: one line naming the URL.
+    for (path, says) in [("/file", "only http and https"), ("/away", "a host other than"), ("/loop", "more than 5 redirects"), ("/nowhere", "without a Location")] {
+        let url = format!("{}{path}", s.base);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| client.get(&url)));
+        let msg = outcome.unwrap_or_else(|_| panic!("{path}: panic")).unwrap_err().to_string();
+        assert!(msg.starts_with(&url) && msg.contains(says) && !msg.contains('\n'), "{msg}");
+    }
+    assert!(other.hits("/").is_empty(), "the other host was never asked");
+    assert_eq!(s.hits("/loop").len(), 6, "the first request and 5 redirects");
+
+    // A host that is configured may be redirected to.
+    let hosts = vec![s.base.trim_start_matches("http://").to_string(), other.base.trim_start_matches("http://").to_string()];
+    let body = Client::new(quick()).for_hosts(hosts).get(&format!("{}/away", s.base)).unwrap();
+    assert_eq!(body, b"elsewhere");
+}
+
+#[test]
+fn huge_bodies_and_gzip_bombs_stop_at_the_cap() {
+    use std::io::Write as _;
+    let s = Server::start();
+    let gig = 1u64 << 30;
+    // A gigabyte announced, or sent without a length: refused at 64 MiB.
+    s.route("/big", vec![Reply { pad: gig, ..Reply::ok("") }]);
+    s.route("/big-unannounced", vec![Reply { pad: gig, no_length: true, ..Reply::ok("") }]);
+    // 256 MiB of zeros in a few hundred KB, as Content-Encoding and as a .gz body.
+    let bomb = {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..256 {
+            gz.write_all(&zeros).unwrap();
+        }
+        gz.finish().unwrap()
+    };
+    assert!(bomb.len() < 1 << 20, "{}", bomb.len());
+    s.route("/bomb", vec![Reply::ok(bomb.clone()).header("Content-Encoding", "gzip")]);
+    s.route("/bomb.gz", vec![Reply::ok(bomb)]);
+    let client = Client::new(Politeness { timeout: Duration::from_secs(30), ..quick() });
+    for path in ["/big", "/big-unannounced", "/bomb", "/bomb.gz"] {
+        let url = format!("{}{path}", s.base);
+        let start = Instant::now();
+        let msg = client.get(&url).unwrap_err().to_string();
+        assert!(msg.starts_with(&url) && msg.contains("64 MiB"), "{path}: {msg}");
+        assert!(start.elapsed() < Duration::from_secs(10), "{path}: {:?}", start.elapsed());
+    }
+}
+
+#[test]
+fn the_timeout_is_a_deadline_over_the_whole_download() {
+    let s = Server::start();
+    // Every byte comes well within any per-read timeout, the whole never.
+    s.route("/drip", vec![Reply { drip: Some(Duration::from_millis(50)), ..Reply::ok(feed_head(1)) }]);
+    let client = Client::new(Politeness { timeout: Duration::from_millis(600), ..quick() });
+    let url = format!("{}/drip", s.base);
+    let start = Instant::now();
+    let msg = client.get(&url).unwrap_err().to_string();
+    assert!(msg.starts_with(&url) && msg.contains("timed out"), "{msg}");
+    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+}
+
+#[test]
+fn retry_after_waits_no_longer_than_the_timeout_and_says_so() {
+    let s = Server::start();
+    s.route("/rss/cs.DC", vec![Reply::status(503).header("Retry-After", "601"), Reply::ok(feed_head(1))]);
+    let log: Arc<Mutex<Vec<String>>> = Arc::default();
+    let sink = log.clone();
+    let client = Client::new(Politeness { max_retries: 1, timeout: Duration::from_millis(400), ..quick() })
+        .with_log(move |m| sink.lock().unwrap().push(m.to_string()));
+    let start = Instant::now();
+    client.get(&format!("{}/rss/cs.DC", s.base)).unwrap();
+    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+    let log = log.lock().unwrap();
+    assert!(log.iter().any(|m| m.contains("Retry-After asks for 601 s") && m.contains("0.4 s")), "{log:?}");
+}
+
+#[test]
+fn an_absurd_timeout_is_a_clear_error() {
+    let s = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    for timeout in ["1e30", "0", "-1", "NaN", "inf"] {
+        let o = cli(&s, &dir.path().join("lib"), &["fetch", "cs.DC", &format!("--timeout={timeout}")]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains("--timeout") && !err.contains("panicked"), "{timeout}: {err}");
+    }
+    assert!(s.hits("/").is_empty());
 }

@@ -1210,3 +1210,98 @@ fn every_prefix_parses_without_panicking() {
         }
     }
 }
+
+/// A byte >= 0x80 (read as U+FFFD) or a multi-byte character inside a date
+/// once panicked in `parse` and `ingest`: the date parsers sliced by byte.
+#[test]
+fn a_non_ascii_byte_in_a_date_is_no_panic() {
+    let atom = read_feed("api-atom-2016__arxiv.py-pr3__id_list-1111.2011v2.xml");
+    let entry = atom.find("<entry>").expect("entry");
+    let open = entry + atom[entry..].find("<updated>").expect("updated") + "<updated>".len();
+    let close = open + atom[open..].find("</updated>").expect("closed");
+    for date in [&b"2016-12\xff"[..], b"25-\xe2\x80\x9908-1", b"\xff\xff\xff\xff"] {
+        let bytes = [&atom.as_bytes()[..open], date, &atom.as_bytes()[close..]].concat();
+        let outcome = std::panic::catch_unwind(|| parse_bytes(&bytes, "mutated.atom"));
+        let parsed = outcome.unwrap_or_else(|_| panic!("panic on <updated>{}", String::from_utf8_lossy(date)));
+        assert!(parsed.is_ok(), "{date:?}: {parsed:?}");
+    }
+}
+
+/// The same audit for every format: a stray byte or a multi-byte character
+/// at any position of a small input of each kind parses or fails cleanly.
+#[test]
+fn non_ascii_anywhere_is_no_panic() {
+    let snapshot = std::fs::read_to_string(shared().join("fixtures/snapshot/arxiv-metadata-oai-snapshot.sample.json"))
+        .expect("snapshot sample");
+    let head = |s: &str, n: usize| s[..s.char_indices().nth(n).map_or(s.len(), |(i, _)| i)].to_string();
+    let rss = read_feed(RSS_ALL);
+    let rss_head = {
+        let end = rss.match_indices("</item>").nth(1).map(|(i, _)| i + 7).expect("2 items");
+        format!("{}</channel></rss>", &rss[..end])
+    };
+    let inputs = [
+        ("atom", read_feed("api-atom-2016__arxiv.py-pr3__id_list-1111.2011v2.xml")),
+        ("rss", rss_head),
+        ("mailing", head(&read_feed("mailing-new__arxiv-browse__q-fin.txt"), 6000)),
+        ("pastweek text", head(&read_feed("listing-pastweek__arxiv-browse__astro-ph.txt"), 6000)),
+        ("page text", head(&std::fs::read_to_string(shared().join("fixtures/listings/cs.DC-2026-03-03.txt")).unwrap(), 6000)),
+        ("new page", NEW_PAGE.to_string()),
+        ("jsonl", head(&snapshot, 6000)),
+    ];
+    for (what, text) in &inputs {
+        for insert in [&b"\xff"[..], "\u{2019}".as_bytes(), "\u{fffd}".as_bytes()] {
+            for at in (0..text.len()).step_by(5).filter(|&i| text.is_char_boundary(i)) {
+                let bytes = [&text.as_bytes()[..at], insert, &text.as_bytes()[at..]].concat();
+                if std::panic::catch_unwind(|| parse_bytes(&bytes, what)).is_err() {
+                    panic!("{what}: panic with {insert:?} at byte {at}");
+                }
+            }
+        }
+    }
+}
+
+/// html5ever's time grew with nesting depth times size (200k nested
+/// elements took over 300 s): a page nested past the bound is refused with
+/// a clear error before it is parsed, and a real page inside a few hundred
+/// wrappers still parses.
+#[test]
+fn deeply_nested_html_is_refused_not_parsed() {
+    let depth = 200_000;
+    let page = format!(
+        "<!DOCTYPE html><html><body><dl id='articles'>\n{}{}</dl></body></html>",
+        "<div>".repeat(depth),
+        "</div>".repeat(depth)
+    );
+    let err = parse_bytes(page.as_bytes(), "deep.html").unwrap_err();
+    assert!(err.message.contains("nested more than 512"), "{err}");
+    assert_eq!(err.line, Some(2), "{err}");
+
+    let plain = parse_bytes(NEW_PAGE.as_bytes(), "new.html").expect("new page");
+    let dl = NEW_PAGE.find("<dl").expect("list");
+    let end = NEW_PAGE.rfind("</dl>").expect("list end") + "</dl>".len();
+    let wrapped = format!("{}{}{}{}{}", &NEW_PAGE[..dl], "<div>".repeat(400), &NEW_PAGE[dl..end], "</div>".repeat(400), &NEW_PAGE[end..]);
+    let parsed = parse_bytes(wrapped.as_bytes(), "wrapped.html").expect("wrapped page");
+    assert_eq!(parsed.papers, plain.papers.iter().map(|p| Paper { source: "wrapped.html".into(), ..p.clone() }).collect::<Vec<_>>());
+}
+
+/// A feed with a DOCTYPE internal subset was "not an arXiv listing": the
+/// detector took the first `>` inside the subset for the doctype's end. It
+/// is a feed; its entities are still never expanded.
+#[test]
+fn feeds_with_an_internal_doctype_subset_are_feeds() {
+    let subset = "<!DOCTYPE doc [\n  <!ENTITY a \"AAAAAAAAAA\">\n  <!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">\n]>\n";
+    let rss = format!(
+        "<?xml version='1.0'?>\n{subset}<rss version='2.0'><channel><title>cs.DC updates</title>\
+         <item><title>Entity &b; here</title><link>https://arxiv.org/abs/2411.00001</link>\
+         <description>arXiv:2411.00001v1 Announce Type: new \nAbstract: x</description></item></channel></rss>"
+    );
+    let parsed = parse_bytes(rss.as_bytes(), "subset.rss").expect("an RSS feed");
+    assert_eq!(parsed.format, Format::Rss);
+    assert_eq!(parsed.papers[0].title, "Entity &b; here");
+    let atom = format!(
+        "{subset}<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://arxiv.org/abs/2101.00001v1</id>\
+         <title>T &b;</title><summary>S</summary></entry></feed>"
+    );
+    let parsed = parse_bytes(atom.as_bytes(), "subset.atom").expect("an Atom feed");
+    assert_eq!((parsed.format, parsed.papers[0].title.as_str()), (Format::Atom, "T &b;"));
+}

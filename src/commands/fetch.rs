@@ -40,18 +40,16 @@ pub fn run(args: &FetchArgs, verbose: bool) -> Result<()> {
     Ok(())
 }
 
-/// The polite client the options describe; retry notices go to stderr.
-pub fn client(opts: &FetchOpts) -> Result<Client> {
-    if !(opts.timeout.is_finite() && opts.timeout > 0.0) {
-        anyhow::bail!("--timeout must be a positive number of seconds");
-    }
+/// The polite client the options describe, redirected only to the hosts of
+/// `endpoints`; retry notices go to stderr.
+pub fn client(opts: &FetchOpts, endpoints: &Endpoints) -> Result<Client> {
     let politeness = Politeness {
         min_interval: Duration::from_millis(opts.interval_ms),
         max_retries: opts.retries,
         base_backoff: Duration::from_millis(opts.backoff_ms),
-        timeout: Duration::from_secs_f64(opts.timeout),
+        timeout: Politeness::timeout_from_secs(opts.timeout).map_err(anyhow::Error::msg)?,
     };
-    Ok(Client::new(politeness).with_log(|m| eprintln!("note: {m}")))
+    Ok(Client::new(politeness).for_hosts(endpoints.hosts()).with_log(|m| eprintln!("note: {m}")))
 }
 
 /// Every category's announcements, or the first error.
@@ -59,8 +57,8 @@ pub fn fetch_all(categories: &[String], opts: &FetchOpts, verbose: bool) -> Resu
     for c in categories {
         fetch::sources::check_category(c)?;
     }
-    let client = client(opts)?;
     let endpoints = Endpoints::resolve(opts.base_url.as_deref());
+    let client = client(opts, &endpoints)?;
     let mut out = Vec::new();
     for c in categories {
         let f = fetch::fetch_category(&client, &endpoints, c)?;
@@ -163,8 +161,8 @@ pub fn resolve_missing_ids(lib: &mut Library, items: &[String], opts: &FetchOpts
     if missing.is_empty() {
         return Ok(0);
     }
-    let client = client(opts)?;
     let endpoints = Endpoints::resolve(opts.base_url.as_deref());
+    let client = client(opts, &endpoints)?;
     let mut papers = fetch::fetch_ids(&client, &endpoints, &missing)?;
     papers.retain(|p| missing.contains(&p.id));
     let unknown: Vec<&str> = missing.iter().filter(|id| !papers.iter().any(|p| &p.id == *id)).map(String::as_str).collect();

@@ -50,6 +50,20 @@ impl Endpoints {
         }
     }
 
+    /// `host:port` of each root, the hosts a redirect may lead to.
+    pub fn hosts(&self) -> Vec<String> {
+        let mut hosts: Vec<String> = Vec::new();
+        for root in [&self.rss, &self.list, &self.api] {
+            if let Ok(url) = url::Url::parse(root) {
+                let host = super::client::host_port(&url);
+                if !hosts.contains(&host) {
+                    hosts.push(host);
+                }
+            }
+        }
+        hosts
+    }
+
     pub fn rss_url(&self, category: &str) -> String {
         format!("{}{category}", slash(&self.rss))
     }
@@ -107,7 +121,7 @@ pub fn fetch_category(client: &Client, endpoints: &Endpoints, category: &str) ->
     let rss = client
         .get(&rss_url)
         .map_err(anyhow::Error::from)
-        .and_then(|body| listing::parse_bytes(&body, &rss_url).map_err(anyhow::Error::from));
+        .and_then(|body| parse_download(client, body, &rss_url));
     let (mut parsed, via, mut warnings) = match rss {
         Ok(parsed) => (parsed, Via::Rss, Vec::new()),
         Err(rss_err) => {
@@ -115,7 +129,7 @@ pub fn fetch_category(client: &Client, endpoints: &Endpoints, category: &str) ->
             let page = client
                 .get(&list_url)
                 .map_err(anyhow::Error::from)
-                .and_then(|body| listing::parse_bytes(&body, &list_url).map_err(anyhow::Error::from));
+                .and_then(|body| parse_download(client, body, &list_url));
             match page {
                 Ok(parsed) => (parsed, Via::ListPage, vec![format!("the RSS feed failed ({rss_err:#}); used the listing page")]),
                 Err(page_err) => {
@@ -163,10 +177,33 @@ pub fn fetch_ids(client: &Client, endpoints: &Endpoints, ids: &[String]) -> Resu
     for chunk in ids.chunks(API_BATCH) {
         let url = endpoints.api_url(chunk);
         let body = client.get(&url)?;
-        let parsed = listing::parse_bytes(&body, &url)?;
+        let parsed = parse_download(client, body, &url)?;
         out.extend(parsed.papers.into_iter().filter(|p| !p.title.is_empty()));
     }
     Ok(out)
+}
+
+/// Parses a download on a thread of its own, giving it the client's
+/// timeout: a hostile page may be slow to parse even within the size and
+/// depth bounds, and a download must not hang the run. A parser that
+/// overruns is left to finish in the background; the run goes on or ends.
+fn parse_download(client: &Client, body: Vec<u8>, url: &str) -> Result<listing::Parsed> {
+    let timeout = client.politeness().timeout;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let source = url.to_string();
+    std::thread::Builder::new()
+        .name("parse-download".into())
+        .spawn(move || {
+            let _ = tx.send(listing::parse_bytes(&body, &source));
+        })
+        .map_err(|e| anyhow!("{url}: cannot start the parser: {e}"))?;
+    match rx.recv_timeout(timeout) {
+        Ok(parsed) => Ok(parsed?),
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            Err(anyhow!("{url}: parsing took longer than the timeout ({} s); gave up", timeout.as_secs_f64()))
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(anyhow!("{url}: the parser failed on this response")),
+    }
 }
 
 /// Papers of several categories as one listing: a paper in two feeds is

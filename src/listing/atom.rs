@@ -15,7 +15,7 @@
 //! points into `/api/errors`; that becomes a [`ListingError`].
 
 use super::xml_records::{self, Record};
-use super::{fields, Format, ListingError, Parsed};
+use super::{fields, text, Format, ListingError, Parsed};
 use crate::paper::{Kind, Paper};
 
 pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
@@ -33,7 +33,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     if let Some(error) = doc.records.iter().find(|r| is_error_entry(r)) {
         let detail = error
             .text("summary")
-            .map(fields::clean_inline)
+            .map(fields::markup_inline)
             .unwrap_or_default();
         return Err(ListingError::new(
             source,
@@ -72,7 +72,7 @@ fn is_error_entry(entry: &Record) -> bool {
 fn paper_from_entry(entry: &Record, source: &str) -> Result<Paper, String> {
     let raw_id = entry.text("id").ok_or("no <id>")?;
     let id =
-        fields::arxiv_id(raw_id).ok_or_else(|| format!("not an arXiv id: {:?}", raw_id.trim()))?;
+        fields::arxiv_id(raw_id).ok_or_else(|| format!("not an arXiv id: {}", text::excerpt(raw_id.trim())))?;
     let kind = match id.version {
         Some(v) if v > 1 => Kind::Replaced,
         _ => Kind::New,
@@ -80,19 +80,19 @@ fn paper_from_entry(entry: &Record, source: &str) -> Result<Paper, String> {
     let mut paper = Paper::new(id, kind, source);
     paper.title = entry
         .text("title")
-        .map(fields::clean_inline)
+        .map(fields::markup_inline)
         .unwrap_or_default();
     if paper.title.is_empty() {
         return Err("no title".into());
     }
     paper.abstract_text = entry
         .text("summary")
-        .map(fields::clean_abstract)
+        .map(fields::markup_abstract)
         .unwrap_or_default();
     // One <author><name> per person: no splitting on commas or "and".
     paper.authors = entry
         .all("name")
-        .map(|f| fields::clean_inline(&f.text))
+        .map(|f| fields::markup_inline(&f.text))
         .filter(|n| !n.is_empty())
         .collect();
     let primary = entry
@@ -103,8 +103,8 @@ fn paper_from_entry(entry: &Record, source: &str) -> Result<Paper, String> {
         .map(str::to_string);
     let others = fields::categories(entry.all("category").filter_map(|f| f.attr("term")));
     paper.set_subjects(fields::primary_first(primary, others));
-    paper.comments = entry.text("comment").and_then(fields::clean_optional);
-    paper.journal_ref = entry.text("journal_ref").and_then(fields::clean_optional);
+    paper.comments = entry.text("comment").and_then(fields::markup_optional);
+    paper.journal_ref = entry.text("journal_ref").and_then(fields::markup_optional);
     paper.listing_date = entry
         .text("updated")
         .and_then(fields::iso_date)

@@ -1,8 +1,12 @@
 //! Field-level helpers shared by the feed, mailing, HTML and JSONL parsers,
 //! so that the same raw value reads the same whichever format carried it.
 //!
-//! Every cleaner applies the [`super::text`] rules in one fixed order:
-//! HTML entities, then tags, then whitespace.
+//! A field is either text (JSONL strings, mailings, the text nodes of an
+//! HTML page) or text that may carry HTML (feed titles and descriptions).
+//! Text is kept as written, `<` and `&` included: only whitespace is folded
+//! and control characters are dropped ([`text::inline`]). Markup fields get
+//! the [`super::text`] rules in one fixed order: HTML entities, then tags,
+//! then whitespace.
 
 use super::text;
 use crate::paper::ArxivId;
@@ -15,9 +19,17 @@ pub fn arxiv_id(s: &str) -> Option<ArxivId> {
     s.is_ascii().then(|| ArxivId::parse(s)).flatten()
 }
 
-/// Cleans a one-line field (title, author, comments, journal reference).
+/// Cleans a one-line text field (title, author, comments, journal reference).
 pub fn clean_inline(raw: &str) -> String {
-    if is_plain_line(raw) {
+    if is_plain_line::<false>(raw) {
+        return raw.to_string();
+    }
+    text::inline(raw)
+}
+
+/// [`clean_inline`] for a field that may carry HTML (a feed's title).
+pub fn markup_inline(raw: &str) -> String {
+    if is_plain_line::<true>(raw) {
         return raw.to_string();
     }
     text::inline(&text::strip_tags(&text::decode_entities(raw)))
@@ -28,12 +40,25 @@ pub fn clean_optional(raw: &str) -> Option<String> {
     Some(clean_inline(raw)).filter(|s| !s.is_empty())
 }
 
+/// Like [`markup_inline`], but an empty result means the field is absent.
+pub fn markup_optional(raw: &str) -> Option<String> {
+    Some(markup_inline(raw)).filter(|s| !s.is_empty())
+}
+
 /// Cleans an abstract stored the way arXiv stores them (API, RSS, mailings,
 /// metadata dumps): newlines are wrapping, except that a line starting with
 /// whitespace, or following a blank line, opens a new paragraph. This is the
 /// rule arXiv's own pages use to place `<br>`s.
 pub fn clean_abstract(raw: &str) -> String {
-    if is_plain_line(raw) {
+    if is_plain_line::<false>(raw) {
+        return raw.to_string();
+    }
+    text::paragraphs(&mark_indented_paragraphs(raw))
+}
+
+/// [`clean_abstract`] for a feed's description, which may carry HTML.
+pub fn markup_abstract(raw: &str) -> String {
+    if is_plain_line::<true>(raw) {
         return raw.to_string();
     }
     let marked = mark_indented_paragraphs(raw);
@@ -41,29 +66,33 @@ pub fn clean_abstract(raw: &str) -> String {
 }
 
 /// Cleans text where every `\n` is a real paragraph break, as produced by
-/// walking an HTML tree (`<br>` and block ends become `\n`).
+/// walking an HTML tree (`<br>` and block ends become `\n`). The tree's text
+/// nodes are text: the parser already removed the markup and decoded the
+/// entities, so a `&lt;` written on the page stays a `<`.
 pub fn clean_lines(raw: &str) -> String {
-    text::lines(&text::strip_tags(&text::decode_entities(raw)))
+    text::lines(raw)
 }
 
 /// True when cleaning would not change `s`: a hot path for the JSONL corpus,
 /// whose text is already whitespace-collapsed. Conservative: any control
-/// character, `&`, `<`, double space or non-ASCII whitespace means "clean it".
-fn is_plain_line(s: &str) -> bool {
+/// character, double space or non-ASCII whitespace means "clean it", and so
+/// do `&` and `<` in a `MARKUP` field.
+fn is_plain_line<const MARKUP: bool>(s: &str) -> bool {
     let bytes = s.as_bytes();
     let edge_space = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_whitespace());
     if edge_space(bytes.first()) || edge_space(bytes.last()) {
         return false;
     }
-    match scan(bytes) {
+    match scan::<MARKUP>(bytes) {
         Scan::Special => false,
         Scan::Ascii => true,
-        Scan::NonAscii => !has_unicode_space(bytes),
+        Scan::NonAscii => !has_unicode_special(bytes),
     }
+
 }
 
 enum Scan {
-    /// A control character, `&`, `<` or two spaces in a row.
+    /// A control character, two spaces in a row, or `&` or `<` in markup.
     Special,
     /// None of those, and only ASCII.
     Ascii,
@@ -75,12 +104,12 @@ enum Scan {
 /// branch-free into one accumulator per lane, so that the compiler
 /// vectorises the loop: this runs over every title and abstract of a
 /// 120 MB corpus, nearly all of them plain.
-fn scan(bytes: &[u8]) -> Scan {
+fn scan<const MARKUP: bool>(bytes: &[u8]) -> Scan {
     const LANES: usize = 32;
     let special = |a: u8, b: u8| {
         u8::from(a < b' ')
-            | u8::from(a == b'&')
-            | u8::from(a == b'<')
+            | u8::from(a == 0x7f)
+            | (u8::from(MARKUP) & (u8::from(a == b'&') | u8::from(a == b'<')))
             | (u8::from(a == b' ') & u8::from(b == b' '))
     };
     let Some(last) = bytes.len().checked_sub(1) else {
@@ -114,15 +143,15 @@ fn scan(bytes: &[u8]) -> Scan {
     }
 }
 
-/// Finds the UTF-8 encodings of the non-ASCII characters that
-/// `char::is_whitespace` accepts (U+0085, U+00A0, U+1680, U+2000–U+200A,
-/// U+2028, U+2029, U+202F, U+205F, U+3000).
-fn has_unicode_space(bytes: &[u8]) -> bool {
+/// Finds the UTF-8 encodings of the non-ASCII characters cleaning changes:
+/// the C1 controls (U+0080–U+009F) and what `char::is_whitespace` accepts
+/// (U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000).
+fn has_unicode_special(bytes: &[u8]) -> bool {
     bytes
         .windows(2)
         .enumerate()
         .any(|(i, w)| match (w[0], w[1]) {
-            (0xC2, 0x85 | 0xA0) => true,
+            (0xC2, 0x80..=0xA0) => true,
             (0xE1, 0x9A) => bytes.get(i + 2) == Some(&0x80),
             (0xE2, 0x80) => matches!(bytes.get(i + 2), Some(0x80..=0x8A | 0xA8 | 0xA9 | 0xAF)),
             (0xE2, 0x81) => bytes.get(i + 2) == Some(&0x9F),
@@ -152,7 +181,15 @@ fn mark_indented_paragraphs(raw: &str) -> Cow<'_, str> {
 /// Commas and the word "and" separate names only outside parentheses, so
 /// affiliations such as "(MIT, Cambridge)" stay with their author.
 pub fn split_authors(raw: &str) -> Vec<String> {
-    let line = clean_inline(raw);
+    split_clean_authors(&clean_inline(raw))
+}
+
+/// [`split_authors`] for an author line that may carry HTML (a feed's).
+pub fn split_markup_authors(raw: &str) -> Vec<String> {
+    split_clean_authors(&markup_inline(raw))
+}
+
+fn split_clean_authors(line: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;
@@ -299,13 +336,17 @@ fn month_number(word: &str) -> Option<u32> {
 /// The `YYYY-MM-DD` at the start of an ISO timestamp ("2017-07-27T08:18:33Z").
 pub fn iso_date(s: &str) -> Option<String> {
     let s = s.trim();
-    let head = s.get(..10)?;
-    let b = head.as_bytes();
+    // Bytes, not `str` slices: a date from a feed may hold a multi-byte
+    // character anywhere ("2016-12\u{fffd}"), and only the shape check
+    // proves the ten bytes are ASCII.
+    let b = s.as_bytes().get(..10)?;
     let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    let shaped = digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10);
-    let month: u32 = head[5..7].parse().ok()?;
-    let day: u32 = head[8..10].parse().ok()?;
-    (shaped && (1..=12).contains(&month) && (1..=31).contains(&day)).then(|| head.to_string())
+    if !(digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)) {
+        return None;
+    }
+    let number = |r: std::ops::Range<usize>| b[r].iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'));
+    let (month, day) = (number(5..7), number(8..10));
+    ((1..=12).contains(&month) && (1..=31).contains(&day)).then(|| String::from_utf8_lossy(b).into_owned())
 }
 
 /// Line numbers for increasing byte offsets without rescanning the text
@@ -363,9 +404,32 @@ mod tests {
             clean_abstract("  One\nline.\n  Two  para.\n"),
             "One line.\nTwo para."
         );
-        assert_eq!(clean_abstract("a &amp; b <i>c</i>\n\nd"), "a & b c\nd");
+        assert_eq!(markup_abstract("a &amp; b <i>c</i>\n\nd"), "a & b c\nd");
+        assert_eq!(clean_abstract("a &amp; b <i>c</i>\n\nd"), "a &amp; b <i>c</i>\nd");
         assert_eq!(clean_abstract("plain text"), "plain text");
         assert_eq!(clean_abstract("$a<b$ and  x"), "$a<b$ and x");
+        assert_eq!(markup_abstract("$a<b$ and  x"), "$a<b$ and x");
+    }
+
+    /// JSON strings, mailings and page text are text: nothing between `<`
+    /// and `>` is markup there.
+    #[test]
+    fn text_fields_keep_angle_brackets() {
+        let raw = "tail latency from <10 ms to <2 ms, unlike the <former architecture> design; \
+                   also a<b and x > y, R&amp;D, <b>not bold</b>";
+        assert_eq!(clean_inline(raw), raw);
+        assert_eq!(clean_abstract(raw), raw);
+        assert_eq!(split_authors("A <a@b.org>, B"), ["A <a@b.org>", "B"]);
+    }
+
+    #[test]
+    fn control_characters_are_dropped_and_paragraphs_kept() {
+        let raw = "Red\u{1b}[31m alert\u{7}\u{7f}\u{9b}2J \u{1b}\u{7} end";
+        for clean in [clean_inline(raw), markup_inline(raw), clean_abstract(raw), markup_abstract(raw)] {
+            assert_eq!(clean, "Red[31m alert2J end");
+        }
+        assert_eq!(clean_abstract("One\u{1b}.\n\nTwo\u{7}."), "One.\nTwo.");
+        assert_eq!(clean_lines("One\u{1b}.\nTwo\u{0}."), "One.\nTwo.");
     }
 
     #[test]
@@ -386,21 +450,30 @@ mod tests {
             "nel\u{85}x",
         ] {
             let cleaned = text::inline(&text::strip_tags(&text::decode_entities(s)));
-            if is_plain_line(s) {
+            if is_plain_line::<true>(s) {
                 assert_eq!(cleaned, s, "{s:?}");
             }
+            if is_plain_line::<false>(s) {
+                assert_eq!(text::inline(s), s, "{s:?}");
+            }
         }
-        assert!(is_plain_line("quote \u{201c}x\u{201d} caf\u{e9}"));
-        assert!(!is_plain_line("em\u{2003}sp"));
+        assert!(is_plain_line::<true>("quote \u{201c}x\u{201d} caf\u{e9}"));
+        assert!(!is_plain_line::<true>("em\u{2003}sp"));
+        assert!(is_plain_line::<false>("a<b & c"));
+        for control in ["\u{7f}", "\u{80}", "\u{9b}", "\u{85}", "\u{1b}"] {
+            assert!(!is_plain_line::<false>(&format!("a{control}b")), "{control:?}");
+        }
         // Long lines (the blocked scan) with one odd spot anywhere.
         let base = "abcdefghij".repeat(10);
         for len in [31, 32, 33, 34, 63, 64, 65, 100] {
             let line = &base[..len];
-            assert!(is_plain_line(line), "{len}");
+            assert!(is_plain_line::<true>(line), "{len}");
             for at in 1..len - 1 {
-                for odd in ["&", "<", "\n", "\t", "  ", "\u{a0}", "\u{3000}", "\u{e9}"] {
+                for odd in ["&", "<", "\n", "\t", "  ", "\u{a0}", "\u{3000}", "\u{e9}", "\u{7f}", "\u{1b}"] {
                     let s = format!("{}{odd}{}", &line[..at], &line[at..]);
-                    assert_eq!(is_plain_line(&s), odd == "\u{e9}", "{s:?}");
+                    assert_eq!(is_plain_line::<true>(&s), odd == "\u{e9}", "{s:?}");
+                    let text_plain = matches!(odd, "\u{e9}" | "&" | "<");
+                    assert_eq!(is_plain_line::<false>(&s), text_plain, "{s:?}");
                 }
             }
         }
@@ -489,5 +562,9 @@ mod tests {
         assert_eq!(iso_date("2017-13-27"), None);
         assert_eq!(iso_date("27.07.2017"), None);
         assert_eq!(iso_date("2017-07-2é"), None);
+        // Multi-byte characters inside the first ten bytes once panicked.
+        for bad in ["2016-12\u{fffd}", "25-\u{2019}08-1", "2016-\u{e9}2-01", "\u{fffd}\u{fffd}\u{fffd}x"] {
+            assert_eq!(iso_date(bad), None, "{bad}");
+        }
     }
 }

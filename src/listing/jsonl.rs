@@ -369,7 +369,7 @@ fn skip_space(text: &str, from: usize) -> usize {
 
 fn paper_from_record(record: Record<'_>, source: &str) -> Result<Paper, String> {
     let raw_id = record.id.as_deref().ok_or("no \"id\"")?;
-    let mut id = fields::arxiv_id(raw_id).ok_or_else(|| format!("not an arXiv id: {raw_id:?}"))?;
+    let mut id = fields::arxiv_id(raw_id).ok_or_else(|| format!("not an arXiv id: {}", super::text::excerpt(raw_id)))?;
     if id.version.is_none() {
         id.version = record.version.or_else(|| record.versions.as_deref().and_then(last_version));
     }
@@ -443,6 +443,20 @@ mod tests {
         assert_eq!(b.abstract_text, "A fully diff.");
         assert_eq!(b.journal_ref.as_deref(), Some("Phys.Rev.D76:013009,2007"));
         assert_eq!(b.listing_date.as_deref(), Some("2008-11-13"));
+    }
+
+    /// A JSON string is text: `<…>` in it is words, not a tag to delete.
+    #[test]
+    fn angle_brackets_and_ampersands_are_kept() {
+        let title = "Tail latency from <10 ms to <2 ms";
+        let abs = "Unlike the <former architecture> design; also a<b and x > y, R&amp;D.";
+        let line = serde_json::json!({"id": "2501.00001", "title": title, "abstract": abs,
+            "authors": ["A <b>"], "comments": "<i>8 pages</i>"});
+        let parsed = parse(&line.to_string(), "j").unwrap();
+        let p = &parsed.papers[0];
+        assert_eq!((p.title.as_str(), p.abstract_text.as_str()), (title, abs));
+        assert_eq!(p.authors, ["A <b>"]);
+        assert_eq!(p.comments.as_deref(), Some("<i>8 pages</i>"));
     }
 
     #[test]

@@ -289,6 +289,15 @@ fn root_element(lower: &str) -> Option<&str> {
             if doctype.trim_start().starts_with("html") {
                 return Some("html");
             }
+            // An internal subset (`<!DOCTYPE rss [ <!ENTITY …> ]>`) holds
+            // `>`s of its own; the doctype ends at the `>` after its `]`.
+            // Its entities are never expanded (see `xml_records`).
+            let open = doctype.find(['[', '>'])?;
+            if doctype.as_bytes()[open] == b'[' {
+                let close = doctype[open..].find(']')?;
+                let skip = "<!doctype".len() + open + close;
+                rest = &rest[skip..];
+            }
             ">"
         } else {
             break;

@@ -63,10 +63,10 @@ fn check_feed_error(channel: &Record, source: &str) -> Result<(), ListingError> 
     }
     let detail = channel
         .text("description")
-        .map(fields::clean_inline)
+        .map(fields::markup_inline)
         .unwrap_or_default();
     let detail = if detail.is_empty() {
-        fields::clean_inline(title)
+        fields::markup_inline(title)
     } else {
         detail
     };
@@ -99,25 +99,25 @@ fn paper_from_item(
     let (kind, note) = item_kind(item, head, title_kind);
 
     let mut paper = Paper::new(id, kind, source);
-    paper.title = fields::clean_inline(title);
+    paper.title = fields::markup_inline(title);
     if paper.title.is_empty() {
         return Err("no title".into());
     }
-    paper.abstract_text = fields::clean_abstract(abstract_raw);
+    paper.abstract_text = fields::markup_abstract(abstract_raw);
     paper.authors = item
         .all("creator")
-        .flat_map(|f| fields::split_authors(&f.text))
+        .flat_map(|f| fields::split_markup_authors(&f.text))
         .collect();
     paper.set_subjects(fields::categories(
         item.all("category").map(|f| f.text.as_str()),
     ));
     paper.journal_ref = item
         .text("journal_reference")
-        .and_then(fields::clean_optional);
+        .and_then(fields::markup_optional);
     paper.comments = item
         .text("comments")
         .or_else(|| item.text("comment"))
-        .and_then(fields::clean_optional);
+        .and_then(fields::markup_optional);
     paper.listing_date = item
         .text("pubDate")
         .and_then(fields::date_in)
@@ -193,7 +193,7 @@ fn item_kind(item: &Record, head: &str, title_kind: Option<Kind>) -> (Kind, Opti
         Some("replace" | "replace-cross") => (Kind::Replaced, None),
         Some(other) => (
             Kind::New,
-            Some(format!("unknown announce type {other:?}, read as new")),
+            Some(format!("unknown announce type {}, read as new", super::text::excerpt(other))),
         ),
         None => (title_kind.unwrap_or(Kind::New), None),
     }

@@ -59,13 +59,19 @@ fn empty_line(d: &Digest) -> String {
     format!("no entries for {} (profile {}, method {})", d.date, d.profile, d.method)
 }
 
+/// The terminal table. Listings are cleaned of control characters when they
+/// are parsed; a library filled before that, or a seed's title, may still
+/// hold some, and no escape sequence may reach the terminal.
 pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+    fn printable(s: &str) -> String {
+        s.chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).filter(|c| !c.is_control()).collect()
+    }
     if d.picks.is_empty() {
         return writeln!(out, "{}", empty_line(d));
     }
     writeln!(out, "{} — {} of {} entries, profile {}, method {}", d.date, d.picks.len(), d.candidates, d.profile, d.method)?;
     for p in &d.picks {
-        let kind = kind_label(p);
+        let kind = printable(&kind_label(p));
         writeln!(
             out,
             "{:>3}  {:.3}  {:<12} {:<8} {:<9} {}",
@@ -73,21 +79,21 @@ pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
             p.score,
             p.paper.id,
             kind,
-            p.paper.primary.as_deref().unwrap_or("-"),
-            p.paper.title
+            printable(p.paper.primary.as_deref().unwrap_or("-")),
+            printable(&p.paper.title)
         )?;
-        writeln!(out, "{:>29}{}", "", reason_text(p))?;
+        writeln!(out, "{:>29}{}", "", printable(&reason_text(p)))?;
     }
     if !d.unsure.is_empty() {
         writeln!(out, "\nunsure — rating these teaches the ranking most:")?;
         for p in &d.unsure {
-            writeln!(out, "     {:.3}  {:<12} {:<8} {}", p.score, p.paper.id, kind_label(p), p.paper.title)?;
+            writeln!(out, "     {:.3}  {:<12} {:<8} {}", p.score, p.paper.id, printable(&kind_label(p)), printable(&p.paper.title))?;
         }
     }
     if !d.hidden.is_empty() {
         writeln!(out, "\nhidden by filters:")?;
         for h in &d.hidden {
-            writeln!(out, "     {:<12} {}  [{}]", h.id, h.title, h.rule)?;
+            writeln!(out, "     {:<12} {}  [{}]", printable(&h.id), printable(&h.title), printable(&h.rule))?;
         }
     }
     Ok(())
@@ -123,26 +129,55 @@ pub fn json_values(d: &Digest) -> Vec<serde_json::Value> {
     picks.chain(unsure).chain(hidden).collect()
 }
 
-/// Markdown escapes for text that goes inside a table cell or link text.
+/// Text as Markdown shows it, nothing more: HTML is escaped (`<script>`,
+/// `<img onerror=…>` stay visible text, not markup), Markdown's own
+/// punctuation is backslash-escaped so that no link, image, emphasis or
+/// table cell is made of a listing's words, and control characters go.
 fn md(s: &str) -> String {
-    s.replace('|', "\\|").replace('[', "\\[").replace(']', "\\]")
+    let mut o = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' | '!' => {
+                o.push('\\');
+                o.push(c);
+            }
+            '\n' | '\r' | '\t' => o.push(' '),
+            c if c.is_control() => {}
+            c => o.push(c),
+        }
+    }
+    o
 }
 
 pub fn markdown(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+    // A code span has no escapes: backticks and controls are left out.
+    fn md_code(s: &str) -> String {
+        s.chars().filter(|&c| c != '`' && !c.is_control()).collect()
+    }
+    // Only an id of arXiv's grammar makes a link: a library entry is not trusted to.
+    fn abs_link(p: &Paper) -> Option<String> {
+        crate::paper::ArxivId::parse(&p.id).filter(|a| a.id == p.id && a.version.is_none())?;
+        Some(format!("https://arxiv.org/abs/{}", version_id(p)))
+    }
     writeln!(out, "# arXiv digest for {}\n", d.date)?;
     if d.picks.is_empty() {
         return writeln!(out, "{}", empty_line(d));
     }
-    writeln!(out, "{} of {} entries, profile `{}`, method `{}`.\n", d.picks.len(), d.candidates, d.profile, d.method)?;
+    writeln!(out, "{} of {} entries, profile `{}`, method `{}`.\n", d.picks.len(), d.candidates, md_code(&d.profile), d.method)?;
     for p in &d.picks {
+        let title = match abs_link(&p.paper) {
+            Some(url) => format!("[{}]({url})", md(&p.paper.title)),
+            None => format!("{} ({})", md(&p.paper.title), md(&version_id(&p.paper))),
+        };
         writeln!(
             out,
-            "{}. **[{}](https://arxiv.org/abs/{})** — {:.3} · `{}` · {}  ",
+            "{}. **{title}** — {:.3} · `{}` · {}  ",
             p.rank,
-            md(&p.paper.title),
-            version_id(&p.paper),
             p.score,
-            p.paper.primary.as_deref().unwrap_or("-"),
+            md_code(p.paper.primary.as_deref().unwrap_or("-")),
             md(&kind_label(p))
         )?;
         if !p.paper.authors.is_empty() {

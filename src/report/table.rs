@@ -10,8 +10,8 @@ pub fn write_papers(out: &mut impl Write, papers: &[Paper]) -> io::Result<()> {
         };
         let authors = match p.authors.len() {
             0 => String::new(),
-            1 => p.authors[0].clone(),
-            _ => format!("{} et al.", p.authors[0]),
+            1 => printable(&p.authors[0]),
+            _ => format!("{} et al.", printable(&p.authors[0])),
         };
         writeln!(
             out,
@@ -43,12 +43,19 @@ pub fn write_neighbours(out: &mut impl Write, found: &[crate::neighbours::Neighb
     Ok(())
 }
 
+fn printable(s: &str) -> String {
+    s.chars().filter(|c| !c.is_control()).collect()
+}
+
+/// `s` cut to `max` characters, without control characters: a library
+/// filled before listings were cleaned of them must not reach the terminal
+/// with an escape sequence.
 fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max - 1).collect();
+    let mut chars = s.chars().filter(|c| !c.is_control());
+    let mut t: String = chars.by_ref().take(max).collect();
+    if chars.next().is_some() {
+        t.pop();
         t.push('…');
-        t
     }
+    t
 }

@@ -1,0 +1,170 @@
+//! Listings are written by strangers: whatever a title, author list or
+//! abstract holds (terminal escape sequences, BEL, `<script>`, `onerror=`,
+//! `javascript:` links), no output of `parse` or `daily` may carry it out
+//! as something a terminal or a browser acts on, and no visible word may
+//! be lost on the way.
+
+mod common;
+
+use common::{ok, output};
+use std::path::Path;
+use std::process::Command;
+
+/// `paperscout parse ARGS` (which takes no library).
+fn parse(args: &[&str]) -> String {
+    let o = Command::new(common::BIN).arg("parse").args(args).output().expect("run paperscout");
+    assert!(o.status.success(), "parse {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    assert_no_controls("parse stderr", &String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).expect("UTF-8")
+}
+
+const EVIL_TITLE: &str = "Red \u{1b}[31malert\u{1b}[0m title\u{7} <script>alert(1)</script> [click](javascript:alert(2)) <img src=x onerror=alert(3)> <a href=\"javascript:alert(4)\">here</a>";
+const EVIL_AUTHOR: &str = "Mallory \u{1b}]0;pwned\u{7}Smith";
+const EVIL_ABSTRACT: &str = "First \u{1b}[2Jparagraph with a<b and x > y and \u{9b}6n.\n  Second paragraph \u{7}with javascript:alert(5) and <b>bold</b>.";
+
+fn jsonl_listing(dir: &Path) -> String {
+    let mut lines = vec![serde_json::json!({
+        "id": "2603.09001", "title": EVIL_TITLE, "abstract": EVIL_ABSTRACT,
+        "authors": [EVIL_AUTHOR, "Eve <script>x</script>"], "categories": ["cs.DC"], "date": "2026-03-09",
+    })];
+    for (i, t) in ["Scheduling LLM inference on GPU clusters", "Serverless cold starts", "Consensus under Byzantine faults"].iter().enumerate() {
+        lines.push(serde_json::json!({
+            "id": format!("2603.0900{}", i + 2), "title": t, "abstract": format!("{t}: a plain abstract."),
+            "authors": ["A. Author"], "categories": ["cs.DC"], "date": "2026-03-09",
+        }));
+    }
+    let path = dir.join("evil.jsonl");
+    std::fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// The same paper in an RSS feed, where fields may carry HTML.
+fn rss_listing(dir: &Path) -> String {
+    let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let rss = format!(
+        "<?xml version='1.0'?><rss xmlns:dc='http://purl.org/dc/elements/1.1/' version='2.0'><channel><title>cs.DC updates</title>\
+         <pubDate>Mon, 09 Mar 2026 00:00:00 -0500</pubDate><item><title>{}</title><link>https://arxiv.org/abs/2603.09001</link>\
+         <description>arXiv:2603.09001v1 Announce Type: new \nAbstract: {}</description><category>cs.DC</category>\
+         <dc:creator>{}</dc:creator></item></channel></rss>",
+        esc(EVIL_TITLE),
+        esc(EVIL_ABSTRACT),
+        esc(EVIL_AUTHOR)
+    );
+    let path = dir.join("evil.rss");
+    std::fs::write(&path, rss).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// Nothing a terminal obeys: C0 controls other than newline, DEL, C1.
+fn assert_no_controls(what: &str, out: &str) {
+    let bad: Vec<char> = out.chars().filter(|&c| c.is_control() && c != '\n').collect();
+    assert!(bad.is_empty(), "{what}: control characters {bad:?} in\n{out}");
+}
+
+/// Nothing a browser or a Markdown renderer turns into markup: no tag of
+/// the listing's, and every link goes to an arXiv abstract page.
+fn assert_no_markup(what: &str, out: &str) {
+    let lower = out.to_ascii_lowercase();
+    for tag in ["<script", "<img", "<a href=\"javascript", "onerror=alert(3)>"] {
+        assert!(!lower.contains(tag), "{what}: {tag} in\n{out}");
+    }
+    if what.contains("markdown") {
+        for (at, _) in out.match_indices("](") {
+            let escaped = out[..at].ends_with('\\');
+            assert!(escaped || out[at + 2..].starts_with("https://arxiv.org/abs/"), "{what}: a link in\n{out}");
+        }
+    }
+    for (at, _) in lower.match_indices("<a ") {
+        assert!(lower[at..].starts_with("<a href=\"https://arxiv.org/abs/"), "{what}: a link in\n{out}");
+    }
+}
+
+/// The visible words of the evil paper, as each output shows them.
+fn assert_words(what: &str, out: &str, words: &[&str]) {
+    for w in words {
+        assert!(out.contains(w), "{what}: {w:?} lost from\n{out}");
+    }
+}
+
+#[test]
+fn hostile_listings_reach_no_terminal_or_browser_as_markup() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let jsonl = jsonl_listing(dir.path());
+    let rss = rss_listing(dir.path());
+
+    // parse: the table and JSON of both formats.
+    for file in [&jsonl, &rss] {
+        let table = parse(&[file]);
+        assert_no_controls("parse table", &table);
+        assert_words("parse table", &table, &["Red [31malert[0m title", "Mallory ]0"]);
+        for line in parse(&[file, "--json"]).lines() {
+            assert_no_controls("parse --json", line);
+            let p: serde_json::Value = serde_json::from_str(line).unwrap();
+            for field in [&p["title"], &p["abstract"], &p["authors"][0]] {
+                assert_no_controls("parse --json field", field.as_str().unwrap());
+            }
+        }
+    }
+    // A JSON string is text: every character but the controls is kept.
+    let p: serde_json::Value = serde_json::from_str(parse(&[&jsonl, "--json"]).lines().next().unwrap()).unwrap();
+    let no_controls = |s: &str| s.chars().filter(|c| !c.is_control()).collect::<String>();
+    assert_eq!(p["title"], no_controls(EVIL_TITLE));
+    assert_eq!(p["authors"][0], "Mallory ]0;pwnedSmith");
+    assert_eq!(p["abstract"], "First [2Jparagraph with a<b and x > y and 6n.\nSecond paragraph with javascript:alert(5) and <b>bold</b>.");
+
+    // daily: every format, the evil paper ranked first by a seed made of it.
+    ok(&lib, &["seed", "add", "--text", "Red alert title script click image here"]);
+    for file in [&jsonl, &rss] {
+        for format in ["table", "json", "markdown", "html"] {
+            let o = output(&lib, &["daily", file, "--format", format, "--top", "10"]);
+            assert!(o.status.success(), "{format}: {}", String::from_utf8_lossy(&o.stderr));
+            let out = String::from_utf8(o.stdout).unwrap();
+            let what = format!("daily {format} of {file}");
+            assert_no_controls(&what, &out);
+            assert_no_controls(&what, &String::from_utf8_lossy(&o.stderr));
+            match format {
+                "markdown" => {
+                    assert_no_markup(&what, &out);
+                    assert!(out.contains("Red \\[31malert\\[0m title alert(1)") || out.contains("Red \\[31malert\\[0m title &lt;script&gt;alert(1)"), "{out}");
+                    assert!(out.contains("(https://arxiv.org/abs/2603.09001v1)") || out.contains("(https://arxiv.org/abs/2603.09001)"), "{out}");
+                }
+                "html" => {
+                    assert_no_markup(&what, &out);
+                    assert_words(&what, &out, &["Red [31malert[0m title", "alert(1)", "Mallory ]0"]);
+                }
+                "json" => {
+                    for line in out.lines() {
+                        let p: serde_json::Value = serde_json::from_str(line).unwrap();
+                        assert_no_controls(&what, p["title"].as_str().unwrap());
+                    }
+                }
+                _ => assert_words(&what, &out, &["Red [31malert[0m title"]),
+            }
+        }
+    }
+}
+
+/// An error quotes at most about 80 characters of the offending text: a
+/// 52 MB line in an id list once came back whole in the message.
+#[test]
+fn errors_quote_only_a_little_of_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let huge = "x".repeat(5_000_000);
+    let ids = dir.path().join("ids.txt");
+    std::fs::write(&ids, format!("2603.00356\n{huge}\n")).unwrap();
+    let o = output(&lib, &["seed", "add", ids.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("ids.txt:2:") && err.contains("5000000 bytes"), "{}", &err[..err.len().min(300)]);
+    assert!(err.len() < 400, "{} bytes of error", err.len());
+
+    let jsonl = dir.path().join("bad-id.jsonl");
+    let good = serde_json::json!({"id": "2603.09002", "title": "Fine"});
+    let bad = serde_json::json!({"id": huge, "title": "Bad id"});
+    std::fs::write(&jsonl, format!("{good}\n{bad}\n")).unwrap();
+    let o = Command::new(common::BIN).args(["parse", jsonl.to_str().unwrap()]).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && err.contains("bad-id.jsonl:2:") && err.contains("not an arXiv id"), "{}", &err[..err.len().min(300)]);
+    assert!(err.len() < 400, "{} bytes of warning", err.len());
+}
