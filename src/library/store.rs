@@ -372,6 +372,12 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
             let older = matches!((old_version, version), (Some(o), Some(n)) if n < o)
                 || matches!((&p.listing_date, &last_seen), (Some(d), Some(l)) if d < l);
             let loses_abstract = p.abstract_text.is_empty() && !abs.is_empty();
+            // A listing cut off mid-entry (a browser page saved or copied
+            // before it finished) gives the same version with a shortened
+            // abstract: what we have is the whole of it.
+            let cut_short = (version.is_none() || old_version == version)
+                && p.abstract_text.len() < abs.len()
+                && abs.starts_with(p.abstract_text.trim_end());
             let same = title == p.title
                 && abs == p.abstract_text
                 && old_hash == hash
@@ -380,7 +386,7 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
                 && comments == p.comments
                 && jref == p.journal_ref
                 && (version.is_none() || old_version == version);
-            if older || loses_abstract || same {
+            if older || loses_abstract || cut_short || same {
                 Upsert::Unchanged
             } else {
                 tx.prepare_cached(
