@@ -2,7 +2,8 @@ use crate::cli::LibraryArgs;
 use crate::library::{self, Library};
 use anyhow::{bail, Result};
 
-/// Checks the database and rebuilds derived files that are stale or broken.
+/// Checks the database, then each model's derived files against the
+/// database and their checksums, rebuilding what is stale or damaged.
 pub fn run(args: &LibraryArgs) -> Result<()> {
     let dir = library::resolve_dir(args.library.as_deref())?;
     let lib = Library::open_read(&dir)?;
@@ -16,12 +17,17 @@ pub fn run(args: &LibraryArgs) -> Result<()> {
     println!("database  ok ({} papers)", lib.store.count("SELECT count(*) FROM papers")?);
     for (model, n) in lib.store.vector_counts()? {
         let missing = lib.store.missing_vectors(&model)?.len();
-        let flat = lib.flat_vectors(&model)?;
-        let rebuilt = lib.refresh_index(&flat)?;
-        println!(
-            "{model}: {n} vectors, {missing} paper text(s) still to embed; index {}",
-            if rebuilt { "rebuilt" } else { "current" }
-        );
+        let (flat, vectors) = lib.check_flat(&model)?;
+        let index = lib.check_index(&flat)?;
+        println!("{model}: {n} vectors, {missing} paper text(s) still to embed; {vectors}; {index}");
+        let failed = lib.store.failures(&model)?;
+        if let Some(first) = failed.first() {
+            println!("{model}: {} text(s) could not be embedded and are skipped (first: {first})", failed.len());
+        }
+        let bad = lib.store.non_finite_vectors(&model)?;
+        if bad > 0 {
+            println!("{model}: {bad} vector(s) hold NaN or infinity (made by a damaged model); their scores mean nothing");
+        }
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 use crate::cli::LikeArgs;
 use crate::embed;
-use crate::library::{self, index, Library};
+use crate::library::{self, Library};
 use crate::paper::ArxivId;
 use crate::report;
 use anyhow::{bail, Context, Result};
@@ -31,12 +31,7 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
             (model, v, Some(paper.rowid))
         }
         None => {
-            let text = match (&args.text, &args.file) {
-                (Some(t), _) => t.clone(),
-                (None, Some(f)) => std::fs::read_to_string(f)
-                    .with_context(|| format!("cannot read {}", f.display()))?,
-                (None, None) => bail!("give an arXiv id, --text or --file"),
-            };
+            let text = query_text(args)?;
             let known = lib.store.default_model()?;
             let embedder = embed::load(&embed::args_for_library(&args.model, known.as_deref()), verbose)?;
             let v = embedder.embed(&[text.trim()], &|_| {})?;
@@ -57,17 +52,7 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
         Some(rowid) != exclude && allowed.as_ref().is_none_or(|a| a.contains(&rowid))
     };
     let hits = if args.approx || flat.count > library::EXACT_SCAN_LIMIT {
-        lib.refresh_index(&flat)?;
-        let dir = lib.index_dir(&model);
-        match index::with_index(&dir, |h| index::search(h, &query, args.k, keep)) {
-            Ok(hits) => hits,
-            // A graph that no longer loads is derived data: rebuild it once.
-            Err(e) => {
-                eprintln!("warning: {e:#}; rebuilding it");
-                index::rebuild(&dir, &flat)?;
-                index::with_index(&dir, |h| index::search(h, &query, args.k, keep))?
-            }
-        }
+        lib.search_index(&flat, &query, args.k, keep)?
     } else {
         flat.top_k(&query, args.k, keep)
     };
@@ -108,4 +93,21 @@ fn allowed_rowids(lib: &Library, args: &LikeArgs) -> Result<Option<HashSet<i64>>
         |r| r.get::<_, i64>(0),
     )?;
     Ok(Some(rows.collect::<std::result::Result<_, _>>()?))
+}
+
+/// The text of a `--text` or `--file` query; an empty one is an error, as
+/// its vector would rank papers by nothing.
+fn query_text(args: &LikeArgs) -> Result<String> {
+    let (text, from) = match (&args.text, &args.file) {
+        (Some(t), _) => (t.clone(), "--text".to_string()),
+        (None, Some(f)) => (
+            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?,
+            f.display().to_string(),
+        ),
+        (None, None) => bail!("give an arXiv id, --text or --file"),
+    };
+    if text.trim().is_empty() {
+        bail!("{from} is empty; give a title, an abstract or a sentence to search for");
+    }
+    Ok(text)
 }

@@ -11,7 +11,10 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
             if !(weight.is_finite() && *weight > 0.0) {
                 bail!("--weight must be a positive number");
             }
-            let mut lib = Library::open_write(&dir)?;
+            if text.as_deref().is_some_and(|t| t.trim().is_empty()) {
+                bail!("--text is empty; give the sentence to use as a seed");
+            }
+            let mut lib = Library::open_write_existing(&dir)?;
             if *fetch {
                 let n = crate::commands::fetch::resolve_missing_ids(&mut lib, items, fetch_opts)?;
                 if verbose && n > 0 {
@@ -59,7 +62,7 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
             }
         }
         SeedAction::Rm { keys } => {
-            let lib = Library::open_write(&dir)?;
+            let lib = Library::open_write_existing(&dir)?;
             let missing = profile::remove(lib.store.conn(), &args.profile, keys)?;
             if !missing.is_empty() {
                 bail!("not seeds of profile {:?}: {}", args.profile, missing.join(", "));
