@@ -269,6 +269,10 @@ fn a_model_that_fails_to_load_stores_nothing() {
         .unwrap();
     assert!(!out.status.success());
     assert_eq!(papers(&lib), before);
+    // A seed is stored before its model is needed: the error says so.
+    let out = ps(&lib, &["seed", "add", "--text", "serverless cold starts"]).env("PAPERSCOUT_MODEL", &missing).output().unwrap();
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("stored") && stderr(&out).contains("not embedded"), "{}", stderr(&out));
 }
 
 #[test]

@@ -27,7 +27,12 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
             }
             let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
             let n = profile::add(lib.store.conn(), &args.profile, &seeds, *weight, *negative, &now)?;
-            let embedded = embed_seeds(&mut lib, &args.profile, &args.model, verbose)?;
+            let embedded = embed_seeds(&mut lib, &args.profile, &args.model, verbose).map_err(|e| {
+                e.context(format!(
+                    "{n} seed(s) are stored in profile {:?} but not embedded; the same `seed add` with a working model embeds them",
+                    args.profile
+                ))
+            })?;
             println!(
                 "{n} {}seed(s) in profile {:?}; {embedded} embedded",
                 if *negative { "negative " } else { "" },

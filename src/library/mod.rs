@@ -312,7 +312,7 @@ impl Library {
                 return Ok((f, note));
             }
             Err(_) if !path.exists() => "missing".to_string(),
-            Err(e) => format!("damaged: {e:#}"),
+            Err(e) => format!("unreadable: {e:#}"),
         };
         let flat = self.build_flat(model)?;
         self.share_flat(&flat)?;

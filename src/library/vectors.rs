@@ -121,6 +121,9 @@ impl FlatVectors {
         // SAFETY: the file is only ever replaced by rename, never written in
         // place, so the mapped bytes cannot change under us.
         let map = unsafe { Mmap::map(&file) }.with_context(|| format!("cannot map {}", path.display()))?;
+        if map.len() >= 8 && &map[..5] == b"PSVEC" && &map[..8] != MAGIC {
+            bail!("{} is from another version of paperscout", path.display());
+        }
         if map.len() < HEADER || &map[..8] != MAGIC {
             bail!("{} is not a paperscout vector file", path.display());
         }
