@@ -236,6 +236,14 @@ fn a_damaged_model_leaves_the_library_as_it_was() {
     assert!(!fresh.join("library.sqlite").exists() || papers(&fresh) == 0);
     let out = ps(&lib, &["like", "--text", "graph scheduling", "--model", model.to_str().unwrap()]).output().unwrap();
     assert!(!out.status.success() && stderr(&out).contains("non-finite"), "{}", stderr(&out));
+
+    // NaN vectors stored by an earlier paperscout are pointed out by doctor.
+    let conn = rusqlite::Connection::open(lib.join("library.sqlite")).unwrap();
+    let nan: Vec<u8> = f32::NAN.to_le_bytes().repeat(384);
+    conn.execute("UPDATE vectors SET vec = ?1 WHERE text_hash IN (SELECT text_hash FROM vectors LIMIT 2)", [nan]).unwrap();
+    drop(conn);
+    let report = ok(&lib, &["doctor"]);
+    assert!(report.contains("2 vector(s) hold NaN"), "{report}");
 }
 
 /// A library embedded with one model is not re-embedded by another.
@@ -367,6 +375,10 @@ fn damaged_database_errors_name_the_file_and_doctor() {
     }
     std::fs::write(&db, &bytes).unwrap();
     let damaged = output(&lib, &["stats"]);
+    // doctor, which cannot rebuild the source of truth, says what can be done.
+    let doctor = output(&lib, &["doctor"]);
+    assert!(!doctor.status.success());
+    assert!(stderr(&doctor).contains("library.sqlite") && stderr(&doctor).contains("--library"), "{}", stderr(&doctor));
     bytes[..16].copy_from_slice(b"not a database!!");
     std::fs::write(&db, &bytes).unwrap();
     let not_db = output(&lib, &["like", "2603.00001"]);

@@ -109,26 +109,41 @@ fn is_damage(e: &rusqlite::Error) -> bool {
     matches!(e.sqlite_error_code(), Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase))
 }
 
-/// The error for a damaged database file: its path and what to run.
+/// A database file SQLite finds damaged, named.
+#[derive(Debug, thiserror::Error)]
+#[error("the library database {} is damaged ({reason})", path.display())]
+pub struct Damaged {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+impl Damaged {
+    /// The library directory, for the command that checks it.
+    pub fn dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+}
+
 fn damaged(path: &Path, e: &rusqlite::Error) -> anyhow::Error {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    anyhow::anyhow!(
-        "the library database {} is damaged ({e}); `paperscout doctor --library {}` checks it",
-        path.display(),
-        dir.display()
-    )
+    anyhow::Error::new(Damaged { path: path.to_path_buf(), reason: e.to_string() })
+}
+
+/// The damaged database behind `e`, if that is what `e` comes from: found
+/// when it was opened, or by a later query.
+pub fn damage(e: &anyhow::Error) -> Option<Damaged> {
+    if let Some(d) = e.chain().find_map(|c| c.downcast_ref::<Damaged>()) {
+        return Some(Damaged { path: d.path.clone(), reason: d.reason.clone() });
+    }
+    let sql = e.chain().find_map(|c| c.downcast_ref::<rusqlite::Error>()).filter(|s| is_damage(s))?;
+    let path = OPENED.lock().ok().and_then(|p| p.clone())?;
+    Some(Damaged { path, reason: sql.to_string() })
 }
 
 /// Names the database and suggests `doctor` when `e` comes from a damaged
-/// database file that a query found after it was opened.
+/// database file.
 pub fn explain(e: anyhow::Error) -> anyhow::Error {
-    let Some(sql) = e.chain().find_map(|c| c.downcast_ref::<rusqlite::Error>()) else { return e };
-    if !is_damage(sql) {
-        return e;
-    }
-    let path = OPENED.lock().ok().and_then(|p| p.clone());
-    match path {
-        Some(path) => damaged(&path, sql),
+    match damage(&e) {
+        Some(d) => anyhow::anyhow!("{d}; `paperscout doctor --library {}` checks it", d.dir().display()),
         None => e,
     }
 }
