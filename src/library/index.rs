@@ -5,6 +5,11 @@
 //! negative distances rounding gives unit vectors, so we bring our own
 //! clamped distance; and a reloaded graph borrows its loader, so searches run
 //! inside [`with_index`] rather than handing the graph out.
+//!
+//! Several processes may rebuild the graph at once, and others read it
+//! meanwhile: each build is dumped under a basename of its own and published
+//! by renaming `meta.json`, which also holds the files' checksums (see
+//! docs/reliability.md).
 
 use super::vectors::{dot, FlatVectors};
 use anndists::dist::Distance;
@@ -212,7 +217,10 @@ fn remove_unreferenced(dir: &Path) {
 /// were kept reads as none, so the graph is rebuilt).
 pub fn read_meta(dir: &Path) -> Option<IndexMeta> {
     let bytes = std::fs::read(dir.join("meta.json")).ok()?;
-    serde_json::from_slice(&bytes).ok()
+    let meta: IndexMeta = serde_json::from_slice(&bytes).ok()?;
+    // The basename becomes a path: only names a build could have written.
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    (!meta.basename.is_empty() && meta.basename.chars().all(plain)).then_some(meta)
 }
 
 /// Loads the graph `meta` names and runs `f` on it. hnsw_rs asserts
