@@ -3,7 +3,7 @@
 
 use crate::library::store::StoredPaper;
 use crate::library::vectors::FlatVectors;
-use crate::library::{self, index, Library};
+use crate::library::{self, Library};
 use crate::paper::ArxivId;
 use anyhow::{bail, Context, Result};
 use std::collections::HashSet;
@@ -90,17 +90,7 @@ pub fn nearest(
         Some(rowid) != exclude && allowed.as_ref().is_none_or(|a| a.contains(&rowid))
     };
     let hits = if approx || flat.count > library::EXACT_SCAN_LIMIT {
-        lib.refresh_index(flat)?;
-        let dir = lib.index_dir(&flat.model);
-        match index::with_index(&dir, |h| index::search(h, query, k, keep)) {
-            Ok(hits) => hits,
-            // A graph that no longer loads is derived data: rebuild it once.
-            Err(e) => {
-                eprintln!("warning: {e:#}; rebuilding it");
-                index::rebuild(&dir, flat)?;
-                index::with_index(&dir, |h| index::search(h, query, k, keep))?
-            }
-        }
+        lib.search_index(flat, query, k, keep)?
     } else {
         flat.top_k(query, k, keep)
     };

@@ -416,6 +416,8 @@ fn daily_fetch_ingests_and_ranks_the_fetched_day() {
     s.route("/rss/test", vec![Reply::ok(feed(EMPTY))]);
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
+    // Seeds go into an existing library: only ingest, daily and fetch create one.
+    common::ok(&lib, &["ingest", &common::page("cs.DC-2026-03-02.txt")]);
     common::ok(&lib, &["seed", "add", "--text", "serving LLM inference on GPU clusters"]);
     let o = cli(&s, &lib, &["daily", "--fetch", "cs.DC", "--format", "json", "--top", "5"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -440,6 +442,7 @@ fn seed_add_fetch_resolves_ids_the_library_lacks() {
     s.route("/api/query", vec![Reply::ok(feed("api-atom-2026__arxiv.py__id_1605.08386_s0_m100_199195aa31ad.xml"))]);
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
+    common::ok(&lib, &["ingest", &common::page("cs.DC-2026-03-02.txt")]);
     // Without --fetch the id must be in the library already.
     let o = cli(&s, &lib, &["seed", "add", "1605.08386"]);
     assert!(!o.status.success());

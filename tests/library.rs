@@ -77,7 +77,7 @@ fn ingest_like_and_reingest() {
     std::fs::write(derived.join("vectors.bin"), b"garbage").unwrap();
     for f in std::fs::read_dir(derived.join("hnsw")).unwrap() {
         let f = f.unwrap().path();
-        if f.to_string_lossy().contains("graph.hnsw") {
+        if f.to_string_lossy().contains(".hnsw.") {
             std::fs::write(&f, b"garbage").unwrap();
         }
     }

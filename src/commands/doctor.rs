@@ -1,27 +1,45 @@
 use crate::cli::LibraryArgs;
-use crate::library::{self, Library};
+use crate::library::{self, store, Library};
 use anyhow::{bail, Result};
 
-/// Checks the database and rebuilds derived files that are stale or broken.
+/// What to do about a damaged database: it is the source of truth, so
+/// nothing derived can rebuild it.
+const RECOVER: &str = "restore a copy, or save what SQLite can read with \
+    `sqlite3 library.sqlite .recover | sqlite3 recovered.sqlite`, or ingest your listings into a new --library";
+
+fn advise(e: anyhow::Error) -> anyhow::Error {
+    match store::damage(&e) {
+        Some(d) => anyhow::anyhow!("{d}; {RECOVER}"),
+        None => e,
+    }
+}
+
+/// Checks the database, then each model's derived files against the
+/// database and their checksums, rebuilding what is stale or damaged.
 pub fn run(args: &LibraryArgs) -> Result<()> {
     let dir = library::resolve_dir(args.library.as_deref())?;
-    let lib = Library::open_read(&dir)?;
-    let problems = lib.store.integrity_check()?;
+    let lib = Library::open_read(&dir).map_err(advise)?;
+    let problems = lib.store.integrity_check().map_err(advise)?;
     if !problems.is_empty() {
         for p in &problems {
             eprintln!("database: {p}");
         }
-        bail!("the library database at {} is damaged", dir.display());
+        bail!("the library database at {} is damaged; {RECOVER}", dir.display());
     }
     println!("database  ok ({} papers)", lib.store.count("SELECT count(*) FROM papers")?);
     for (model, n) in lib.store.vector_counts()? {
         let missing = lib.store.missing_vectors(&model)?.len();
-        let flat = lib.flat_vectors(&model)?;
-        let rebuilt = lib.refresh_index(&flat)?;
-        println!(
-            "{model}: {n} vectors, {missing} paper text(s) still to embed; index {}",
-            if rebuilt { "rebuilt" } else { "current" }
-        );
+        let (flat, vectors) = lib.check_flat(&model)?;
+        let index = lib.check_index(&flat)?;
+        println!("{model}: {n} vectors, {missing} paper text(s) still to embed; {vectors}; {index}");
+        let failed = lib.store.failures(&model)?;
+        if let Some(first) = failed.first() {
+            println!("{model}: {} text(s) could not be embedded and are skipped (first: {first})", failed.len());
+        }
+        let bad = lib.store.non_finite_vectors(&model)?;
+        if bad > 0 {
+            println!("{model}: {bad} vector(s) hold NaN or infinity (made by a damaged model); their scores mean nothing");
+        }
     }
     Ok(())
 }

@@ -42,16 +42,32 @@ impl Ingested {
 }
 
 /// Stores papers, embeds what has no vector yet and refreshes derived files.
+/// The model is loaded and checked against the library's first, so a model
+/// that fails leaves the library as it was.
 pub fn ingest_papers(lib: &mut Library, papers: &[Paper], model: &ModelArgs, verbose: bool) -> Result<Ingested> {
-    let counts = lib.add_papers(papers)?;
     let model = embed::args_for_library(model, lib.store.default_model()?.as_deref());
     let embedder = embed::load(&model, verbose)?;
+    lib.check_model(embedder.model_id())?;
+    let counts = lib.add_papers(papers)?;
     let bar = progress_bar("embedding");
     let embedded = lib.embed_missing(embedder.as_ref(), &|done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
-    })?;
+    });
     bar.finish_and_clear();
+    let stored = counts.new + counts.updated;
+    let embedded = embedded.map_err(|e| {
+        if stored == 0 {
+            return e;
+        }
+        e.context(format!(
+            "{stored} paper(s) were stored but not all embedded; an ingest with a working model embeds the rest"
+        ))
+    })?;
+    for s in &embedded.skipped {
+        eprintln!("warning: cannot embed {} (skipped, not tried again with this model): {}", s.papers.join(", "), s.error);
+    }
+    let embedded = embedded.done;
     // The flat vectors serve every query up to EXACT_SCAN_LIMIT; past it the
     // HNSW graph does, so only then is it worth keeping fresh on each ingest
     // (otherwise it is rebuilt when first asked for).

@@ -17,12 +17,7 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
             (model, v, Some(paper.rowid))
         }
         None => {
-            let text = match (&args.text, &args.file) {
-                (Some(t), _) => t.clone(),
-                (None, Some(f)) => std::fs::read_to_string(f)
-                    .with_context(|| format!("cannot read {}", f.display()))?,
-                (None, None) => bail!("give an arXiv id, --text or --file"),
-            };
+            let text = query_text(args)?;
             let known = lib.store.default_model()?;
             let embedder = embed::load(&embed::args_for_library(&args.model, known.as_deref()), verbose)?;
             let v = embedder.embed(&[text.trim()], &|_| {})?;
@@ -48,4 +43,20 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+/// The text of a `--text` or `--file` query; an empty one is an error, as
+/// its vector would rank papers by nothing.
+fn query_text(args: &LikeArgs) -> Result<String> {
+    let (text, from) = match (&args.text, &args.file) {
+        (Some(t), _) => (t.clone(), "--text".to_string()),
+        (None, Some(f)) => (
+            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?,
+            f.display().to_string(),
+        ),
+        (None, None) => bail!("give an arXiv id, --text or --file"),
+    };
+    if text.trim().is_empty() {
+        bail!("{from} is empty; give a title, an abstract or a sentence to search for");
+    }
+    Ok(text)
 }

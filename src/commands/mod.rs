@@ -18,6 +18,18 @@ pub mod stats;
 use crate::cli::{Cli, Command};
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let doctor = matches!(cli.command, Command::Doctor(_));
+    let result = dispatch(cli);
+    // A damaged database surfaces in whichever query reads the damage
+    // first; name the file and the command that checks it.
+    if doctor {
+        result
+    } else {
+        result.map_err(crate::library::store::explain)
+    }
+}
+
+fn dispatch(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Parse(args) => parse::run(&args, cli.verbose),
         Command::Embed(args) => embed::run(&args, cli.verbose),

@@ -17,7 +17,10 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
             if !(weight.is_finite() && *weight > 0.0) {
                 bail!("--weight must be a positive number");
             }
-            let mut lib = Library::open_write(&dir)?;
+            if text.as_deref().is_some_and(|t| t.trim().is_empty()) {
+                bail!("--text is empty; give the sentence to use as a seed");
+            }
+            let mut lib = Library::open_write_existing(&dir)?;
             if *fetch {
                 let n = crate::commands::fetch::resolve_missing_ids(&mut lib, items, fetch_opts)?;
                 if verbose && n > 0 {
@@ -30,7 +33,12 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
             }
             let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
             let n = profile::add(lib.store.conn(), &args.profile, &seeds, *weight, *negative, &now)?;
-            let embedded = embed_seeds(&mut lib, &args.profile, &args.model, verbose)?;
+            let embedded = embed_seeds(&mut lib, &args.profile, &args.model, verbose).map_err(|e| {
+                e.context(format!(
+                    "{n} seed(s) are stored in profile {:?} but not embedded; the same `seed add` with a working model embeds them",
+                    args.profile
+                ))
+            })?;
             println!(
                 "{n} {}seed(s) in profile {:?}; {embedded} embedded",
                 if *negative { "negative " } else { "" },
@@ -105,7 +113,7 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
             println!("moved {} seed(s) to profile {to:?}", keys.len());
         }
         SeedAction::Rm { keys } => {
-            let lib = Library::open_write(&dir)?;
+            let lib = Library::open_write_existing(&dir)?;
             let missing = profile::remove(lib.store.conn(), &args.profile, keys)?;
             if !missing.is_empty() {
                 bail!("not seeds of profile {:?}: {}", args.profile, missing.join(", "));

@@ -117,6 +117,7 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
         bf16,
     };
     let embedder = SentenceEmbedder::open(&model, &opts)?;
+    embedder.self_check()?;
     if verbose {
         eprintln!("model: {}", embedder.summary());
     }

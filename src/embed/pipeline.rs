@@ -34,6 +34,8 @@ pub struct RunOptions {
 
 pub struct SentenceEmbedder {
     id: String,
+    /// Where the model was loaded from, for errors about its output.
+    dir: std::path::PathBuf,
     dim: usize,
     tokenizer: TextTokenizer,
     backend: Box<dyn Backend>,
@@ -151,6 +153,7 @@ impl SentenceEmbedder {
         );
         Ok(SentenceEmbedder {
             id,
+            dir: dir.clone(),
             dim,
             tokenizer,
             backend,
@@ -160,6 +163,13 @@ impl SentenceEmbedder {
             pool,
             summary,
         })
+    }
+
+    /// Embeds a fixed sentence and refuses a model whose vector is not
+    /// finite: weights that load but are damaged would otherwise fill a
+    /// library with NaN before anyone noticed.
+    pub fn self_check(&self) -> Result<()> {
+        self.embed(&["paperscout checks that the model works."], &|_| {}).map(|_| ())
     }
 
     /// One line on what was loaded and how it runs (for `--verbose`).
@@ -213,6 +223,13 @@ impl Embedder for SentenceEmbedder {
                 let mut v = pool::pool(&hidden, width, batch.seq(k), &self.pooling);
                 if self.normalize {
                     pool::normalize(&mut v);
+                }
+                if v.iter().any(|x| !x.is_finite()) {
+                    bail!(
+                        "the model in {} gives non-finite vectors (NaN or infinity): its weights are damaged; \
+                         fetch it again (models/fetch) or pass another --model",
+                        self.dir.display()
+                    );
                 }
                 out[i] = v;
             }

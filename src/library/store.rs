@@ -3,9 +3,10 @@
 //! which category and section) and vectors keyed by (model, text hash).
 
 use crate::paper::{embedding_text, Kind, Paper};
-use anyhow::{Context, Result};
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
-use std::path::Path;
+use anyhow::Result;
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 
 const SCHEMA_VERSION: i64 = 1;
@@ -80,6 +81,12 @@ CREATE TABLE IF NOT EXISTS vectors (
     vec       BLOB NOT NULL,        -- little-endian f32
     PRIMARY KEY (model, text_hash)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS embed_failures (
+    model     TEXT NOT NULL,
+    text_hash BLOB NOT NULL,        -- a text this model could not embed: not tried again
+    error     TEXT NOT NULL,
+    PRIMARY KEY (model, text_hash)
+) WITHOUT ROWID;
 ";
 
 /// What an upsert did to one paper.
@@ -110,6 +117,94 @@ pub struct DayEntry {
 
 pub struct Store {
     conn: Connection,
+    /// Libraries written before `embed_failures` existed lack it until
+    /// their next write; a read-only open must not create it.
+    has_failures: bool,
+}
+
+/// The database last opened, for naming it in errors that surface later.
+static OPENED: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+fn is_damage(e: &rusqlite::Error) -> bool {
+    matches!(e.sqlite_error_code(), Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase))
+}
+
+/// A database file SQLite finds damaged, named.
+#[derive(Debug, thiserror::Error)]
+#[error("the library database {} is damaged ({reason})", path.display())]
+pub struct Damaged {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+impl Damaged {
+    /// The library directory, for the command that checks it.
+    pub fn dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+}
+
+fn damaged(path: &Path, e: &rusqlite::Error) -> anyhow::Error {
+    anyhow::Error::new(Damaged { path: path.to_path_buf(), reason: e.to_string() })
+}
+
+/// The damaged database behind `e`, if that is what `e` comes from: found
+/// when it was opened, or by a later query.
+pub fn damage(e: &anyhow::Error) -> Option<Damaged> {
+    if let Some(d) = e.chain().find_map(|c| c.downcast_ref::<Damaged>()) {
+        return Some(Damaged { path: d.path.clone(), reason: d.reason.clone() });
+    }
+    let sql = e.chain().find_map(|c| c.downcast_ref::<rusqlite::Error>()).filter(|s| is_damage(s))?;
+    let path = OPENED.lock().ok().and_then(|p| p.clone())?;
+    Some(Damaged { path, reason: sql.to_string() })
+}
+
+/// Names the database and suggests `doctor` when `e` comes from a damaged
+/// database file.
+pub fn explain(e: anyhow::Error) -> anyhow::Error {
+    match damage(&e) {
+        Some(d) => anyhow::anyhow!("{d}; `paperscout doctor --library {}` checks it", d.dir().display()),
+        None => e,
+    }
+}
+
+fn remember(path: &Path) {
+    if let Ok(mut p) = OPENED.lock() {
+        *p = Some(path.to_path_buf());
+    }
+}
+
+/// `Err` of a first statement, as one line naming the file.
+fn open_error(path: &Path, e: rusqlite::Error) -> anyhow::Error {
+    if is_damage(&e) {
+        damaged(path, &e)
+    } else {
+        anyhow::Error::new(e).context(format!("cannot open library database {}", path.display()))
+    }
+}
+
+/// `file:` URI of `path` for SQLite, with the characters URIs reserve escaped.
+fn uri(path: &Path, query: &str) -> String {
+    let mut out = String::from("file:");
+    for b in path.to_string_lossy().bytes() {
+        match b {
+            b'%' | b'?' | b'#' => out.push_str(&format!("%{b:02X}")),
+            _ => out.push(b as char),
+        }
+    }
+    out.push('?');
+    out.push_str(query);
+    out
+}
+
+fn check_schema(path: &Path, version: &str) -> Result<()> {
+    if version != SCHEMA_VERSION.to_string() {
+        anyhow::bail!(
+            "{}: library schema {version} is not the one this paperscout knows ({SCHEMA_VERSION})",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// Hash of the text the embedder sees; vectors are keyed by it so that a
@@ -120,33 +215,77 @@ pub fn text_hash(text: &str) -> Vec<u8> {
 }
 
 impl Store {
+    /// Opens for writing, creating the tables when needed.
     pub fn open(path: &Path) -> Result<Store> {
-        let conn = Connection::open(path)
-            .with_context(|| format!("cannot open library database {}", path.display()))?;
+        remember(path);
+        let conn = Connection::open(path).map_err(|e| open_error(path, e))?;
         // WAL: readers never block the writer, and a killed writer loses only
         // its uncommitted transaction.
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| open_error(path, e))?;
+        conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| open_error(path, e))?;
         conn.busy_timeout(Duration::from_secs(30))?;
-        conn.execute_batch(SCHEMA)
-            .with_context(|| format!("cannot set up library database {}", path.display()))?;
+        conn.execute_batch(SCHEMA).map_err(|e| open_error(path, e))?;
         let version: Option<String> = conn
             .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0))
-            .optional()?;
+            .optional()
+            .map_err(|e| open_error(path, e))?;
         match version {
             None => {
                 conn.execute(
                     "INSERT INTO meta (key, value) VALUES ('schema', ?1)",
                     [SCHEMA_VERSION.to_string()],
-                )?;
+                )
+                .map_err(|e| open_error(path, e))?;
             }
-            Some(v) if v == SCHEMA_VERSION.to_string() => {}
-            Some(v) => anyhow::bail!(
-                "{}: library schema {v} is not the one this paperscout knows ({SCHEMA_VERSION})",
-                path.display()
-            ),
+            Some(v) => check_schema(path, &v)?,
         }
-        Ok(Store { conn })
+        Ok(Store { conn, has_failures: true })
+    }
+
+    /// Opens for reading only: a reader needs no write access to the
+    /// library, and creates nothing in it.
+    pub fn open_read(path: &Path) -> Result<Store> {
+        remember(path);
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let first = Self::try_open_read(&uri(path, "mode=ro"), flags);
+        match first {
+            Ok(store) => Ok(store),
+            // WAL needs its shared-memory file; in a directory we cannot write
+            // it cannot be created, but then nobody writes the database
+            // either, and it can be read as immutable.
+            Err(e) if matches!(e.sqlite_error_code(), Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly)) => {
+                Self::try_open_read(&uri(path, "immutable=1"), flags).map_err(|_| open_error(path, e))
+            }
+            Err(e) => Err(open_error(path, e)),
+        }
+        .and_then(|(store, version)| {
+            match version {
+                Some(v) => check_schema(path, &v)?,
+                None => anyhow::bail!("{} is not a paperscout library database", path.display()),
+            }
+            Ok(store)
+        })
+    }
+
+    fn try_open_read(uri: &str, flags: OpenFlags) -> rusqlite::Result<(Store, Option<String>)> {
+        let conn = Connection::open_with_flags(uri, flags)?;
+        conn.busy_timeout(Duration::from_secs(30))?;
+        let has_meta: bool = conn.query_row(
+            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
+            [],
+            |r| r.get(0),
+        )?;
+        let version: Option<String> = if has_meta {
+            conn.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0)).optional()?
+        } else {
+            None
+        };
+        let has_failures: bool = conn.query_row(
+            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'embed_failures'",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok((Store { conn, has_failures }, version))
     }
 
     pub fn conn(&self) -> &Connection {
@@ -188,6 +327,31 @@ impl Store {
         let mut stmt = self.conn.prepare("SELECT model, count(*) FROM vectors GROUP BY model ORDER BY model")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Texts `model` could not embed, with the error (for `doctor`).
+    pub fn failures(&self, model: &str) -> Result<Vec<String>> {
+        if !self.has_failures {
+            return Ok(Vec::new());
+        }
+        let mut stmt = self.conn.prepare("SELECT error FROM embed_failures WHERE model = ?1")?;
+        let rows = stmt.query_map([model], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// How many stored vectors of `model` hold NaN or infinity (a damaged
+    /// model's work from before such vectors were refused).
+    pub fn non_finite_vectors(&self, model: &str) -> Result<usize> {
+        let mut stmt = self.conn.prepare("SELECT vec FROM vectors WHERE model = ?1")?;
+        let mut rows = stmt.query([model])?;
+        let mut n = 0;
+        while let Some(row) = rows.next()? {
+            let blob = row.get_ref(0)?.as_blob()?;
+            if blob.chunks_exact(4).any(|c| !f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite()) {
+                n += 1;
+            }
+        }
+        Ok(n)
     }
 
     pub fn integrity_check(&self) -> Result<Vec<String>> {
@@ -299,10 +463,16 @@ impl Store {
 
     /// Papers whose text has no vector for `model` yet: (text hash, text).
     pub fn missing_vectors(&self, model: &str) -> Result<Vec<(Vec<u8>, String)>> {
-        let mut stmt = self.conn.prepare(
+        let skip_failed = if self.has_failures {
+            "AND NOT EXISTS (SELECT 1 FROM embed_failures f WHERE f.model = ?1 AND f.text_hash = p.text_hash)"
+        } else {
+            ""
+        };
+        let mut stmt = self.conn.prepare(&format!(
             "SELECT DISTINCT p.text_hash, p.title, p.abstract FROM papers p
-             WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model = ?1 AND v.text_hash = p.text_hash)",
-        )?;
+             WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model = ?1 AND v.text_hash = p.text_hash)
+             {skip_failed}"
+        ))?;
         let rows = stmt.query_map([model], |r| {
             let title: String = r.get(1)?;
             let abs: String = r.get(2)?;
@@ -422,6 +592,12 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
             let older = matches!((old_version, version), (Some(o), Some(n)) if n < o)
                 || matches!((&p.listing_date, &last_seen), (Some(d), Some(l)) if d < l);
             let loses_abstract = p.abstract_text.is_empty() && !abs.is_empty();
+            // A listing cut off mid-entry (a browser page saved or copied
+            // before it finished) gives the same version with a shortened
+            // abstract: what we have is the whole of it.
+            let cut_short = (version.is_none() || old_version == version)
+                && p.abstract_text.len() < abs.len()
+                && abs.starts_with(p.abstract_text.trim_end());
             let same = title == p.title
                 && abs == p.abstract_text
                 && old_hash == hash
@@ -430,7 +606,7 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
                 && comments == p.comments
                 && jref == p.journal_ref
                 && (version.is_none() || old_version == version);
-            if older || loses_abstract || same {
+            if older || loses_abstract || cut_short || same {
                 Upsert::Unchanged
             } else {
                 tx.prepare_cached(
@@ -476,8 +652,28 @@ pub fn bump_generation(tx: &Transaction<'_>) -> Result<()> {
     Ok(())
 }
 
+/// Stores a vector; a non-finite one is refused, as it would rank every
+/// paper as NaN.
 pub fn insert_vector(tx: &Transaction<'_>, model: &str, hash: &[u8], v: &[f32]) -> Result<()> {
+    if v.is_empty() || v.iter().any(|x| !x.is_finite()) {
+        anyhow::bail!("model {model} gave an empty or non-finite vector (NaN or infinity); not stored");
+    }
     tx.prepare_cached("INSERT OR REPLACE INTO vectors (model, text_hash, vec) VALUES (?1, ?2, ?3)")?
         .execute(params![model, hash, vec_to_blob(v)])?;
     Ok(())
+}
+
+/// Records that `model` could not embed the text `hash`, so later ingests
+/// skip it instead of failing on it again.
+pub fn record_failure(tx: &Transaction<'_>, model: &str, hash: &[u8], error: &str) -> Result<()> {
+    tx.prepare_cached("INSERT OR REPLACE INTO embed_failures (model, text_hash, error) VALUES (?1, ?2, ?3)")?
+        .execute(params![model, hash, error])?;
+    Ok(())
+}
+
+/// Ids of the papers whose current text has this hash.
+pub fn papers_with_text(tx: &Transaction<'_>, hash: &[u8]) -> Result<Vec<String>> {
+    let mut stmt = tx.prepare_cached("SELECT id FROM papers WHERE text_hash = ?1 ORDER BY id")?;
+    let rows = stmt.query_map([hash], |r| r.get::<_, String>(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
