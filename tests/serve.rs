@@ -95,7 +95,7 @@ fn writes_need_the_token_and_ratings_change_the_ranking() {
     demo_library(&lib);
     let s = Server::start(&lib);
     let token = s.csrf();
-    let before = array(s.json("/api/daily?top=30"));
+    let before = array(s.json("/api/daily?top=40&include=new,cross,replaced"));
     let top = before[0]["id"].as_str().unwrap().to_string();
 
     // Without the page's token nothing changes: another site cannot rate.
@@ -115,17 +115,17 @@ fn writes_need_the_token_and_ratings_change_the_ranking() {
     let seeds = json_lines(&ok(&lib, &["seed", "list", "--json"]));
     let seed = seeds.iter().find(|x| x["key"] == top.as_str()).expect("the rated paper is a seed");
     assert_eq!((seed["negative"].as_bool(), seed["origin"].as_str()), (Some(true), Some("rating")));
-    let after = array(s.json("/api/daily?top=30"));
+    let after = array(s.json("/api/daily?top=40&include=new,cross,replaced"));
     let rated = after.iter().find(|p| p["id"] == top.as_str()).expect("a rated paper stays on its day");
     assert_eq!(rated["rating"], -1);
-    let near = array(s.json(&format!("/api/like/{top}?k=3")));
+    let near = array(s.json(&format!("/api/like/{top}?k=3&since=2026-03-03&until=2026-03-03")));
+    assert_eq!(near.len(), 3);
     let score = |list: &[Value], id: &Value| list.iter().find(|p| p["id"] == *id).map(|p| p["score"].as_f64().unwrap());
     for n in &near {
-        if let (Some(b), Some(a)) = (score(&before, &n["id"]), score(&after, &n["id"])) {
-            assert!(a < b, "{}: {b} -> {a}", n["id"]);
-        }
+        let (b, a) = (score(&before, &n["id"]).unwrap(), score(&after, &n["id"]).unwrap());
+        assert!(a < b, "{}: {b} -> {a}", n["id"]);
     }
-    let (_, page) = s.get("/");
+    let (_, page) = s.get("/?include=new,cross,replaced&top=40");
     assert!(page.contains(&format!("data-id=\"{top}\" data-rating=\"-1\"")));
 
     // 👍, then clear it: the seed goes with the rating.
