@@ -413,7 +413,9 @@ impl Store {
     /// Listing days, newest first, with how many papers each listed.
     pub fn days(&self, limit: usize) -> Result<Vec<(String, i64)>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT date, count(DISTINCT id) FROM listings GROUP BY date ORDER BY date DESC LIMIT ?1",
+            "SELECT date, count(DISTINCT id) FROM listings
+             WHERE date IN (SELECT DISTINCT date FROM listings ORDER BY date DESC LIMIT ?1)
+             GROUP BY date ORDER BY date DESC",
         )?;
         let rows = stmt.query_map([limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)

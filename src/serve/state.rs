@@ -147,6 +147,11 @@ impl State {
 /// until it is ready.
 pub fn load_model_in_background(state: Arc<State>, args: ModelArgs, verbose: bool) {
     std::thread::spawn(move || {
+        // The vectors first: the first page then finds them mapped and in
+        // the page cache. A failure here is reported by that page.
+        if let Ok(lib) = state.reader() {
+            let _ = state.vectors(&lib);
+        }
         let status = match load_model(&state, &args, verbose) {
             Ok(e) => {
                 if verbose {
