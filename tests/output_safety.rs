@@ -114,6 +114,7 @@ fn hostile_listings_reach_no_terminal_or_browser_as_markup() {
     assert_eq!(p["abstract"], "First [2Jparagraph with a<b and x > y and 6n.\nSecond paragraph with javascript:alert(5) and <b>bold</b>.");
 
     // daily: every format, the evil paper ranked first by a seed made of it.
+    ok(&lib, &["ingest", &jsonl]);
     ok(&lib, &["seed", "add", "--text", "Red alert title script click image here"]);
     for file in [&jsonl, &rss] {
         for format in ["table", "json", "markdown", "html"] {
@@ -154,6 +155,10 @@ fn errors_quote_only_a_little_of_the_input() {
     let huge = "x".repeat(5_000_000);
     let ids = dir.path().join("ids.txt");
     std::fs::write(&ids, format!("2603.00356\n{huge}\n")).unwrap();
+    // Seeds go into an existing library.
+    let first = dir.path().join("first.jsonl");
+    std::fs::write(&first, format!("{}\n", serde_json::json!({"id": "2603.09001", "title": "A first paper"}))).unwrap();
+    ok(&lib, &["ingest", first.to_str().unwrap()]);
     let o = output(&lib, &["seed", "add", ids.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && err.contains("ids.txt:2:") && err.contains("5000000 bytes"), "{}", &err[..err.len().min(300)]);

@@ -280,3 +280,28 @@ fn an_ingest_by_another_process_shows_without_a_restart() {
     let like = array(s.json("/api/like/2507.07400?k=3"));
     assert!(ids(&like).contains(&"2603.08888".to_string()), "{like:?}");
 }
+
+#[test]
+fn loopback_by_default_and_a_warning_for_any_other_address() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let s = Server::start(&lib);
+    assert!(s.url.starts_with("http://127.0.0.1:"), "{}", s.url);
+
+    let mut child = common::command(&lib, &["serve", "--addr", "0.0.0.0:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.starts_with("warning: listening on 0.0.0.0:"), "{line}");
+
+    let missing = common::output(&dir.path().join("nowhere"), &["serve", "--addr", "127.0.0.1:0"]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no library at"));
+}
