@@ -1,7 +1,7 @@
 use crate::cli::{FilterAction, FilterArgs};
 use crate::library::{self, Library};
 use crate::profile::{self, filters};
-use anyhow::{bail, Result};
+use anyhow::Result;
 use std::io::Write;
 
 pub fn run(args: &FilterArgs) -> Result<()> {
@@ -15,7 +15,7 @@ pub fn run(args: &FilterArgs) -> Result<()> {
                 filters::normalise(*rule, v)?;
             }
             drop(lib);
-            let mut lib = Library::open_write(&dir)?;
+            let mut lib = Library::open_write_existing(&dir)?;
             let tx = lib.store.transaction()?;
             let mut added = 0;
             for v in values {
@@ -26,18 +26,8 @@ pub fn run(args: &FilterArgs) -> Result<()> {
         }
         FilterAction::Rm { rule, values } => {
             drop(lib);
-            let mut lib = Library::open_write(&dir)?;
-            let tx = lib.store.transaction()?;
-            let mut missing = Vec::new();
-            for v in values {
-                if !filters::remove(&tx, &args.profile, *rule, v)? {
-                    missing.push(v.clone());
-                }
-            }
-            if !missing.is_empty() {
-                bail!("not {rule} rules of profile {:?}: {}", args.profile, missing.join(", "));
-            }
-            tx.commit()?;
+            let not_found = format!("not {rule} rules of profile {:?}", args.profile);
+            super::change_each(&dir, values, &not_found, |tx, v| filters::remove(tx, &args.profile, *rule, v))?;
             println!("removed {} {rule} rule(s)", values.len());
         }
         FilterAction::List { json } => {

@@ -46,3 +46,27 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => serve::run(&args, cli.verbose),
     }
 }
+
+/// Applies `change` to each of `keys` in one transaction of the existing
+/// library at `dir`. When `change` finds any of them missing, nothing is
+/// changed and the error (`not_found: …`) names every missing key.
+pub fn change_each(
+    dir: &std::path::Path,
+    keys: &[String],
+    not_found: &str,
+    change: impl Fn(&rusqlite::Transaction<'_>, &str) -> anyhow::Result<bool>,
+) -> anyhow::Result<()> {
+    let mut lib = crate::library::Library::open_write_existing(dir)?;
+    let tx = lib.store.transaction()?;
+    let mut missing = Vec::new();
+    for key in keys {
+        if !change(&tx, key)? {
+            missing.push(key.as_str());
+        }
+    }
+    if !missing.is_empty() {
+        anyhow::bail!("{not_found}: {}", missing.join(", "));
+    }
+    tx.commit()?;
+    Ok(())
+}

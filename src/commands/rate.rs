@@ -16,7 +16,7 @@ pub fn run(args: &RateArgs) -> Result<()> {
             .get_paper(&id.id)?
             .with_context(|| format!("{} is not in the library at {}", id.id, dir.display()))?
     };
-    let mut lib = Library::open_write(&dir)?;
+    let mut lib = Library::open_write_existing(&dir)?;
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let tx = lib.store.transaction()?;
     let done = ratings::rate(&tx, &args.profile, &paper, rating, &now)?;

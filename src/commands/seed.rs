@@ -81,35 +81,13 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
             }
         }
         SeedAction::Weight { keys, weight } => {
-            Library::open_read(&dir)?;
-            let mut lib = Library::open_write(&dir)?;
-            let tx = lib.store.transaction()?;
-            let mut missing = Vec::new();
-            for key in keys {
-                if !profile::set_weight(&tx, &args.profile, &seed_key(key), *weight)? {
-                    missing.push(key.clone());
-                }
-            }
-            if !missing.is_empty() {
-                bail!("not seeds of profile {:?}: {}", args.profile, missing.join(", "));
-            }
-            tx.commit()?;
+            let not_found = format!("not seeds of profile {:?}", args.profile);
+            super::change_each(&dir, keys, &not_found, |tx, key| profile::set_weight(tx, &args.profile, &seed_key(key), *weight))?;
             println!("{} seed(s) now weigh {weight}", keys.len());
         }
         SeedAction::Move { keys, to } => {
-            Library::open_read(&dir)?;
-            let mut lib = Library::open_write(&dir)?;
-            let tx = lib.store.transaction()?;
-            let mut missing = Vec::new();
-            for key in keys {
-                if !profile::move_seed(&tx, &args.profile, &seed_key(key), to)? {
-                    missing.push(key.clone());
-                }
-            }
-            if !missing.is_empty() {
-                bail!("not seeds of profile {:?}: {}", args.profile, missing.join(", "));
-            }
-            tx.commit()?;
+            let not_found = format!("not seeds of profile {:?}", args.profile);
+            super::change_each(&dir, keys, &not_found, |tx, key| profile::move_seed(tx, &args.profile, &seed_key(key), to))?;
             println!("moved {} seed(s) to profile {to:?}", keys.len());
         }
         SeedAction::Rm { keys } => {
