@@ -145,3 +145,26 @@ fn filters_hide_pin_and_say_why() {
     ok(&lib, &["filter", "rm", "author", &author]);
     assert!(ok(&lib, &["filter", "list"]).contains("no filters"));
 }
+
+#[test]
+fn seeds_are_reweighted_and_moved_all_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    ok(&lib, &["seed", "weight", "2507.07400v1", "--weight", "3"]);
+    let seeds = json_lines(&ok(&lib, &["seed", "list", "--json"]));
+    assert_eq!(seeds.iter().find(|s| s["key"] == "2507.07400").unwrap()["weight"], 3.0);
+
+    // One unknown key: nothing moves, and the error names it.
+    let o = output(&lib, &["seed", "move", "2507.07400", "2101.00001", "--to", "systems"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("2101.00001"));
+    assert!(ok(&lib, &["seed", "list", "--profile", "systems"]).contains("no seeds"));
+
+    ok(&lib, &["seed", "move", "2507.07400", "--to", "systems"]);
+    let moved = json_lines(&ok(&lib, &["seed", "list", "--json", "--profile", "systems"]));
+    assert_eq!((moved.len(), moved[0]["weight"].as_f64()), (1, Some(3.0)));
+    assert!(!ok(&lib, &["seed", "list"]).contains("2507.07400"));
+    assert!(!output(&lib, &["seed", "weight", "2507.07114", "--weight", "0"]).status.success());
+    assert!(!output(&lib, &["seed", "move", "2507.07114", "--to", "../x"]).status.success());
+}
