@@ -237,7 +237,7 @@ fn is_terminator(line: &str) -> bool {
 
 /// The listing date from "Showing new listings for Monday, 2 March 2026"
 /// (or the older "New submissions for Fri, 11 Jul 25"), as YYYY-MM-DD.
-fn listing_date(text: &str) -> Option<String> {
+pub(super) fn listing_date(text: &str) -> Option<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(r"(?:Showing new listings|New submissions) for\s+(?:[A-Za-z]+,?\s+)?(\d{1,2})\s+([A-Za-z]{3,9})\s+(\d{2}|\d{4})\b")
