@@ -116,16 +116,21 @@ fn is_new_style(s: &str) -> bool {
     month_ok && digits.len() == if yymm >= 1501 { 5 } else { 4 }
 }
 
-/// `archive(.SUB)?/YYMMNNN`, e.g. `astro-ph/0601001`, `math.AG/0201001`.
+/// `archive(.SC)?/YYMMNNN`, e.g. `astro-ph/0601001`, `math.AG/0201001`:
+/// the archive in lower case, the subject class two capitals. Anything
+/// looser takes `arxiv.org/0260872` for an id, which no longer parses once
+/// written out (`ArxivId::parse` strips `arxiv.org/` first).
 fn is_old_style(s: &str) -> bool {
     let Some((archive, num)) = s.split_once('/') else {
         return false;
     };
-    !archive.is_empty()
-        && archive
-            .bytes()
-            .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'.')
-        && archive.as_bytes()[0].is_ascii_lowercase()
+    let (name, class) = match archive.split_once('.') {
+        Some((name, class)) => (name, Some(class)),
+        None => (archive, None),
+    };
+    name.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
+        && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+        && class.is_none_or(|c| c.len() == 2 && c.bytes().all(|b| b.is_ascii_uppercase()))
         && num.len() == 7
         && num.bytes().all(|b| b.is_ascii_digit())
 }
@@ -214,6 +219,19 @@ mod tests {
         assert!(ArxivId::parse("1111.2011v2").is_some());
         for bad in ["", "abc", "2603.0035", "1111.20111", "2613.00356", "2603.003561", "v2", "astro-ph/06", "../etc/passwd", "arXiv\u{e9}:1", "2303\u{fffd}01382"] {
             assert!(ArxivId::parse(bad).is_none(), "{bad}");
+        }
+    }
+
+    /// Found by the `arxiv_id` fuzz target: an id that does not read back.
+    #[test]
+    fn old_style_archives_are_lower_case_with_a_two_capital_class() {
+        assert_eq!(ArxivId::parse("arxiv.org/arxiv.org/0260872"), None);
+        for bad in ["arxiv.org/0260872", "Math/0201001", "math.ag/0201001", "math.AGX/0201001", "math./0201001", ".AG/0201001"] {
+            assert!(ArxivId::parse(bad).is_none(), "{bad}");
+        }
+        for good in ["math.AG/0201001", "cond-mat/0601001v3", "hep-th/9901001", "cs.DC/0101001"] {
+            let id = ArxivId::parse(good).unwrap_or_else(|| panic!("{good}"));
+            assert_eq!(ArxivId::parse(&id.to_string()), Some(id));
         }
     }
 }

@@ -22,6 +22,10 @@ pub struct SeedInput {
     pub abstract_text: String,
     /// Where it came from, for `seed list`.
     pub origin: String,
+    /// When the export says the user added the paper, else (for a paper
+    /// without an arXiv id, whose id tells its age) its publication date;
+    /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`. Orders the seeds of one `seed add`.
+    pub date: Option<String>,
 }
 
 impl SeedInput {
@@ -34,7 +38,13 @@ impl SeedInput {
     fn from_text(title: &str, abstract_text: &str, origin: &str) -> SeedInput {
         let hash = text_hash(&embedding_text(title, abstract_text));
         let key = format!("text:{}", hex(&hash[..6]));
-        SeedInput { key, title: title.to_string(), abstract_text: abstract_text.to_string(), origin: origin.to_string() }
+        SeedInput {
+            key,
+            title: title.to_string(),
+            abstract_text: abstract_text.to_string(),
+            origin: origin.to_string(),
+            date: None,
+        }
     }
 }
 
@@ -78,6 +88,7 @@ pub fn read_items(items: &[String], lib: &Library, title: Option<&str>, abstract
                 title: t.to_string(),
                 abstract_text: abstract_text.unwrap_or_default().to_string(),
                 origin: "command line".into(),
+                date: None,
             }),
             (Some(seed), None) => out.push(seed),
             (None, None) => bail!(
@@ -95,6 +106,7 @@ fn lookup(lib: &Library, id: &str) -> Result<Option<SeedInput>> {
         title: p.paper.title,
         abstract_text: p.paper.abstract_text,
         origin: "library".into(),
+        date: None,
     }))
 }
 
@@ -122,7 +134,7 @@ fn read_file(text: &str, source: &str, lib: &Library) -> Result<Vec<SeedInput>> 
         .map(|s| {
             if s.abstract_text.is_empty() && !s.key.starts_with("text:") {
                 if let Some(known) = lookup(lib, &s.key)? {
-                    return Ok(SeedInput { origin: s.origin, ..known });
+                    return Ok(SeedInput { origin: s.origin, date: s.date, ..known });
                 }
             }
             Ok(s)
@@ -175,9 +187,21 @@ pub fn parse_bibtex(text: &str, source: &str) -> Result<Vec<SeedInput>> {
         }
         let abstract_text = get("abstract").unwrap_or_default();
         let origin = format!("{source} ({})", entry.key);
+        // JabRef writes `timestamp` or `creationdate`, Better BibTeX `dateadded`.
+        let added = ["dateadded", "creationdate", "timestamp"].iter().find_map(|k| get(k).and_then(|v| date_prefix(&v)));
+        let published = || {
+            let date = get("date").and_then(|v| date_prefix(&v));
+            date.or_else(|| {
+                let year = get("year").and_then(|v| date_prefix(&v))?;
+                Some(match get("month").and_then(|m| month_number(&m)) {
+                    Some(m) => format!("{year}-{m:02}"),
+                    None => year,
+                })
+            })
+        };
         out.push(match arxiv_id_from_fields(&get) {
-            Some(id) => SeedInput { key: id, title, abstract_text, origin },
-            None => SeedInput::from_text(&title, &abstract_text, &origin),
+            Some(id) => SeedInput { key: id, title, abstract_text, origin, date: added },
+            None => SeedInput { date: added.or_else(published), ..SeedInput::from_text(&title, &abstract_text, &origin) },
         });
     }
     if out.is_empty() {
@@ -210,9 +234,21 @@ pub fn parse_csl_json(text: &str, source: &str) -> Result<Vec<SeedInput>> {
         let abstract_text = get("abstract").unwrap_or_default();
         let origin = format!("{source} (item {})", i + 1);
         let id = arxiv_id_from_fields(&|k: &str| get(k)).or_else(|| get("id").and_then(|v| ArxivId::parse(&v)).map(|a| a.id));
+        // Zotero's own JSON has `dateAdded`; CSL-JSON only `issued`.
+        let issued = || {
+            let parts = item.pointer("/issued/date-parts/0")?.as_array()?;
+            let n = |i: usize| parts.get(i).and_then(|v| v.as_u64().or_else(|| v.as_str()?.parse().ok()));
+            let year = n(0)?;
+            Some(match (n(1), n(2)) {
+                (Some(m), Some(d)) => format!("{year:04}-{m:02}-{d:02}"),
+                (Some(m), None) => format!("{year:04}-{m:02}"),
+                _ => format!("{year:04}"),
+            })
+        };
+        let added = get("dateAdded").and_then(|v| date_prefix(&v));
         out.push(match id {
-            Some(id) => SeedInput { key: id, title, abstract_text, origin },
-            None => SeedInput::from_text(&title, &abstract_text, &origin),
+            Some(id) => SeedInput { key: id, title, abstract_text, origin, date: added },
+            None => SeedInput { date: added.or_else(issued), ..SeedInput::from_text(&title, &abstract_text, &origin) },
         });
     }
     Ok(out)
@@ -241,17 +277,82 @@ pub fn parse_id_list(text: &str, source: &str) -> Result<Vec<(usize, ArxivId)>> 
     Ok(out)
 }
 
+/// The date at the start of an export's date field (`2025-07-10 12:01:02`,
+/// `2025.07.10`, `2025`), as `YYYY[-MM[-DD]]`.
+fn date_prefix(v: &str) -> Option<String> {
+    let v = v.trim();
+    let b = v.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let sep = |i: usize| b.get(i).is_some_and(|c| matches!(c, b'-' | b'.' | b'/'));
+    if !digits(0..4) {
+        return None;
+    }
+    let mut out = v[..4].to_string();
+    for at in [4, 7] {
+        if !(sep(at) && digits(at + 1..at + 3)) {
+            break;
+        }
+        out.push('-');
+        out.push_str(&v[at + 1..at + 3]);
+    }
+    Some(out)
+}
+
+/// BibTeX months: `7`, `jul`, `July`.
+fn month_number(m: &str) -> Option<u32> {
+    let m = m.trim().to_ascii_lowercase();
+    if let Ok(n) = m.parse::<u32>() {
+        return (1..=12).contains(&n).then_some(n);
+    }
+    const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+    let pos = MONTHS.iter().position(|p| m.get(..3) == Some(*p))?;
+    Some(pos as u32 + 1)
+}
+
+/// How recent a seed is: the export's date when it has one, else an arXiv
+/// id's month and number (newer ids are newer papers). Free text with no date
+/// sorts oldest.
+fn recency(s: &SeedInput) -> (String, u64) {
+    if let Some(date) = &s.date {
+        return (date.clone(), 0);
+    }
+    let Some(id) = ArxivId::parse(&s.key) else {
+        return (String::new(), 0);
+    };
+    // `2507.07400` or `astro-ph/0601001`: YYMM then a serial number.
+    let digits = id.id.rsplit('/').next().unwrap_or(&id.id).replace('.', "");
+    let (Some(yy), Some(mm), Some(serial)) = (digits.get(..2), digits.get(2..4), digits.get(4..)) else {
+        return (String::new(), 0);
+    };
+    let century = if yy >= "91" { "19" } else { "20" };
+    (format!("{century}{yy}-{mm}"), serial.parse().unwrap_or(0))
+}
+
 /// Adds or updates seeds; a seed added again keeps its first date.
+///
+/// The decayed mean weights the newest seed most, and one `seed add` of an
+/// export would give all its seeds the same time. So the seeds of one
+/// addition are stamped a microsecond apart, the oldest paper first, and
+/// "newest" means added last and, within one addition, the newest paper.
 pub fn add(conn: &Connection, profile: &str, seeds: &[SeedInput], weight: f32, negative: bool, now: &str) -> Result<usize> {
+    let mut order: Vec<&SeedInput> = seeds.iter().collect();
+    order.sort_by_cached_key(|s| recency(s));
+    let start = chrono::DateTime::parse_from_rfc3339(now).ok();
+    let stamp = |i: usize| match start {
+        Some(t) => (t + chrono::TimeDelta::microseconds(i as i64))
+            .with_timezone(&chrono::Utc)
+            .to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+        None => now.to_string(),
+    };
     let mut stmt = conn.prepare_cached(
         "INSERT INTO seeds (profile, key, title, abstract, text_hash, weight, negative, added, origin)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
          ON CONFLICT(profile, key) DO UPDATE SET title = ?3, abstract = ?4, text_hash = ?5,
          weight = ?6, negative = ?7, origin = ?9",
     )?;
-    for s in seeds {
+    for (i, s) in order.into_iter().enumerate() {
         let hash = text_hash(&embedding_text(&s.title, &s.abstract_text));
-        stmt.execute(params![profile, s.key, s.title, s.abstract_text, hash, weight, negative, now, s.origin])?;
+        stmt.execute(params![profile, s.key, s.title, s.abstract_text, hash, weight, negative, stamp(i), s.origin])?;
     }
     Ok(seeds.len())
 }
@@ -425,6 +526,50 @@ mod tests {
         assert!(seeds[1].key.starts_with("text:"));
         assert!(parse_csl_json("[{\"title\": 3}]", "z.json").is_err());
         assert!(parse_csl_json("{", "z.json").unwrap_err().to_string().starts_with("z.json:1"));
+    }
+
+    #[test]
+    fn seeds_added_together_are_ordered_by_the_papers_age() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::library::store::Store::open(&dir.path().join("library.sqlite")).unwrap();
+        let seed = |key: &str| SeedInput { key: key.into(), title: key.into(), abstract_text: String::new(), origin: "t".into(), date: None };
+        let ids = ["2401.00001", "2507.07400", "astro-ph/0601001", "2507.00012"];
+        let seeds: Vec<SeedInput> = ids.iter().map(|k| seed(k)).collect();
+        add(store.conn(), "p", &seeds, 1.0, false, "2026-03-01T10:00:00Z").unwrap();
+        let keys = |store: &crate::library::store::Store| list(store.conn(), "p").unwrap().into_iter().map(|s| s.key).collect::<Vec<_>>();
+        assert_eq!(keys(&store), ["2507.07400", "2507.00012", "2401.00001", "astro-ph/0601001"]);
+        // A later addition comes first, however old its paper.
+        add(store.conn(), "p", &[seed("1501.00001")], 1.0, false, "2026-03-02T09:00:00Z").unwrap();
+        assert_eq!(keys(&store)[0], "1501.00001");
+
+        // The decayed mean then weights the newest paper of one addition most.
+        let listed = list(store.conn(), "p").unwrap();
+        let vectors: Vec<crate::rank::SeedVector> = listed
+            .iter()
+            .map(|s| crate::rank::SeedVector {
+                label: s.key.clone(),
+                vector: if s.key == "2507.07400" { vec![0.0, 1.0] } else { vec![1.0, 0.0] },
+                weight: 1.0,
+                negative: false,
+                added: s.added.clone(),
+            })
+            .filter(|v| v.added.starts_with("2026-03-01"))
+            .collect();
+        let r = crate::rank::Ranker::new(crate::rank::Method::DecayedMean, vectors, &[]);
+        // The newest of four weighs 1 of 1 + 1/1.30 + 1/1.48 + 1/1.60 (33%).
+        let newest_share = r.score(&[0.0, 1.0]).score / (r.score(&[0.0, 1.0]).score + r.score(&[1.0, 0.0]).score);
+        assert!((newest_share - 0.326).abs() < 0.01, "{newest_share}");
+
+        // An export's "added" date outranks the ids; a paper without an id
+        // goes by its publication date.
+        let bib = "@misc{a, title = {A}, eprint = {2507.07400}, dateadded = {2024-01-05 10:00:00}}\n\
+                   @misc{b, title = {B}, eprint = {2401.00001}, dateadded = {2025-02-01}}\n\
+                   @misc{c, title = {C}, year = {2024}, month = {jun}}";
+        let seeds = parse_bibtex(bib, "z.bib").unwrap();
+        assert_eq!(seeds.iter().map(|s| s.date.as_deref()).collect::<Vec<_>>(), [Some("2024-01-05"), Some("2025-02-01"), Some("2024-06")]);
+        add(store.conn(), "q", &seeds, 1.0, false, "2026-03-03T09:00:00Z").unwrap();
+        let q: Vec<String> = list(store.conn(), "q").unwrap().into_iter().map(|s| s.title).collect();
+        assert_eq!(q, ["B", "C", "A"]);
     }
 
     #[test]

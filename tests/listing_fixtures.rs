@@ -198,3 +198,50 @@ fn json_output_reads_back_unchanged() {
         }
     }
 }
+
+/// A page copied only up to the middle of its last entry's abstract is
+/// reported, naming the file and the entry; the whole pages, and the feeds
+/// and mailings of ../shared/fixtures/feeds, never are.
+#[test]
+fn a_page_cut_inside_its_last_entry_is_reported() {
+    const CUT: &str = "the page ends inside this entry";
+    for page in PAGES {
+        let text = std::fs::read_to_string(fixtures_dir().join(page)).expect("fixture page");
+        let whole = listing::parse_bytes(text.as_bytes(), page).expect("whole page");
+        assert!(!whole.warnings.iter().any(|w| w.contains(CUT)), "{page}: {:?}", whole.warnings);
+
+        // Cut the page in the middle of each of the last three abstracts
+        // (mid-word, and after a comma), dropping whatever followed.
+        for paper in whole.papers.iter().rev().take(3) {
+            let head: String = paper.abstract_text.chars().take(40).collect();
+            let start = text.find(&head).unwrap_or_else(|| panic!("{page}: abstract of {} not found", paper.id));
+            let end = (start + paper.abstract_text.len()).min(text.len());
+            let end = (0..=end).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(start);
+            let words: Vec<(usize, &str)> = text[start..end]
+                .match_indices(|c: char| c.is_whitespace())
+                .map(|(i, s)| (start + i, s))
+                .collect();
+            let mid = words[words.len() / 2].0;
+            let after_comma = text[start..mid].rfind(", ").map(|i| start + i + 1);
+            for cut in [mid + 3, mid].into_iter().chain(after_comma) {
+                let cut = (0..=cut).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+                let got = listing::parse_bytes(&text.as_bytes()[..cut], page).expect("cut page");
+                let last = got.papers.last().expect("papers before the cut");
+                let warned: Vec<&String> = got.warnings.iter().filter(|w| w.contains(CUT)).collect();
+                assert_eq!(warned.len(), 1, "{page} cut at byte {cut}: {:?}", got.warnings);
+                assert!(
+                    warned[0].starts_with(&format!("{page}:")) && warned[0].contains(&format!("arXiv:{}", last.id)),
+                    "{}",
+                    warned[0]
+                );
+            }
+        }
+    }
+    let feeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/feeds");
+    for entry in std::fs::read_dir(&feeds).expect("feeds fixtures") {
+        let path = entry.expect("entry").path();
+        if let Ok(parsed) = listing::parse_path(&path) {
+            assert!(!parsed.warnings.iter().any(|w| w.contains(CUT)), "{}: {:?}", path.display(), parsed.warnings);
+        }
+    }
+}

@@ -52,7 +52,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     // Header lines of papers without an abstract: a cut or damaged entry on
     // a page that has abstracts, or every entry on one that has none.
     let mut without_abstract = Vec::new();
-    for entry in &page.entries {
+    for (i, entry) in page.entries.iter().enumerate() {
         let header = &entry.header;
         if let Some(prev) = previous_number {
             if header.number > prev + 1 {
@@ -76,6 +76,20 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
                 paper.listing_date.clone_from(&page.date);
                 if paper.abstract_text.is_empty() {
                     without_abstract.push(where_.clone());
+                } else if page.open_end
+                    && i + 1 == page.entries.len()
+                    && !ends_a_sentence(&paper.abstract_text)
+                {
+                    // The store keeps a longer abstract it has, but a paper
+                    // seen first on this page would be stored cut.
+                    let tail: String = {
+                        let chars: Vec<char> = paper.abstract_text.chars().collect();
+                        chars[chars.len().saturating_sub(40)..].iter().collect()
+                    };
+                    parsed.warnings.push(format!(
+                        "{where_}: the page ends inside this entry: its abstract stops at …{} (copy the whole page)",
+                        text::excerpt(&tail)
+                    ));
                 }
                 parsed
                     .warnings
@@ -158,6 +172,9 @@ struct RawEntry<'a> {
 struct Page<'a> {
     date: Option<String>,
     entries: Vec<RawEntry<'a>>,
+    /// No heading, entry total or page chrome follows the last entry: the
+    /// copied text may stop inside it.
+    open_end: bool,
 }
 
 fn header_regex() -> &'static Regex {
@@ -237,7 +254,7 @@ fn is_terminator(line: &str) -> bool {
 
 /// The listing date from "Showing new listings for Monday, 2 March 2026"
 /// (or the older "New submissions for Fri, 11 Jul 25"), as YYYY-MM-DD.
-fn listing_date(text: &str) -> Option<String> {
+pub(super) fn listing_date(text: &str) -> Option<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(r"(?:Showing new listings|New submissions) for\s+(?:[A-Za-z]+,?\s+)?(\d{1,2})\s+([A-Za-z]{3,9})\s+(\d{2}|\d{4})\b")
@@ -306,11 +323,26 @@ fn scan_page(text: &str) -> Page<'_> {
             }
         }
     }
+    let open_end = current.is_some();
     entries.extend(current);
     Page {
         date: listing_date(text),
         entries,
+        open_end,
     }
+}
+
+/// Whether an abstract ends the way a whole one does: a full stop, `!` or
+/// `?` (before closing brackets or quotes), or a link ("Code is at
+/// https://…"), which abstracts often end with and which a cut rarely meets.
+fn ends_a_sentence(abstract_text: &str) -> bool {
+    let t = abstract_text.trim_end();
+    let closed = t.trim_end_matches([')', ']', '}', '"', '\'', '”', '’', '*']);
+    if closed.ends_with(['.', '!', '?', '。']) {
+        return true;
+    }
+    let last_word = t.rsplit(char::is_whitespace).next().unwrap_or("");
+    last_word.contains("://") || last_word.starts_with("www.")
 }
 
 /// Lines that carry nothing: blanks and the lone "-" that layout B puts

@@ -291,7 +291,8 @@ const MONTHS: [&str; 12] = [
 /// Finds the first "day month year" date in free text, as written in arXiv
 /// headers, headings and feeds: "Fri, 22 Nov 2024 (showing …)",
 /// "Showing new listings for Monday, 2 March 2026", "Fri,  3 Mar 23 01:29:12 GMT".
-/// Returns it as `YYYY-MM-DD`; two-digit years are 20xx.
+/// Returns it as `YYYY-MM-DD`; two-digit years are 20xx. A day the calendar
+/// lacks ("31 Nov 2024") is no date.
 pub fn date_in(s: &str) -> Option<String> {
     let words: Vec<&str> = s
         .split(|c: char| c.is_whitespace() || c == ',')
@@ -305,7 +306,7 @@ pub fn date_in(s: &str) -> Option<String> {
             2 => 2000 + w[2].parse::<u32>().ok()?,
             _ => return None,
         };
-        Some(format!("{year:04}-{month:02}-{day:02}"))
+        calendar_day(year, month, day)
     })
 }
 
@@ -345,8 +346,14 @@ pub fn iso_date(s: &str) -> Option<String> {
         return None;
     }
     let number = |r: std::ops::Range<usize>| b[r].iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'));
-    let (month, day) = (number(5..7), number(8..10));
-    ((1..=12).contains(&month) && (1..=31).contains(&day)).then(|| String::from_utf8_lossy(b).into_owned())
+    calendar_day(number(0..4), number(5..7), number(8..10))
+}
+
+/// `YYYY-MM-DD` when that day exists: listing days are compared, grouped
+/// and parsed as dates later, so "2024-11-31" must not get in.
+fn calendar_day(year: u32, month: u32, day: u32) -> Option<String> {
+    let date = chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month, day)?;
+    Some(date.format("%Y-%m-%d").to_string())
 }
 
 /// Line numbers for increasing byte offsets without rescanning the text
@@ -566,5 +573,19 @@ mod tests {
         for bad in ["2016-12\u{fffd}", "25-\u{2019}08-1", "2016-\u{e9}2-01", "\u{fffd}\u{fffd}\u{fffd}x"] {
             assert_eq!(iso_date(bad), None, "{bad}");
         }
+    }
+
+    /// Found by the `rss` fuzz target: a feed dated "Thu, 31 Nov 2024" gave
+    /// its papers the listing day 2024-11-31.
+    #[test]
+    fn days_the_calendar_lacks_are_no_dates() {
+        assert_eq!(date_in("Thu, 31 Nov 2024 00:00:00 -0500"), None);
+        assert_eq!(date_in("29 Feb 2023"), None);
+        assert_eq!(date_in("29 Feb 2024").as_deref(), Some("2024-02-29"));
+        // The next date in the text still counts.
+        assert_eq!(date_in("31 Nov 2024, then 1 Dec 2024").as_deref(), Some("2024-12-01"));
+        assert_eq!(iso_date("2024-11-31T00:00:00Z"), None);
+        assert_eq!(iso_date("2023-02-29"), None);
+        assert_eq!(iso_date("2024-02-29").as_deref(), Some("2024-02-29"));
     }
 }

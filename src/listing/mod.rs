@@ -17,6 +17,20 @@ pub mod rss;
 pub mod text;
 mod xml_records;
 
+/// The date parsers for the fuzz targets in `fuzz/`, which see only public
+/// items; each format keeps its own private.
+#[doc(hidden)]
+pub mod fuzzing {
+    /// What each date parser makes of `s`.
+    pub fn dates(s: &str) -> [Option<String>; 3] {
+        [
+            super::fields::date_in(s),
+            super::fields::iso_date(s),
+            super::browser_text::listing_date(s),
+        ]
+    }
+}
+
 use crate::paper::Paper;
 use std::borrow::Cow;
 use std::fmt;
