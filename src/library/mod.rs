@@ -66,6 +66,18 @@ pub fn resolve_dir(arg: Option<&Path>) -> Result<PathBuf> {
     Ok(base.join("paperscout"))
 }
 
+/// The file whose lock makes a process the library's one writer.
+fn lock_file(dir: &Path) -> Result<(File, PathBuf)> {
+    let lock_path = dir.join("write.lock");
+    let lock = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .with_context(|| format!("cannot open {}", lock_path.display()))?;
+    Ok((lock, lock_path))
+}
+
 impl Library {
     /// Opens for reading; creates nothing. Readers never wait for writers.
     pub fn open_read(dir: &Path) -> Result<Library> {
@@ -95,13 +107,7 @@ impl Library {
     /// `patience` while another process writes (the server answers "busy"
     /// rather than hang behind a long ingest).
     pub fn open_write_within(dir: &Path, patience: Duration) -> Result<Library> {
-        let lock_path = dir.join("write.lock");
-        let lock = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .with_context(|| format!("cannot open {}", lock_path.display()))?;
+        let (lock, lock_path) = lock_file(dir)?;
         let start = Instant::now();
         loop {
             match lock.try_lock() {
@@ -126,13 +132,7 @@ impl Library {
     pub fn open_write(dir: &Path) -> Result<Library> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create library directory {}", dir.display()))?;
-        let lock_path = dir.join("write.lock");
-        let lock = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .with_context(|| format!("cannot open {}", lock_path.display()))?;
+        let (lock, lock_path) = lock_file(dir)?;
         match lock.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {

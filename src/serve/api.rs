@@ -130,33 +130,32 @@ pub async fn paper(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query
     Ok(Json(obj))
 }
 
-/// As `seed list --json`.
-pub async fn seeds(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
-    let seeds = blocking(move || {
-        let profile = q.profile(&st.default_profile)?;
-        Ok(profile::list(st.reader()?.store.conn(), &profile)?)
-    })
-    .await?;
-    Ok(Json(serde_json::to_value(seeds).map_err(anyhow::Error::from)?))
-}
-
-pub async fn ratings(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
+/// One of the profile's lists (`q.profile`, else the server's), as JSON.
+async fn profile_list<T: serde::Serialize + Send + 'static>(
+    st: Arc<State>,
+    q: Params,
+    read: fn(&rusqlite::Connection, &str) -> anyhow::Result<Vec<T>>,
+) -> Api {
     let list = blocking(move || {
         let profile = q.profile(&st.default_profile)?;
-        Ok(ratings::list(st.reader()?.store.conn(), &profile)?)
+        Ok(read(st.reader()?.store.conn(), &profile)?)
     })
     .await?;
     Ok(Json(serde_json::to_value(list).map_err(anyhow::Error::from)?))
+}
+
+/// As `seed list --json`.
+pub async fn seeds(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
+    profile_list(st, q, profile::list).await
+}
+
+pub async fn ratings(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
+    profile_list(st, q, ratings::list).await
 }
 
 /// As `filter list --json`.
 pub async fn filters(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
-    let list = blocking(move || {
-        let profile = q.profile(&st.default_profile)?;
-        Ok(filters::list(st.reader()?.store.conn(), &profile)?)
-    })
-    .await?;
-    Ok(Json(serde_json::to_value(list).map_err(anyhow::Error::from)?))
+    profile_list(st, q, filters::list).await
 }
 
 /// As `stats --json`, plus the model's state.
