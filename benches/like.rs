@@ -8,7 +8,7 @@
 //! (`paperscout seed add … --library target/corpus-lib`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use paperscout::library::{index, Library};
+use paperscout::library::{Library, UseIndex};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -20,9 +20,9 @@ fn bench(c: &mut Criterion) {
         return;
     };
     let model = lib.store.default_model().unwrap().expect("library has vectors");
-    let flat = lib.flat_vectors(&model).unwrap();
     let t = Instant::now();
-    lib.refresh_index(&flat).unwrap();
+    let vectors = lib.vectors(&model, UseIndex::Always).unwrap();
+    let flat = &vectors.flat;
     eprintln!("index ready in {:.1}s ({} vectors)", t.elapsed().as_secs_f64(), flat.count);
 
     // Queries: every n-th paper of the library, as `like ID` would ask.
@@ -35,23 +35,20 @@ fn bench(c: &mut Criterion) {
         .map(|p| p.paper.id)
         .collect();
 
-    let t = Instant::now();
-    let (recall, hnsw_per_query) = index::with_index(&lib.index_dir(&model), |h| {
-        eprintln!("HNSW load {:.2}s", t.elapsed().as_secs_f64());
+    let (recall, hnsw_per_query) = {
         let mut hits = 0;
         let mut total = 0;
         let mut spent = Duration::ZERO;
         for &q in &queries {
             let exact = flat.top_k(flat.vector(q), 10, |i| i != q);
             let s = Instant::now();
-            let approx = index::search(h, flat.vector(q), 10, |i| i != q);
+            let approx = vectors.search(flat.vector(q), 10, |i| i != q).unwrap();
             spent += s.elapsed();
             total += exact.len();
             hits += exact.iter().filter(|(i, _)| approx.iter().any(|(j, _)| j == i)).count();
         }
         (hits as f64 / total as f64, spent / queries.len() as u32)
-    })
-    .unwrap();
+    };
     eprintln!(
         "HNSW recall@10 vs exact: {recall:.4} over {} queries; {:.2} ms/query",
         queries.len(),

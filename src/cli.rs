@@ -27,7 +27,7 @@ pub enum Command {
     /// What the library holds.
     Stats(StatsArgs),
     /// Check the library's database and derived files; rebuild what is stale.
-    Doctor(LibraryArgs),
+    Doctor(DoctorArgs),
     /// Measure ranking quality: on the CSFCube benchmark or by replaying the library's history.
     Eval(EvalArgs),
     /// Manage the seed papers a profile is built from.
@@ -292,6 +292,15 @@ pub struct LibraryArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct DoctorArgs {
+    /// Build the index again from scratch, even when it is sound.
+    #[arg(long)]
+    pub rebuild_index: bool,
+    #[command(flatten)]
+    pub library: LibraryArgs,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct IngestArgs {
     /// Listing files or directories (searched recursively); `-` is stdin.
     #[arg(required = true)]
@@ -325,8 +334,9 @@ pub struct LikeArgs {
     /// Only papers with this subject (any of their categories).
     #[arg(long)]
     pub category: Option<String>,
-    /// Search the HNSW graph instead of scanning every vector exactly (the
-    /// default only past 500,000 vectors).
+    /// Search the HNSW index (built first if missing) instead of scanning
+    /// every vector exactly; a one-shot scan is faster than opening the
+    /// index at any size measured (docs/benchmarks.md), `serve` uses it.
     #[arg(long)]
     pub approx: bool,
     /// One JSON object per line.

@@ -233,7 +233,7 @@ pub fn background_sample(flat: &FlatVectors, exclude: &[i64]) -> Vec<Vec<f32>> {
     let step = (flat.count / BACKGROUND).max(1);
     (0..flat.count)
         .step_by(step)
-        .filter(|&i| !exclude.contains(&flat.rowid(i)))
+        .filter(|&i| flat.is_live(i) && !exclude.contains(&flat.rowid(i)))
         .take(BACKGROUND)
         .map(|i| flat.vector(i).to_vec())
         .collect()

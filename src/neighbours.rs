@@ -2,11 +2,10 @@
 //! limits. `like` and `serve` both call [`nearest`].
 
 use crate::library::store::StoredPaper;
-use crate::library::vectors::FlatVectors;
-use crate::library::{self, Library};
+use crate::library::vectors::{day_number, subject_bit, RowMeta};
+use crate::library::{Library, Vectors};
 use crate::paper::ArxivId;
 use anyhow::{bail, Context, Result};
-use std::collections::HashSet;
 
 /// A paper found like the target, with what the report shows of it.
 #[derive(Debug, Clone)]
@@ -31,21 +30,30 @@ impl Scope {
         self.since.is_none() && self.until.is_none() && self.category.is_none()
     }
 
-    /// Rowids inside the scope, or None when it is the whole library.
-    pub fn rowids(&self, lib: &Library) -> Result<Option<HashSet<i64>>> {
-        if self.is_all() {
-            return Ok(None);
-        }
+    /// Checks the dates given; call before searching.
+    pub fn check(&self) -> Result<()> {
         for d in [&self.since, &self.until].into_iter().flatten() {
             check_date(d)?;
         }
-        let mut stmt = lib.store.conn().prepare_cached(
-            "SELECT rowid FROM papers WHERE (?1 IS NULL OR first_date >= ?1)
-             AND (?2 IS NULL OR first_date <= ?2)
-             AND (?3 IS NULL OR EXISTS (SELECT 1 FROM json_each(papers.subjects) WHERE value = ?3))",
-        )?;
-        let rows = stmt.query_map(rusqlite::params![self.since, self.until, self.category], |r| r.get::<_, i64>(0))?;
-        Ok(Some(rows.collect::<std::result::Result<_, _>>()?))
+        Ok(())
+    }
+
+    /// Whether row `meta` may be in the scope: exact for dates; for the
+    /// category a hashed bit, so a pass is confirmed by [`Scope::admits`].
+    pub fn may_admit(&self, meta: RowMeta) -> bool {
+        let day = |d: &Option<String>| d.as_deref().map(day_number);
+        let after = day(&self.since).is_none_or(|s| meta.day >= s);
+        let before = day(&self.until).is_none_or(|u| meta.day <= u && meta.day != 0);
+        let subject = self.category.as_deref().is_none_or(|c| meta.subjects & subject_bit(c) != 0);
+        after && before && subject
+    }
+
+    /// Whether `paper` is in the scope.
+    pub fn admits(&self, paper: &StoredPaper) -> bool {
+        let date = paper.first_date.as_deref();
+        self.since.as_deref().is_none_or(|s| date.is_some_and(|d| d >= s))
+            && self.until.as_deref().is_none_or(|u| date.is_some_and(|d| d <= u))
+            && self.category.as_deref().is_none_or(|c| paper.paper.subjects.iter().any(|s| s == c))
     }
 }
 
@@ -72,32 +80,32 @@ pub fn paper_query(lib: &Library, model: &str, id: &str) -> Result<(StoredPaper,
     Ok((paper, v))
 }
 
-/// The `k` papers nearest `query` in `flat`, leaving out `exclude` (the
-/// query paper itself). Scans exactly up to [`library::EXACT_SCAN_LIMIT`]
-/// vectors, else (or with `approx`) searches the HNSW graph.
+/// The `k` papers nearest `query`, leaving out `exclude` (the query paper
+/// itself). The scope is applied inside the search, row by row; the rare
+/// paper that passed on a shared category bit only is dropped at the end,
+/// from a few spare results asked for to make up for it.
 pub fn nearest(
     lib: &Library,
-    flat: &FlatVectors,
+    vectors: &Vectors,
     query: &[f32],
     k: usize,
     exclude: Option<i64>,
     scope: &Scope,
-    approx: bool,
 ) -> Result<Vec<Neighbour>> {
-    let allowed = scope.rowids(lib)?;
+    scope.check()?;
+    let flat = &vectors.flat;
     let keep = |pos: usize| {
-        let rowid = flat.rowid(pos);
-        Some(rowid) != exclude && allowed.as_ref().is_none_or(|a| a.contains(&rowid))
+        let meta = flat.meta(pos);
+        Some(meta.rowid) != exclude && scope.may_admit(meta)
     };
-    let hits = if approx || flat.count > library::EXACT_SCAN_LIMIT {
-        lib.search_index(flat, query, k, keep)?
-    } else {
-        flat.top_k(query, k, keep)
-    };
-    let mut found = Vec::with_capacity(hits.len());
+    let spare = if scope.category.is_some() { k / 4 + 5 } else { 0 };
+    let hits = vectors.search(query, k + spare, keep)?;
+    let mut found = Vec::with_capacity(k);
     for (pos, score) in hits {
         if let Some(paper) = lib.store.get_paper_by_rowid(flat.rowid(pos))? {
-            found.push(Neighbour { score, paper });
+            if scope.admits(&paper) && found.len() < k {
+                found.push(Neighbour { score, paper });
+            }
         }
     }
     Ok(found)

@@ -75,9 +75,9 @@ fn ingest_like_and_reingest() {
     // Derived files are rebuilt from the database when damaged.
     let derived = std::fs::read_dir(lib.join("derived")).unwrap().next().unwrap().unwrap().path();
     std::fs::write(derived.join("vectors.bin"), b"garbage").unwrap();
-    for f in std::fs::read_dir(derived.join("hnsw")).unwrap() {
+    for f in std::fs::read_dir(derived.join("index")).unwrap() {
         let f = f.unwrap().path();
-        if f.to_string_lossy().contains(".hnsw.") {
+        if f.to_string_lossy().ends_with(".usearch") {
             std::fs::write(&f, b"garbage").unwrap();
         }
     }

@@ -1,4 +1,4 @@
-use crate::cli::LibraryArgs;
+use crate::cli::DoctorArgs;
 use crate::library::{self, store, Library};
 use anyhow::{bail, Result};
 
@@ -14,10 +14,11 @@ fn advise(e: anyhow::Error) -> anyhow::Error {
     }
 }
 
-/// Checks the database, then each model's derived files against the
-/// database and their checksums, rebuilding what is stale or damaged.
-pub fn run(args: &LibraryArgs) -> Result<()> {
-    let dir = library::resolve_dir(args.library.as_deref())?;
+/// Checks the database, then each model's derived files: the flat vectors
+/// row by row against the database, the index against its checksum;
+/// rebuilds what is damaged and brings both up to date.
+pub fn run(args: &DoctorArgs) -> Result<()> {
+    let dir = library::resolve_dir(args.library.library.as_deref())?;
     let lib = Library::open_read(&dir).map_err(advise)?;
     let problems = lib.store.integrity_check().map_err(advise)?;
     if !problems.is_empty() {
@@ -30,7 +31,7 @@ pub fn run(args: &LibraryArgs) -> Result<()> {
     for (model, n) in lib.store.vector_counts()? {
         let missing = lib.store.missing_vectors(&model)?.len();
         let (flat, vectors) = lib.check_flat(&model)?;
-        let index = lib.check_index(&flat)?;
+        let index = lib.check_index(&flat, args.rebuild_index)?;
         println!("{model}: {n} vectors, {missing} paper text(s) still to embed; {vectors}; {index}");
         let failed = lib.store.failures(&model)?;
         if let Some(first) = failed.first() {

@@ -68,12 +68,16 @@ pub fn ingest_papers(lib: &mut Library, papers: &[Paper], model: &ModelArgs, ver
         eprintln!("warning: cannot embed {} (skipped, not tried again with this model): {}", s.papers.join(", "), s.error);
     }
     let embedded = embedded.done;
-    // The flat vectors serve every query up to EXACT_SCAN_LIMIT; past it the
-    // HNSW graph does, so only then is it worth keeping fresh on each ingest
-    // (otherwise it is rebuilt when first asked for).
-    let flat = lib.flat_vectors(embedder.model_id())?;
-    if flat.count > library::EXACT_SCAN_LIMIT && lib.refresh_index(&flat)? && verbose {
-        eprintln!("rebuilt the HNSW index ({} vectors)", flat.count);
+    // The derived files grow with the library: the new rows are appended
+    // and, past INDEX_FROM vectors, inserted into the index (built the
+    // first time), so no later query waits for either.
+    let start = Instant::now();
+    let flat = lib.sync_flat(embedder.model_id())?;
+    if flat.count >= library::INDEX_FROM {
+        let done = lib.update_index(&flat, false)?;
+        if verbose {
+            eprintln!("index: {done:?} in {:.1}s ({} rows)", library::secs(start), flat.count);
+        }
     }
     let mut dates: Vec<String> = papers.iter().filter_map(|p| p.listing_date.clone()).collect();
     dates.sort();

@@ -1,6 +1,6 @@
 use crate::cli::LikeArgs;
 use crate::embed;
-use crate::library::{self, Library};
+use crate::library::{self, Library, UseIndex};
 use crate::neighbours::{self, Scope};
 use crate::report;
 use anyhow::{bail, Context, Result};
@@ -31,9 +31,10 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
             (id, v, None)
         }
     };
-    let flat = lib.flat_vectors(&model)?;
+    let use_index = if args.approx { UseIndex::Always } else { UseIndex::Never };
+    let vectors = lib.vectors(&model, use_index)?;
     let scope = Scope { since: args.since.clone(), until: args.until.clone(), category: args.category.clone() };
-    let found = neighbours::nearest(&lib, &flat, &query, args.k, exclude, &scope, args.approx)?;
+    let found = neighbours::nearest(&lib, &vectors, &query, args.k, exclude, &scope)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {

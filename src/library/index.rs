@@ -1,91 +1,295 @@
-//! The HNSW graph over one model's vectors (hnsw_rs), derived from the flat
-//! vector file and rebuilt whenever it is missing, stale or unreadable.
+//! The approximate-nearest-neighbour index over one model's flat vectors:
+//! a usearch HNSW graph with int8 vectors, searched straight from a
+//! memory-mapped file (opening it costs milliseconds at any size) and
+//! grown by inserting the rows appended since it was saved.
 //!
-//! Two hnsw_rs traits shape this file: its `DistDot` asserts on the tiny
-//! negative distances rounding gives unit vectors, so we bring our own
-//! clamped distance; and a reloaded graph borrows its loader, so searches run
-//! inside [`with_index`] rather than handing the graph out.
+//! Keys are row positions in the flat file. The index records how many
+//! rows it holds, so rows appended later are simply scanned exactly until
+//! the next update adds them: an index is never stale, only short. Dead
+//! rows are removed from the graph on update and filtered out of every
+//! search meanwhile. Candidates are rescored with the f32 vectors, so the
+//! int8 copy only has to find them, not order them.
 //!
-//! Several processes may rebuild the graph at once, and others read it
-//! meanwhile: each build is dumped under a basename of its own and published
-//! by renaming `meta.json`, which also holds the files' checksums (see
-//! docs/reliability.md).
+//! Several processes may read while one updates: each save goes to a file
+//! of its own and is published by renaming `meta.json` (with the file's
+//! size and checksum; see docs/reliability.md). A reader that loses the
+//! file it read about looks at the meta again.
 
 use super::vectors::{dot, FlatVectors};
-use anndists::dist::Distance;
-use anyhow::{Context, Result};
-use hnsw_rs::api::AnnT;
-use hnsw_rs::hnsw::Hnsw;
-use hnsw_rs::hnswio::HnswIo;
+use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use usearch::{Index as Graph, IndexOptions, MetricKind, ScalarKind};
 
-/// Connections per node; 32 keeps recall@10 above 0.99 on MiniLM vectors.
-const MAX_CONNECTIONS: usize = 32;
-const EF_CONSTRUCTION: usize = 200;
-/// hnsw_rs can only dump graphs built with its maximum layer count.
-const MAX_LAYER: usize = 16;
+pub const ENGINE: &str = "usearch HNSW, int8 vectors, rescored in f32";
+/// Neighbours per node: 16 keeps recall@10 ≥ 0.98 with rescoring (docs/benchmarks.md).
+const CONNECTIVITY: usize = 16;
+const EXPANSION_ADD: usize = 128;
+const EXPANSION_SEARCH: usize = 64;
+/// Candidates fetched per wanted result, rescored exactly.
+const CANDIDATES_PER_RESULT: usize = 4;
+const MIN_CANDIDATES: usize = 40;
 
-/// 1 − cosine for unit vectors, clamped at 0.
-#[derive(Default, Clone, Copy)]
-pub struct UnitCosine;
-
-impl Distance<f32> for UnitCosine {
-    fn eval(&self, a: &[f32], b: &[f32]) -> f32 {
-        (1.0 - dot(a, b)).max(0.0)
-    }
-}
-
-/// What the graph was built from and where it lies, stored beside it
-/// (`meta.json`) to detect staleness and damage. Each build dumps under a
-/// basename of its own and publishes itself by renaming `meta.json`, so a
-/// reader that read the old meta still finds the old files for a while.
+/// What the index file holds, stored beside it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IndexMeta {
+    pub engine: String,
     pub model: String,
-    pub generation: i64,
+    pub dim: usize,
+    /// Rows 0..count of the flat file are in the graph (dead ones removed).
     pub count: usize,
-    pub basename: String,
-    /// SHA-256 (hex) of `<basename>.hnsw.graph` and `<basename>.hnsw.data`.
-    pub graph_sha256: String,
-    pub data_sha256: String,
+    /// The flat file's retired-log position when dead rows were last removed.
+    pub retired: i64,
+    pub file: String,
+    pub bytes: u64,
+    pub sha256: String,
 }
 
 impl IndexMeta {
-    /// Whether the graph was built from exactly these vectors.
-    pub fn describes(&self, flat: &FlatVectors) -> bool {
-        self.model == flat.model && self.generation == flat.generation && self.count == flat.count
+    pub fn path(&self, dir: &Path) -> PathBuf {
+        dir.join(&self.file)
     }
 
-    fn files(&self, dir: &Path) -> [PathBuf; 2] {
-        [
-            dir.join(format!("{}.hnsw.graph", self.basename)),
-            dir.join(format!("{}.hnsw.data", self.basename)),
-        ]
+    /// Whether this index can serve `flat`: same model and dimension, and
+    /// no more rows than the file has (a rebuilt, shorter file makes the
+    /// index useless).
+    pub fn fits(&self, flat: &FlatVectors) -> bool {
+        self.model == flat.model && self.dim == flat.dim && self.count <= flat.count && self.engine == ENGINE
     }
 
-    /// `Err(why)` when the graph files are missing or differ from what was
-    /// written (doctor's check; queries skip it for speed).
+    /// `Err(why)` when the file is missing or differs from what was written
+    /// (doctor's check; queries only compare the size).
     pub fn verify(&self, dir: &Path) -> std::result::Result<(), String> {
-        let [graph, data] = self.files(dir);
-        for (path, want) in [(graph, &self.graph_sha256), (data, &self.data_sha256)] {
-            match sha256_file(&path) {
-                Ok(got) if &got == want => {}
-                Ok(_) => return Err(format!("{} does not match its checksum", path.display())),
-                Err(e) => return Err(format!("{e:#}")),
-            }
+        match sha256_file(&self.path(dir)) {
+            Ok(got) if got == self.sha256 => Ok(()),
+            Ok(_) => Err(format!("{} does not match its checksum", self.path(dir).display())),
+            Err(e) => Err(format!("{e:#}")),
         }
-        Ok(())
     }
 }
 
-/// Unreferenced graph files younger than this may be another process's
-/// dump in progress, so they are left alone.
+/// The meta of the published index, if any and well-formed.
+pub fn read_meta(dir: &Path) -> Option<IndexMeta> {
+    let bytes = std::fs::read(dir.join("meta.json")).ok()?;
+    let meta: IndexMeta = serde_json::from_slice(&bytes).ok()?;
+    // The file name becomes a path: only names a save could have written.
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.';
+    (meta.file.ends_with(".usearch") && meta.file.chars().all(plain) && !meta.file.starts_with('.')).then_some(meta)
+}
+
+/// An index opened for searching.
+pub struct Index {
+    graph: Graph,
+    pub meta: IndexMeta,
+}
+
+fn options(dim: usize) -> IndexOptions {
+    IndexOptions {
+        dimensions: dim,
+        metric: MetricKind::IP,
+        quantization: ScalarKind::I8,
+        connectivity: CONNECTIVITY,
+        expansion_add: EXPANSION_ADD,
+        expansion_search: EXPANSION_SEARCH,
+        multi: false,
+    }
+}
+
+/// Maps the published index of `dir` for `flat`; `None` when there is none
+/// that fits. A file that changed under the meta (another process's
+/// update) is looked up again.
+pub fn open(dir: &Path, flat: &FlatVectors) -> Result<Option<Index>> {
+    for _ in 0..3 {
+        let Some(meta) = read_meta(dir).filter(|m| m.fits(flat)) else { return Ok(None) };
+        let path = meta.path(dir);
+        match std::fs::metadata(&path) {
+            Ok(m) if m.len() == meta.bytes => {}
+            Ok(_) => bail!("the index {} is damaged (its size changed); run `paperscout doctor`", path.display()),
+            Err(_) if read_meta(dir).as_ref() != Some(&meta) => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot open the index {}", path.display())),
+        }
+        let graph = Graph::new(&options(meta.dim)).context("cannot create an index")?;
+        match graph.view(&path.to_string_lossy()) {
+            Ok(()) => {
+                graph.change_expansion_search(EXPANSION_SEARCH);
+                return Ok(Some(Index { graph, meta }));
+            }
+            Err(_) if read_meta(dir).as_ref() != Some(&meta) => continue,
+            Err(e) => bail!("cannot open the index {}: {e}; run `paperscout doctor`", path.display()),
+        }
+    }
+    Ok(None)
+}
+
+impl Index {
+    /// The `k` best (position, cosine) among live rows `keep` accepts: the
+    /// graph proposes candidates (the filter runs inside its search), the
+    /// f32 vectors order them, and rows appended since the last update are
+    /// scanned exactly.
+    pub fn search(&self, flat: &FlatVectors, query: &[f32], k: usize, keep: impl Fn(usize) -> bool + Sync) -> Result<Vec<(usize, f32)>> {
+        if k == 0 || query.len() != flat.dim {
+            return Ok(Vec::new());
+        }
+        let covered = self.meta.count.min(flat.count);
+        let admit = |key: u64| {
+            let i = key as usize;
+            i < covered && flat.is_live(i) && keep(i)
+        };
+        let wanted = (k * CANDIDATES_PER_RESULT).max(MIN_CANDIDATES);
+        let found = self
+            .graph
+            .filtered_search(query, wanted, admit)
+            .map_err(|e| anyhow::anyhow!("search failed in the index for {}: {e}", self.meta.model))?;
+        let mut hits: Vec<(usize, f32)> = found
+            .keys
+            .iter()
+            .map(|&key| key as usize)
+            .filter(|&i| i < covered)
+            .map(|i| (i, dot(query, flat.vector(i))))
+            .collect();
+        hits.extend(flat.top_k_in(covered..flat.count, query, k, &keep));
+        hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        hits.dedup_by_key(|h| h.0);
+        hits.truncate(k);
+        Ok(hits)
+    }
+
+    pub fn len(&self) -> usize {
+        self.graph.size()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// What [`update`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Updated {
+    Current,
+    Grown { added: usize, removed: usize },
+    Built { added: usize },
+}
+
+/// Brings the index of `dir` up to `flat`: inserts the rows appended since
+/// it was saved and removes rows that died, or builds it anew when there is
+/// none that fits (or `rebuild`). The new file is published only when
+/// whole, so a kill midway leaves the previous index in use.
+pub fn update(dir: &Path, flat: &FlatVectors, rebuild: bool) -> Result<Updated> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let old = if rebuild { None } else { read_meta(dir).filter(|m| m.fits(flat)) };
+    if let Some(m) = &old {
+        if m.count == flat.count && m.retired == flat.retired {
+            return Ok(Updated::Current);
+        }
+    }
+    let graph = Graph::new(&options(flat.dim)).context("cannot create an index")?;
+    let from = match &old {
+        Some(m) => {
+            let path = m.path(dir);
+            graph
+                .load(&path.to_string_lossy())
+                .map_err(|e| anyhow::anyhow!("cannot load the index {}: {e}", path.display()))?;
+            m.count
+        }
+        None => 0,
+    };
+    let threads = rayon::current_num_threads().max(1);
+    graph
+        .reserve_capacity_and_threads(flat.count.max(1), threads)
+        .map_err(|e| anyhow::anyhow!("cannot reserve room for {} vectors: {e}", flat.count))?;
+    let mut removed = 0;
+    if from > 0 {
+        for i in 0..from {
+            if !flat.is_live(i) && graph.contains(i as u64) {
+                graph.remove(i as u64).map_err(|e| anyhow::anyhow!("cannot update the index: {e}"))?;
+                removed += 1;
+            }
+        }
+    }
+    let added = add_rows(&graph, flat, from..flat.count)?;
+    let meta = save(dir, flat, &graph)?;
+    remove_unreferenced(dir, &meta);
+    Ok(match old {
+        Some(_) => Updated::Grown { added, removed },
+        None => Updated::Built { added },
+    })
+}
+
+fn add_rows(graph: &Graph, flat: &FlatVectors, rows: std::ops::Range<usize>) -> Result<usize> {
+    use rayon::prelude::*;
+    let live: Vec<usize> = rows.filter(|&i| flat.is_live(i)).collect();
+    live.par_iter()
+        .try_for_each(|&i| graph.add(i as u64, flat.vector(i)))
+        .map_err(|e| anyhow::anyhow!("cannot add a vector to the index: {e}"))?;
+    Ok(live.len())
+}
+
+/// Saves `graph` (built from `flat`) under a file name of its own, then
+/// publishes it by renaming `meta.json` into place.
+fn save(dir: &Path, flat: &FlatVectors, graph: &Graph) -> Result<IndexMeta> {
+    let file = format!("index-{}.usearch", super::unique_suffix());
+    let path = dir.join(&file);
+    let written = (|| -> Result<IndexMeta> {
+        graph
+            .save(&path.to_string_lossy())
+            .map_err(|e| anyhow::anyhow!("cannot write the index {}: {e}", path.display()))?;
+        File::open(&path)
+            .and_then(|f| f.sync_all())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        let bytes = std::fs::metadata(&path).with_context(|| format!("cannot read {}", path.display()))?.len();
+        let meta = IndexMeta {
+            engine: ENGINE.to_string(),
+            model: flat.model.clone(),
+            dim: flat.dim,
+            count: flat.count,
+            retired: flat.retired,
+            file: file.clone(),
+            bytes,
+            sha256: sha256_file(&path)?,
+        };
+        let meta_path = dir.join("meta.json");
+        let tmp = super::temp_path(&meta_path);
+        std::fs::write(&tmp, serde_json::to_vec_pretty(&meta)?)
+            .and_then(|()| File::open(&tmp)?.sync_all())
+            .and_then(|()| std::fs::rename(&tmp, &meta_path))
+            .with_context(|| format!("cannot write {}", meta_path.display()))?;
+        Ok(meta)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&path);
+    }
+    written
+}
+
+/// Index files other than the published one, once nobody can still be
+/// writing them; a reader that has one mapped keeps its pages.
 const STALE_AFTER: Duration = Duration::from_secs(600);
+
+fn remove_unreferenced(dir: &Path, keep: &IndexMeta) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let ours = name.ends_with(".usearch") || name.starts_with("meta.json.tmp-") || name.contains(".hnsw.");
+        if !ours || name == keep.file {
+            continue;
+        }
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > STALE_AFTER);
+        // Files of the graph engine this one replaced go at once.
+        if old || name.contains(".hnsw.") {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
 
 fn sha256_file(path: &Path) -> Result<String> {
     let mut f = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
@@ -101,178 +305,62 @@ fn sha256_file(path: &Path) -> Result<String> {
     Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Runs `f` with panics caught and the panic hook silenced: hnsw_rs asserts
-/// (panics) on damaged files, and its message and backtrace note would
-/// otherwise reach the user around our own one-line error.
-fn quietly<R>(f: impl FnOnce() -> R) -> std::thread::Result<R> {
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    std::panic::set_hook(hook);
-    r
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::library::vectors::RowMeta;
 
-pub fn build(flat: &FlatVectors) -> Hnsw<'static, f32, UnitCosine> {
-    let hnsw = Hnsw::new(MAX_CONNECTIONS, flat.count.max(1), MAX_LAYER, EF_CONSTRUCTION, UnitCosine);
-    let items: Vec<(&[f32], usize)> = (0..flat.count).map(|i| (flat.vector(i), i)).collect();
-    for chunk in items.chunks(4096) {
-        hnsw.parallel_insert_slice(&chunk.to_vec());
-    }
-    hnsw
-}
-
-/// Builds the graph for `flat` and stores it in `dir`.
-pub fn rebuild(dir: &Path, flat: &FlatVectors) -> Result<()> {
-    save(dir, flat, &build(flat))
-}
-
-/// Dumps `hnsw` (built from `flat`) into `dir` under a basename of its own,
-/// then publishes it by renaming `meta.json` into place. Files of graphs no
-/// meta names any more are removed once they are old enough that no dump
-/// can still be writing them; a reader that loses one looks at the meta again.
-pub fn save(dir: &Path, flat: &FlatVectors, hnsw: &Hnsw<'_, f32, UnitCosine>) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let path = dir.join("meta.json");
-    let tmp = super::temp_path(&path);
-    // hnsw_rs prints to stdout and panics when it cannot create its files:
-    // find out first whether we can.
-    File::create(&tmp).with_context(|| format!("cannot write the index into {}", dir.display()))?;
-    let wanted = format!("graph-{}-{}", flat.generation, super::unique_suffix());
-    let dumped = quietly(|| hnsw.file_dump(dir, &wanted));
-    let basename = match dumped {
-        Ok(Ok(name)) => name,
-        failed => {
-            let _ = std::fs::remove_file(&tmp);
-            for ext in ["graph", "data"] {
-                let _ = std::fs::remove_file(dir.join(format!("{wanted}.hnsw.{ext}")));
-            }
-            return Err(match failed {
-                Ok(Err(e)) => e,
-                _ => anyhow::anyhow!("hnsw_rs failed"),
-            }
-            .context(format!("cannot write the index into {}", dir.display())));
-        }
-    };
-    let mut meta = IndexMeta {
-        model: flat.model.clone(),
-        generation: flat.generation,
-        count: flat.count,
-        basename,
-        graph_sha256: String::new(),
-        data_sha256: String::new(),
-    };
-    let [graph, data] = meta.files(dir);
-    let mut publish = || -> Result<bool> {
-        for f in [&graph, &data] {
-            File::open(f)
-                .and_then(|f| f.sync_all())
-                .with_context(|| format!("cannot write {}", f.display()))?;
-        }
-        meta.graph_sha256 = sha256_file(&graph)?;
-        meta.data_sha256 = sha256_file(&data)?;
-        // A graph of newer vectors may have landed meanwhile; keep it.
-        if read_meta(dir).is_some_and(|m| m.model == meta.model && m.generation > meta.generation) {
-            return Ok(false);
-        }
-        std::fs::write(&tmp, serde_json::to_vec(&meta)?)
-            .and_then(|()| std::fs::rename(&tmp, &path))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(true)
-    };
-    let published = publish();
-    if !matches!(published, Ok(true)) {
-        for f in [&tmp, &graph, &data] {
-            let _ = std::fs::remove_file(f);
-        }
-    }
-    published?;
-    remove_unreferenced(dir);
-    Ok(())
-}
-
-/// Removes graph files and temp files that the current meta does not name
-/// and that nobody has written for [`STALE_AFTER`].
-fn remove_unreferenced(dir: &Path) {
-    let keep = read_meta(dir).map(|m| format!("{}.hnsw.", m.basename));
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let ours = name.contains(".hnsw.") || name.starts_with("meta.json.tmp-");
-        if !ours || keep.as_ref().is_some_and(|k| name.starts_with(k.as_str())) {
-            continue;
-        }
-        let old = e
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > STALE_AFTER);
-        if old {
-            let _ = std::fs::remove_file(e.path());
-        }
-    }
-}
-
-/// The meta of the published graph, if any (one written before checksums
-/// were kept reads as none, so the graph is rebuilt).
-pub fn read_meta(dir: &Path) -> Option<IndexMeta> {
-    let bytes = std::fs::read(dir.join("meta.json")).ok()?;
-    let meta: IndexMeta = serde_json::from_slice(&bytes).ok()?;
-    // The basename becomes a path: only names a build could have written.
-    let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
-    (!meta.basename.is_empty() && meta.basename.chars().all(plain)).then_some(meta)
-}
-
-/// Loads the graph `meta` names and runs `f` on it. hnsw_rs asserts
-/// (panics) on damaged files and prints to stdout when one is missing, so
-/// the files are looked for first and the load is isolated.
-pub fn load_with<R>(dir: &Path, meta: &IndexMeta, f: impl FnOnce(&Hnsw<'_, f32, UnitCosine>) -> R) -> Result<R> {
-    if let Some(missing) = meta.files(dir).into_iter().find(|p| !p.is_file()) {
-        anyhow::bail!("the index in {} is incomplete: {} is missing", dir.display(), missing.display());
-    }
-    let mut io = HnswIo::new(dir, &meta.basename);
-    let loaded = quietly(|| {
-        io.load_hnsw::<f32, UnitCosine>().map(|mut h| {
-            h.set_searching_mode(true);
-            f(&h)
-        })
-    });
-    match loaded {
-        Ok(Ok(r)) => Ok(r),
-        Ok(Err(e)) => Err(e.context(format!("cannot load the index in {}", dir.display()))),
-        Err(_) => anyhow::bail!("the index in {} is damaged", dir.display()),
-    }
-}
-
-/// [`load_with`] for the graph published in `dir`.
-pub fn with_index<R>(dir: &Path, f: impl FnOnce(&Hnsw<'_, f32, UnitCosine>) -> R) -> Result<R> {
-    let meta = read_meta(dir).with_context(|| format!("no index in {}", dir.display()))?;
-    load_with(dir, &meta, f)
-}
-
-/// The `k` nearest (position, cosine) for `query`, with `keep` applied:
-/// the graph is asked for more neighbours until `k` of them pass the filter
-/// or the whole graph was seen.
-pub fn search(
-    hnsw: &Hnsw<'_, f32, UnitCosine>,
-    query: &[f32],
-    k: usize,
-    keep: impl Fn(usize) -> bool,
-) -> Vec<(usize, f32)> {
-    let total = hnsw.get_nb_point();
-    let mut want = k.max(1);
-    loop {
-        let ef = (want * 2).max(200);
-        let found = hnsw.search(query, want.min(total), ef);
-        let kept: Vec<(usize, f32)> = found
-            .iter()
-            .filter(|n| keep(n.d_id))
-            .map(|n| (n.d_id, 1.0 - n.distance))
-            .take(k)
+    fn unit(seed: u64, dim: usize) -> Vec<f32> {
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut v: Vec<f32> = (0..dim)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+            })
             .collect();
-        if kept.len() >= k || want >= total {
-            return kept;
+        let n = dot(&v, &v).sqrt();
+        v.iter_mut().for_each(|a| *a /= n);
+        v
+    }
+
+    fn flat(n: usize, dim: usize) -> FlatVectors {
+        let rows: Vec<(RowMeta, Vec<f32>)> =
+            (0..n).map(|i| (RowMeta { rowid: i as i64 + 1, subjects: 0, day: 0 }, unit(i as u64, dim))).collect();
+        FlatVectors::in_memory("m", dim, &rows, n as i64, 0).unwrap()
+    }
+
+    #[test]
+    fn builds_grows_and_finds_rows_not_yet_indexed() {
+        let dir = tempfile::tempdir().unwrap();
+        let small = flat(500, 32);
+        assert_eq!(update(dir.path(), &small, false).unwrap(), Updated::Built { added: 500 });
+        assert_eq!(update(dir.path(), &small, false).unwrap(), Updated::Current);
+        // 100 more rows: searchable before the update (scanned), and after it (indexed).
+        let big = flat(600, 32);
+        let index = open(dir.path(), &big).unwrap().unwrap();
+        assert_eq!(index.meta.count, 500);
+        for q in [3, 550, 599] {
+            let hits = index.search(&big, big.vector(q), 1, |_| true).unwrap();
+            assert_eq!(hits[0].0, q);
         }
-        want = (want * 4).min(total);
+        assert_eq!(update(dir.path(), &big, false).unwrap(), Updated::Grown { added: 100, removed: 0 });
+        let index = open(dir.path(), &big).unwrap().unwrap();
+        assert_eq!((index.meta.count, index.len()), (600, 600));
+        let hits = index.search(&big, big.vector(550), 3, |i| i != 550).unwrap();
+        assert!(hits.iter().all(|h| h.0 != 550) && hits.len() == 3);
+    }
+
+    #[test]
+    fn a_missing_or_foreign_index_is_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = flat(50, 8);
+        assert!(open(dir.path(), &f).unwrap().is_none());
+        update(dir.path(), &f, false).unwrap();
+        // A file shorter than the index (rebuilt from scratch) cannot use it.
+        assert!(open(dir.path(), &flat(40, 8)).unwrap().is_none());
+        std::fs::write(dir.path().join("meta.json"), b"{\"file\": \"../../etc/passwd\"}").unwrap();
+        assert!(read_meta(dir.path()).is_none());
     }
 }

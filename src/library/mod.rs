@@ -1,7 +1,7 @@
 //! The library: one directory holding the SQLite database (the source of
-//! truth) and files derived from it per model — a flat vector file for exact
-//! scans and an HNSW graph — which are rebuilt whenever they are missing,
-//! stale or unreadable.
+//! truth) and files derived from it per model — a flat vector file and an
+//! HNSW index over it — which grow as the database does and are rebuilt
+//! only when missing or damaged.
 
 pub mod index;
 pub mod stats;
@@ -21,9 +21,9 @@ use vectors::FlatVectors;
 /// most one chunk of work.
 const EMBED_CHUNK: usize = 512;
 
-/// Up to this many vectors a query scans them all (exact, ~40 ms at 500k
-/// on one core); beyond it queries go through the HNSW graph.
-pub const EXACT_SCAN_LIMIT: usize = 500_000;
+/// From this many vectors on, queries go through the index: below it an
+/// exact scan takes about a millisecond.
+pub const INDEX_FROM: usize = 20_000;
 
 pub struct Library {
     pub dir: PathBuf,
@@ -245,146 +245,315 @@ impl Library {
     }
 
     pub fn index_dir(&self, model: &str) -> PathBuf {
-        self.model_dir(model).join("hnsw")
+        self.model_dir(model).join("index")
     }
 
-    /// The flat vectors for `model`: the shared file when it is current,
-    /// else rebuilt from the database. A rebuild is shared when it can be
-    /// (temp file + rename) and kept private when not (a read-only
-    /// library, a full disk): readers never fail because of derived files.
+    /// The flat vectors for `model`, brought up to date with the database
+    /// first when it has moved on: new papers are appended and retired rows
+    /// marked dead, never a rewrite. A reader that cannot update the shared
+    /// file (a read-only library, a full disk) works on a private copy.
     pub fn flat_vectors(&self, model: &str) -> Result<FlatVectors> {
-        let path = self.flat_path(model);
-        let generation = self.store.generation()?;
-        if let Ok(flat) = FlatVectors::open(&path) {
-            if flat.generation == generation && flat.model == model {
+        if let Ok(flat) = FlatVectors::open(&self.flat_path(model)) {
+            if flat.model == model && !self.flat_behind(&flat)? {
                 return Ok(flat);
             }
         }
-        let flat = self.build_flat(model)?;
-        if let Err(e) = self.share_flat(&flat) {
-            warn_unshared(&e);
+        match self.sync_flat(model) {
+            Ok(flat) => Ok(flat),
+            Err(e) => {
+                warn_unshared(&e);
+                self.private_flat(model)
+            }
         }
-        Ok(flat)
     }
 
-    /// The vectors as the database holds them now, read in one snapshot so
-    /// the generation recorded is the one they belong to.
-    fn build_flat(&self, model: &str) -> Result<FlatVectors> {
+    /// Whether the database holds rows `flat` lacks (two indexed lookups).
+    fn flat_behind(&self, flat: &FlatVectors) -> Result<bool> {
+        Ok(flat.retired < self.store.retired_mark()? || self.store.settled_after(&flat.model, flat.through)?)
+    }
+
+    /// Appends what the database has past the file's end and marks retired
+    /// rows dead, under the derived files' lock (one updater at a time;
+    /// readers never wait for it).
+    pub fn sync_flat(&self, model: &str) -> Result<FlatVectors> {
+        let Some(dim) = self.store.vector_dim(model)? else {
+            return FlatVectors::in_memory(model, 1, &[], 0, 0);
+        };
+        let dir = self.model_dir(model);
+        std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let _lock = lock_derived(&dir)?;
+        let path = self.flat_path(model);
+        let mut appender = vectors::Appender::open(&path, model, dim)?;
+        let current = FlatVectors::open(&path)?;
+        // One snapshot: the rows and the retired log agree with each other.
         let snapshot = self.store.conn().unchecked_transaction()?;
-        let generation = self.store.generation()?;
-        let mut rowids = Vec::new();
-        let mut data = Vec::new();
-        let mut dim = 0;
-        self.store.for_each_vector(model, |rowid, v| {
-            dim = v.len();
-            rowids.push(rowid);
-            data.extend_from_slice(v);
+        for (seq, rowid) in self.store.retired_after(appender.retired())? {
+            appender.retire(rowid, seq, &current)?;
+        }
+        self.store.rows_after(model, appender.through(), |row| {
+            match row.vector {
+                Some(v) => appender.push(row.meta, v)?,
+                None if row.failed => appender.settle(row.meta.rowid),
+                // Not embedded yet: the file stops before it.
+                None => return Ok(false),
+            }
+            Ok(true)
         })?;
         drop(snapshot);
-        Ok(FlatVectors::in_memory(model, generation, dim, rowids, data))
+        appender.commit()?;
+        FlatVectors::open(&path)
     }
 
-    fn share_flat(&self, flat: &FlatVectors) -> Result<()> {
+    /// Every paper vector of `model`, in memory, read in one snapshot.
+    fn private_flat(&self, model: &str) -> Result<FlatVectors> {
+        let snapshot = self.store.conn().unchecked_transaction()?;
+        let retired = self.store.retired_mark()?;
+        let mut rows = Vec::new();
+        let mut dim = 1;
+        self.store.rows_after(model, 0, |row| {
+            if let Some(v) = row.vector {
+                dim = v.len();
+                rows.push((row.meta, v.to_vec()));
+            }
+            Ok(true)
+        })?;
+        drop(snapshot);
+        let through = rows.last().map_or(0, |r| r.0.rowid);
+        FlatVectors::in_memory(model, dim, &rows, through, retired)
+    }
+
+    /// The flat vectors and, as `use_index` says, the index over them.
+    pub fn vectors(&self, model: &str, use_index: UseIndex) -> Result<Vectors> {
+        let flat = self.flat_vectors(model)?;
+        let dir = self.index_dir(model);
+        let index = match use_index {
+            UseIndex::Never => None,
+            UseIndex::IfBuilt if flat.count < INDEX_FROM => None,
+            // A server that finds the index damaged answers by scanning.
+            UseIndex::IfBuilt => index::open(&dir, &flat).unwrap_or_else(|e| {
+                eprintln!("warning: {e:#}; searching by exact scan meanwhile");
+                None
+            }),
+            UseIndex::Always => match index::open(&dir, &flat) {
+                Ok(Some(ix)) => Some(ix),
+                found => {
+                    let rebuild = found.is_err();
+                    if let Err(e) = found {
+                        eprintln!("warning: {e:#}; rebuilding it");
+                    }
+                    // A reader that cannot write (a read-only library) scans.
+                    match self.update_index(&flat, rebuild) {
+                        Ok(_) => index::open(&dir, &flat)?,
+                        Err(e) => {
+                            warn_unshared(&e);
+                            None
+                        }
+                    }
+                }
+            },
+        };
+        Ok(Vectors { flat, index })
+    }
+
+    /// Brings the index up to the flat vectors (inserting new rows, removing
+    /// dead ones), building it when there is none or `rebuild` asks.
+    pub fn update_index(&self, flat: &FlatVectors, rebuild: bool) -> Result<index::Updated> {
         let dir = self.model_dir(&flat.model);
         std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        flat.save(&self.flat_path(&flat.model))
+        let _lock = lock_derived(&dir)?;
+        index::update(&self.index_dir(&flat.model), flat, rebuild)
     }
 
-    /// Brings the shared HNSW graph up to date with the flat vectors.
-    pub fn refresh_index(&self, flat: &FlatVectors) -> Result<bool> {
-        let dir = self.index_dir(&flat.model);
-        if index::read_meta(&dir).is_some_and(|m| m.describes(flat)) {
-            return Ok(false);
-        }
-        index::rebuild(&dir, flat)?;
-        Ok(true)
-    }
-
-    /// The `k` nearest (position, cosine) through the HNSW graph. A graph
-    /// another process replaces meanwhile is looked up again; a missing,
-    /// stale or damaged one is rebuilt, shared when possible, and searched
-    /// in memory either way.
-    pub fn search_index(
-        &self,
-        flat: &FlatVectors,
-        query: &[f32],
-        k: usize,
-        keep: impl Fn(usize) -> bool,
-    ) -> Result<Vec<(usize, f32)>> {
-        let dir = self.index_dir(&flat.model);
-        for _ in 0..3 {
-            let Some(meta) = index::read_meta(&dir).filter(|m| m.describes(flat)) else { break };
-            match index::load_with(&dir, &meta, |h| index::search(h, query, k, &keep)) {
-                Ok(hits) => return Ok(hits),
-                Err(_) if index::read_meta(&dir).as_ref() != Some(&meta) => continue,
-                Err(e) => {
-                    eprintln!("warning: {e:#}; rebuilding it");
-                    break;
-                }
-            }
-        }
-        let hnsw = index::build(flat);
-        if let Err(e) = index::save(&dir, flat, &hnsw) {
-            warn_unshared(&e);
-        }
-        Ok(index::search(&hnsw, query, k, keep))
-    }
-
-    /// `doctor`'s check of the flat vectors: current, whole and matching
-    /// their checksum, else rebuilt. Returns them and what was done.
+    /// `doctor`'s check of the flat vectors: every live row must be the
+    /// database's paper and vector, in order. A file that is not is
+    /// rebuilt from scratch. Returns the vectors and what was done.
     pub fn check_flat(&self, model: &str) -> Result<(FlatVectors, String)> {
         let path = self.flat_path(model);
-        let generation = self.store.generation()?;
         let why = match FlatVectors::open(&path) {
-            Ok(f) if f.model != model || f.generation != generation => "stale".to_string(),
-            Ok(f) if !f.verify() => format!("damaged: {} does not match its checksum", path.display()),
-            Ok(f) => {
-                let note = format!("vectors ok ({})", f.count);
-                return Ok((f, note));
-            }
+            Ok(f) if f.model != model => "of another model".to_string(),
+            Ok(f) => match self.compare_flat(&f)? {
+                None => {
+                    let flat = self.sync_flat(model)?;
+                    return Ok((flat, format!("vectors ok ({} rows, {} live)", f.count, f.live())));
+                }
+                Some(why) => why,
+            },
             Err(_) if !path.exists() => "missing".to_string(),
             Err(e) => format!("unreadable: {e:#}"),
         };
-        let flat = self.build_flat(model)?;
-        self.share_flat(&flat)?;
-        let note = format!("vectors rebuilt ({why})");
-        Ok((flat, note))
+        let dir = self.model_dir(model);
+        {
+            let _lock = lock_derived(&dir)?;
+            let _ = std::fs::remove_file(&path);
+        }
+        let flat = self.sync_flat(model)?;
+        Ok((flat, format!("vectors rebuilt ({why})")))
     }
 
-    /// `doctor`'s check of the HNSW graph: current, matching its checksums
-    /// and loadable, else rebuilt. Returns what was done.
-    pub fn check_index(&self, flat: &FlatVectors) -> Result<String> {
+    /// `None` when every live row of `flat` is what the database says, else why not.
+    fn compare_flat(&self, flat: &FlatVectors) -> Result<Option<String>> {
+        let snapshot = self.store.conn().unchecked_transaction()?;
+        let mut i = 0;
+        let mut problem = None;
+        self.store.rows_after(&flat.model, 0, |row| {
+            if row.meta.rowid > flat.through {
+                return Ok(false);
+            }
+            let Some(v) = row.vector else { return Ok(true) };
+            while i < flat.count && !flat.is_live(i) {
+                i += 1;
+            }
+            if i >= flat.count || flat.meta(i) != row.meta || flat.vector(i) != v {
+                problem = Some(format!("damaged: row {i} differs from the database"));
+                return Ok(false);
+            }
+            i += 1;
+            Ok(true)
+        })?;
+        drop(snapshot);
+        if problem.is_none() && (i..flat.count).any(|j| flat.is_live(j)) {
+            problem = Some("damaged: it holds papers the database does not".to_string());
+        }
+        Ok(problem)
+    }
+
+    /// `doctor`'s check of the index: whole (its checksum), of this model,
+    /// holding the rows it says; else rebuilt. Below [`INDEX_FROM`] vectors
+    /// queries scan, so no index is built unless `rebuild` asks.
+    pub fn check_index(&self, flat: &FlatVectors, rebuild: bool) -> Result<String> {
         let dir = self.index_dir(&flat.model);
         let why = match index::read_meta(&dir) {
+            _ if rebuild => "as asked".to_string(),
+            None if flat.count < INDEX_FROM => {
+                return Ok(format!("no index needed ({} vectors scan in milliseconds)", flat.count))
+            }
             None => "missing".to_string(),
-            Some(m) if !m.describes(flat) => "stale".to_string(),
+            Some(m) if !m.fits(flat) => "of other vectors".to_string(),
             Some(m) => match m.verify(&dir).and_then(|()| {
-                index::load_with(&dir, &m, |h| h.get_nb_point()).map_err(|e| format!("{e:#}"))
+                index::open(&dir, flat).map_err(|e| format!("{e:#}"))?.ok_or_else(|| "unreadable".to_string())
             }) {
-                Ok(n) if n == flat.count => return Ok(format!("index ok ({n} points)")),
-                Ok(n) => format!("damaged: {n} points for {} vectors", flat.count),
+                Ok(ix) => {
+                    let want = (0..ix.meta.count).filter(|&i| flat.is_live(i)).count();
+                    if ix.len() == want {
+                        let grown = match self.update_index(flat, false)? {
+                            index::Updated::Grown { added, removed } => format!("; {added} added, {removed} removed"),
+                            _ => String::new(),
+                        };
+                        return Ok(format!("index ok ({} vectors{grown})", ix.len()));
+                    }
+                    format!("damaged: {} vectors for {want} rows", ix.len())
+                }
                 Err(e) => format!("damaged: {e}"),
             },
         };
-        index::rebuild(&dir, flat)?;
+        self.update_index(flat, true)?;
         Ok(format!("index rebuilt ({why})"))
     }
 
-    /// Index state for one model, for `stats`.
-    pub fn index_state(&self, model: &str) -> Result<String> {
-        let generation = self.store.generation()?;
-        let flat = match FlatVectors::open(&self.flat_path(model)) {
-            Ok(f) if f.generation == generation => format!("vectors current ({})", f.count),
-            Ok(_) => "vectors stale (rebuilt on next query)".to_string(),
-            Err(_) => "vectors not built (built on next query)".to_string(),
+    /// Where one model's vectors and index stand, for `stats`.
+    pub fn index_state(&self, model: &str) -> Result<IndexState> {
+        let flat = FlatVectors::open(&self.flat_path(model)).ok().filter(|f| f.model == model);
+        let behind = match &flat {
+            Some(f) => self.flat_behind(f)?,
+            None => true,
         };
-        let graph = match index::read_meta(&self.index_dir(model)) {
-            Some(m) if m.generation == generation => format!("HNSW current ({} points)", m.count),
-            Some(_) => "HNSW stale".to_string(),
-            None => "HNSW not built".to_string(),
-        };
-        Ok(format!("{flat}; {graph}"))
+        let meta = index::read_meta(&self.index_dir(model));
+        let index_bytes = meta.as_ref().and_then(|m| std::fs::metadata(m.path(&self.index_dir(model))).ok()).map(|m| m.len());
+        Ok(IndexState {
+            rows: flat.as_ref().map(|f| f.count),
+            live: flat.as_ref().map(|f| f.live()),
+            flat_bytes: flat.as_ref().map(|f| f.size()),
+            flat_current: !behind,
+            engine: meta.as_ref().map(|m| m.engine.clone()),
+            indexed: meta.as_ref().map(|m| m.count),
+            index_bytes,
+        })
     }
+}
+
+/// Whether a query goes through the index. Opening one costs time in
+/// proportion to its size (usearch reads every node's key to map keys to
+/// nodes: ~0.25 s at 1 M), more than an exact scan costs a one-shot query
+/// (~74 ms at 1 M), so only a long-lived process (`serve`) opens it by
+/// default; see docs/benchmarks.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UseIndex {
+    Never,
+    /// When the library has [`INDEX_FROM`] vectors and an index was built
+    /// (by `ingest` or `doctor`; readers never build one: at 3 M papers
+    /// that takes many minutes).
+    IfBuilt,
+    /// Building it first if needed (`like --approx`).
+    Always,
+}
+
+/// One model's vectors as a query needs them.
+pub struct Vectors {
+    pub flat: FlatVectors,
+    pub index: Option<index::Index>,
+}
+
+impl Vectors {
+    /// The `k` nearest (position, cosine) among live rows `keep` accepts:
+    /// through the index when there is one, else by exact scan.
+    pub fn search(&self, query: &[f32], k: usize, keep: impl Fn(usize) -> bool + Sync) -> Result<Vec<(usize, f32)>> {
+        match &self.index {
+            Some(ix) => ix.search(&self.flat, query, k, keep),
+            None => Ok(self.flat.top_k(query, k, keep)),
+        }
+    }
+}
+
+/// What `stats` shows of one model's derived files.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct IndexState {
+    /// Rows of the flat file (dead ones included) and how many are live.
+    pub rows: Option<usize>,
+    pub live: Option<usize>,
+    pub flat_bytes: Option<u64>,
+    pub flat_current: bool,
+    pub engine: Option<String>,
+    /// Rows the index holds (the rest are scanned until the next update).
+    pub indexed: Option<usize>,
+    pub index_bytes: Option<u64>,
+}
+
+impl IndexState {
+    /// One line for `stats`: which search answers, over how much, from how many bytes.
+    pub fn describe(&self) -> String {
+        let flat = match (self.rows, self.live, self.flat_bytes) {
+            (Some(rows), Some(live), Some(bytes)) => format!(
+                "flat vectors {live} live of {rows} rows, {}{}",
+                stats::human_bytes(bytes),
+                if self.flat_current { "" } else { " (new papers are appended on the next query)" }
+            ),
+            _ => "flat vectors not built (built on the next query)".to_string(),
+        };
+        let index = match (&self.engine, self.indexed, self.index_bytes) {
+            (Some(engine), Some(n), Some(bytes)) => {
+                let rest = self.rows.unwrap_or(n).saturating_sub(n);
+                let tail = if rest > 0 { format!(", {rest} newer rows scanned until the next ingest or doctor") } else { String::new() };
+                format!("{engine}: {n} rows, {}{tail}", stats::human_bytes(bytes))
+            }
+            _ if self.rows.unwrap_or(0) < INDEX_FROM => format!("exact scan (an index is built from {INDEX_FROM} vectors)"),
+            _ => "exact scan: no index yet (`paperscout doctor` builds it)".to_string(),
+        };
+        format!("{index}; {flat}")
+    }
+}
+
+/// The derived files' lock: one process updates them at a time.
+fn lock_derived(dir: &Path) -> Result<File> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join("update.lock");
+    let f = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    f.lock().with_context(|| format!("cannot lock {}", path.display()))?;
+    Ok(f)
 }
 
 /// Embeds `texts` and refuses non-finite vectors, which would otherwise be
@@ -616,10 +785,11 @@ mod tests {
         assert!(!missing.exists(), "an empty library was created");
     }
 
-    /// Derived files never fail a reader: a rebuild goes through a temp
-    /// file of its own, and every reader sees whole, current vectors.
+    /// Derived files never fail a reader: updates append under a lock, a
+    /// rebuild goes through a temp file, and every reader sees whole,
+    /// current vectors.
     #[test]
-    fn readers_racing_a_rebuild_never_fail() {
+    fn readers_racing_an_update_never_fail() {
         let dir = tempfile::tempdir().unwrap();
         let mut lib = Library::open_write(dir.path()).unwrap();
         let papers: Vec<Paper> =
@@ -631,13 +801,12 @@ mod tests {
                 s.spawn(|| {
                     let reader = Library::open_read(dir.path()).unwrap();
                     for _ in 0..10 {
-                        let flat = reader.flat_vectors("m").unwrap();
-                        assert_eq!(flat.count, 50);
-                        let hits = reader.search_index(&flat, &[1.0, 0.0], 3, |_| true).unwrap();
+                        let v = reader.vectors("m", UseIndex::Always).unwrap();
+                        assert_eq!(v.flat.live(), 50);
+                        let hits = v.search(&[1.0, 0.0], 3, |_| true).unwrap();
                         assert_eq!(hits.len(), 3);
-                        // Another process's ingest: the files are stale again.
-                        let writer = Library::open_read(dir.path()).unwrap();
-                        let _ = std::fs::remove_file(writer.flat_path("m"));
+                        // Another process's damage: the file is gone.
+                        let _ = std::fs::remove_file(reader.flat_path("m"));
                     }
                 });
             }
@@ -645,7 +814,82 @@ mod tests {
         let lib = Library::open_read(dir.path()).unwrap();
         let (flat, note) = lib.check_flat("m").unwrap();
         assert!(note.starts_with("vectors"), "{note}");
-        assert!(lib.check_index(&flat).unwrap().starts_with("index"));
+        assert!(lib.check_index(&flat, false).unwrap().starts_with("index"));
+    }
+
+    /// A new version with another abstract moves its paper to a new rowid:
+    /// the file grows by one row and marks the old one dead, the index
+    /// takes the new row without a rebuild, and searches find the paper
+    /// once, with its new vector.
+    #[test]
+    fn derived_files_grow_with_the_library() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut lib = Library::open_write(dir.path()).unwrap();
+        let papers: Vec<Paper> =
+            (1..=30).map(|i| paper(&format!("2603.{i:05}v1"), Kind::New, "2026-03-02", &format!("Text {i}."))).collect();
+        lib.add_papers(&papers).unwrap();
+        lib.embed_missing(&fake("m"), &|_, _| {}).unwrap();
+        let flat = lib.sync_flat("m").unwrap();
+        assert_eq!((flat.count, flat.live()), (30, 30));
+        assert_eq!(lib.update_index(&flat, false).unwrap(), index::Updated::Built { added: 30 });
+        let before = std::fs::read(lib.flat_path("m")).unwrap();
+
+        let moved = paper("2603.00007v2", Kind::Replaced, "2026-03-09", "Text 7, revised and longer.");
+        lib.add_papers(&[moved, paper("2603.00031v1", Kind::New, "2026-03-09", "Text 31.")]).unwrap();
+        // Not embedded yet: the file stops before the moved paper.
+        let flat = lib.flat_vectors("m").unwrap();
+        assert_eq!((flat.count, flat.live()), (30, 29));
+        lib.embed_missing(&fake("m"), &|_, _| {}).unwrap();
+        let flat = lib.flat_vectors("m").unwrap();
+        assert_eq!((flat.count, flat.live()), (32, 31));
+        let after = std::fs::read(lib.flat_path("m")).unwrap();
+        // Appended: the old rows are untouched but for the dead one.
+        let row = (after.len() - before.len()) / 2;
+        let dead = 512 + 6 * row;
+        assert_eq!(after[512..dead], before[512..dead]);
+        assert_eq!(after[dead + row..before.len()], before[dead + row..]);
+
+        assert_eq!(lib.update_index(&flat, false).unwrap(), index::Updated::Grown { added: 2, removed: 1 });
+        let v = lib.vectors("m", UseIndex::Always).unwrap();
+        let p7 = lib.store.get_paper("2603.00007").unwrap().unwrap();
+        let q = lib.store.vector("m", &p7.text_hash).unwrap().unwrap();
+        let hits = v.search(&q, 40, |_| true).unwrap();
+        let rowids: Vec<i64> = hits.iter().map(|h| v.flat.rowid(h.0)).collect();
+        assert_eq!(rowids.iter().filter(|&&r| r == p7.rowid).count(), 1);
+        assert!(rowids.iter().all(|&r| r > 0) && hits.len() == 31, "{rowids:?}");
+        assert!(lib.check_flat("m").unwrap().1.starts_with("vectors ok"));
+    }
+
+    /// A writer killed midway leaves an unpublished tail in the flat file,
+    /// an index file no meta names and a half-written meta: readers go on
+    /// with what was published, and the next update finishes the job.
+    #[test]
+    fn an_update_killed_midway_leaves_what_was_published() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut lib = Library::open_write(dir.path()).unwrap();
+        let papers: Vec<Paper> =
+            (1..=25).map(|i| paper(&format!("2603.{i:05}v1"), Kind::New, "2026-03-02", &format!("Text {i}."))).collect();
+        lib.add_papers(&papers).unwrap();
+        lib.embed_missing(&fake("m"), &|_, _| {}).unwrap();
+        let flat = lib.sync_flat("m").unwrap();
+        lib.update_index(&flat, false).unwrap();
+        let meta = index::read_meta(&lib.index_dir("m")).unwrap();
+        // The debris of a killed update.
+        let mut f = std::fs::OpenOptions::new().append(true).open(lib.flat_path("m")).unwrap();
+        std::io::Write::write_all(&mut f, &[0x5a; 700]).unwrap();
+        std::fs::write(lib.index_dir("m").join("index-killed.usearch"), [1u8; 999]).unwrap();
+        std::fs::write(lib.index_dir("m").join("meta.json.tmp-1-2"), b"{\"engine\": ").unwrap();
+
+        let v = lib.vectors("m", UseIndex::IfBuilt).unwrap();
+        assert_eq!((v.flat.count, index::read_meta(&lib.index_dir("m")).unwrap()), (25, meta));
+        let ix = index::open(&lib.index_dir("m"), &v.flat).unwrap().unwrap();
+        assert_eq!(ix.search(&v.flat, v.flat.vector(3), 5, |_| true).unwrap().len(), 5);
+        lib.add_papers(&[paper("2603.00026v1", Kind::New, "2026-03-03", "Text 26.")]).unwrap();
+        lib.embed_missing(&fake("m"), &|_, _| {}).unwrap();
+        let flat = lib.sync_flat("m").unwrap();
+        assert_eq!(flat.count, 26);
+        assert!(lib.check_flat("m").unwrap().1.starts_with("vectors ok"));
+        assert_eq!(lib.update_index(&flat, false).unwrap(), index::Updated::Grown { added: 1, removed: 0 });
     }
 
     /// doctor finds derived files damaged in place, same size and all.
@@ -658,9 +902,8 @@ mod tests {
         lib.add_papers(&papers).unwrap();
         lib.embed_missing(&fake("m"), &|_, _| {}).unwrap();
         let flat = lib.flat_vectors("m").unwrap();
-        lib.refresh_index(&flat).unwrap();
         drop(flat);
-        assert_eq!(lib.check_flat("m").unwrap().1, "vectors ok (20)");
+        assert_eq!(lib.check_flat("m").unwrap().1, "vectors ok (20 rows, 20 live)");
 
         let path = lib.flat_path("m");
         let mut bytes = std::fs::read(&path).unwrap();
@@ -669,19 +912,21 @@ mod tests {
         bytes[n - 16..n - 8].copy_from_slice(&[0, 0, 0, 0, 0, 0, 0x80, 0x3f]);
         std::fs::write(&path, &bytes).unwrap();
         let (flat, note) = lib.check_flat("m").unwrap();
-        assert!(note.contains("rebuilt") && note.contains("checksum"), "{note}");
-        assert_eq!(lib.check_flat("m").unwrap().1, "vectors ok (20)");
+        assert!(note.contains("rebuilt") && note.contains("differs from the database"), "{note}");
+        assert_eq!(lib.check_flat("m").unwrap().1, "vectors ok (20 rows, 20 live)");
 
+        // Small libraries need no index; doctor builds one when asked.
+        assert!(lib.check_index(&flat, false).unwrap().starts_with("no index needed"));
+        assert!(lib.check_index(&flat, true).unwrap().starts_with("index rebuilt (as asked)"));
+        assert!(lib.check_index(&flat, false).unwrap().starts_with("index ok"));
         let idx = lib.index_dir("m");
-        assert!(lib.check_index(&flat).unwrap().starts_with("index ok"));
-        let meta = index::read_meta(&idx).unwrap();
-        let graph = idx.join(format!("{}.hnsw.graph", meta.basename));
-        let mut bytes = std::fs::read(&graph).unwrap();
+        let file = index::read_meta(&idx).unwrap().path(&idx);
+        let mut bytes = std::fs::read(&file).unwrap();
         let n = bytes.len();
         bytes[n / 2] ^= 0x55;
-        std::fs::write(&graph, &bytes).unwrap();
-        let note = lib.check_index(&flat).unwrap();
+        std::fs::write(&file, &bytes).unwrap();
+        let note = lib.check_index(&flat, false).unwrap();
         assert!(note.contains("rebuilt") && note.contains("checksum"), "{note}");
-        assert!(lib.check_index(&flat).unwrap().starts_with("index ok"));
+        assert!(lib.check_index(&flat, false).unwrap().starts_with("index ok"));
     }
 }

@@ -9,7 +9,9 @@ use std::path::Path;
 pub struct ModelStats {
     pub model: String,
     pub vectors: i64,
+    /// One line on the index: engine, rows covered, bytes on disk.
     pub index: String,
+    pub derived: super::IndexState,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -40,8 +42,8 @@ pub fn collect(lib: &Library) -> Result<Stats> {
         s.conn().query_row("SELECT min(date), max(date) FROM listings", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let mut models = Vec::new();
     for (model, n) in s.vector_counts()? {
-        let index = lib.index_state(&model)?;
-        models.push(ModelStats { model, vectors: n, index });
+        let derived = lib.index_state(&model)?;
+        models.push(ModelStats { model, vectors: n, index: derived.describe(), derived });
     }
     let mut profiles = Vec::new();
     for name in crate::profile::names(s.conn())? {

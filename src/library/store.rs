@@ -2,6 +2,7 @@
 //! fields plus every version seen), listings (which day a paper appeared, in
 //! which category and section) and vectors keyed by (model, text hash).
 
+use super::vectors::RowMeta;
 use crate::paper::{embedding_text, Kind, Paper};
 use anyhow::Result;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction};
@@ -81,6 +82,12 @@ CREATE TABLE IF NOT EXISTS vectors (
     vec       BLOB NOT NULL,        -- little-endian f32
     PRIMARY KEY (model, text_hash)
 ) WITHOUT ROWID;
+-- Rowids papers left when their text, subjects or first date changed (they
+-- move to a new rowid so that derived vector files only ever grow at the end).
+CREATE TABLE IF NOT EXISTS retired (
+    seq   INTEGER PRIMARY KEY AUTOINCREMENT,
+    paper INTEGER NOT NULL          -- the rowid the paper left
+);
 CREATE TABLE IF NOT EXISTS embed_failures (
     model     TEXT NOT NULL,
     text_hash BLOB NOT NULL,        -- a text this model could not embed: not tried again
@@ -88,6 +95,13 @@ CREATE TABLE IF NOT EXISTS embed_failures (
     PRIMARY KEY (model, text_hash)
 ) WITHOUT ROWID;
 ";
+
+/// One paper as a derived vector file records it.
+pub struct DerivedRow<'a> {
+    pub meta: RowMeta,
+    pub vector: Option<&'a [f32]>,
+    pub failed: bool,
+}
 
 /// What an upsert did to one paper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -445,22 +459,92 @@ impl Store {
         Ok(blob.map(|b| blob_to_vec(&b)))
     }
 
-    /// (rowid, vector) of every paper that has a vector for `model`, in rowid order.
-    pub fn for_each_vector(&self, model: &str, mut f: impl FnMut(i64, &[f32])) -> Result<()> {
-        let mut stmt = self.conn.prepare(
-            "SELECT p.rowid, v.vec FROM papers p JOIN vectors v
-             ON v.model = ?1 AND v.text_hash = p.text_hash ORDER BY p.rowid",
-        )?;
-        let mut rows = stmt.query([model])?;
+    /// Papers past rowid `after`, in rowid order, as derived vector files
+    /// record them: `f` gets each paper's row and its vector for `model`
+    /// (none when it has none), and whether its text failed to embed; it
+    /// returns false to stop.
+    pub fn rows_after(
+        &self,
+        model: &str,
+        after: i64,
+        mut f: impl FnMut(DerivedRow<'_>) -> Result<bool>,
+    ) -> Result<()> {
+        let failed = if self.has_failures {
+            "EXISTS (SELECT 1 FROM embed_failures e WHERE e.model = ?1 AND e.text_hash = p.text_hash)"
+        } else {
+            "0"
+        };
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT p.rowid, p.first_date, p.subjects, v.vec, {failed} FROM papers p
+             LEFT JOIN vectors v ON v.model = ?1 AND v.text_hash = p.text_hash
+             WHERE p.rowid > ?2 ORDER BY p.rowid"
+        ))?;
+        let mut rows = stmt.query(params![model, after])?;
         let mut buf = Vec::new();
         while let Some(row) = rows.next()? {
-            let rowid: i64 = row.get(0)?;
-            let blob = row.get_ref(1)?.as_blob()?;
-            buf.clear();
-            buf.extend(blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])));
-            f(rowid, &buf);
+            let subjects: String = row.get(2)?;
+            let subjects: Vec<String> = serde_json::from_str(&subjects).unwrap_or_default();
+            let first_date: Option<String> = row.get(1)?;
+            let vector = match row.get_ref(3)?.as_blob_or_null()? {
+                Some(blob) => {
+                    buf.clear();
+                    buf.extend(blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+                    Some(buf.as_slice())
+                }
+                None => None,
+            };
+            let meta = RowMeta::new(row.get(0)?, first_date.as_deref(), &subjects);
+            if !f(DerivedRow { meta, vector, failed: row.get(4)? })? {
+                break;
+            }
         }
         Ok(())
+    }
+
+    /// Rowids retired after log position `after`: (position, rowid).
+    pub fn retired_after(&self, after: i64) -> Result<Vec<(i64, i64)>> {
+        if !self.has_table("retired")? {
+            return Ok(Vec::new());
+        }
+        let mut stmt = self.conn.prepare_cached("SELECT seq, paper FROM retired WHERE seq > ?1 ORDER BY seq")?;
+        let rows = stmt.query_map([after], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// The newest position of the retired log (0 when empty).
+    pub fn retired_mark(&self) -> Result<i64> {
+        if !self.has_table("retired")? {
+            return Ok(0);
+        }
+        Ok(self.conn.query_row("SELECT coalesce(max(seq), 0) FROM retired", [], |r| r.get(0))?)
+    }
+
+    /// Whether the first paper past rowid `after` is settled (has a vector
+    /// for `model` or failed to embed): then a derived file that stops at
+    /// `after` has rows to append.
+    pub fn settled_after(&self, model: &str, after: i64) -> Result<bool> {
+        let mut next = false;
+        self.rows_after(model, after, |row| {
+            next = row.vector.is_some() || row.failed;
+            Ok(false)
+        })?;
+        Ok(next)
+    }
+
+    /// The length of `model`'s vectors, if it has any.
+    pub fn vector_dim(&self, model: &str) -> Result<Option<usize>> {
+        Ok(self
+            .conn
+            .query_row("SELECT length(vec) / 4 FROM vectors WHERE model = ?1 LIMIT 1", [model], |r| r.get(0))
+            .optional()?)
+    }
+
+    fn has_table(&self, name: &str) -> Result<bool> {
+        Ok(self.conn.query_row(
+            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+            [name],
+            |r| r.get(0),
+        )?)
     }
 
     /// Papers whose text has no vector for `model` yet: (text hash, text).
@@ -471,17 +555,25 @@ impl Store {
             ""
         };
         let mut stmt = self.conn.prepare(&format!(
-            "SELECT DISTINCT p.text_hash, p.title, p.abstract FROM papers p
+            "SELECT p.text_hash, p.title, p.abstract FROM papers p
              WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model = ?1 AND v.text_hash = p.text_hash)
-             {skip_failed}"
+             {skip_failed} ORDER BY p.rowid"
         ))?;
         let rows = stmt.query_map([model], |r| {
             let title: String = r.get(1)?;
             let abs: String = r.get(2)?;
             Ok((r.get::<_, Vec<u8>>(0)?, embedding_text(&title, &abs)))
         })?;
-        let mut out: Vec<(Vec<u8>, String)> = rows.collect::<std::result::Result<_, _>>()?;
-        out.dedup_by(|a, b| a.0 == b.0);
+        // In rowid order, so derived files (which grow in rowid order) can
+        // take each chunk as soon as it is committed.
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for row in rows {
+            let (hash, text) = row?;
+            if seen.insert(hash.clone()) {
+                out.push((hash, text));
+            }
+        }
         Ok(out)
     }
 }
@@ -542,6 +634,7 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
     let hash = text_hash(&text);
     let authors = serde_json::to_string(&p.authors)?;
     let subjects = serde_json::to_string(&p.subjects)?;
+    let before = placement(tx, &p.id)?;
     let existing: Option<Existing> = tx
         .prepare_cached(
             "SELECT version, title, abstract, text_hash, authors, subjects, comments, journal_ref
@@ -642,7 +735,37 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
         )?
         .execute(params![p.id, version.unwrap_or(0), p.title, p.abstract_text, hash])?;
     }
+    if let Some(before) = before {
+        if placement(tx, &p.id)?.is_some_and(|after| after.1 != before.1) {
+            move_to_new_rowid(tx, &p.id, before.0)?;
+        }
+    }
     Ok(outcome)
+}
+
+/// A paper's rowid and what its rows in the derived vector files record
+/// (text hash, subjects, first date).
+type Placement = (i64, (Vec<u8>, String, Option<String>));
+
+fn placement(tx: &Transaction<'_>, id: &str) -> Result<Option<Placement>> {
+    Ok(tx
+        .prepare_cached("SELECT rowid, text_hash, subjects, first_date FROM papers WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))
+        .optional()?)
+}
+
+/// Gives a changed paper the next rowid and logs the old one, so derived
+/// files append its new row and mark the old one dead instead of being
+/// rewritten. Rowids only grow: the next one is past every rowid ever used.
+fn move_to_new_rowid(tx: &Transaction<'_>, id: &str, old: i64) -> Result<()> {
+    let next: i64 = tx.query_row(
+        "SELECT max((SELECT coalesce(max(rowid), 0) FROM papers), (SELECT coalesce(max(paper), 0) FROM retired)) + 1",
+        [],
+        |r| r.get(0),
+    )?;
+    tx.prepare_cached("UPDATE papers SET rowid = ?2 WHERE id = ?1")?.execute(params![id, next])?;
+    tx.prepare_cached("INSERT INTO retired (paper) VALUES (?1)")?.execute([old])?;
+    Ok(())
 }
 
 pub fn bump_generation(tx: &Transaction<'_>) -> Result<()> {

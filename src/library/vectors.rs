@@ -1,236 +1,287 @@
-//! A flat, memory-mapped copy of one model's vectors, derived from the
-//! database. One-shot queries (`like ID`) scan it exactly: 75k × 384 floats
-//! is ~115 MB of page cache and a scan takes milliseconds, far less than
-//! reloading an HNSW graph would.
+//! A flat, memory-mapped copy of one model's paper vectors, derived from the
+//! database and grown by appending: an ingest adds its papers at the end
+//! instead of rewriting 4.6 GB at 3 M papers.
 //!
-//! Layout (little-endian): a 512-byte header (magic, dim, count, generation,
-//! SHA-256 of the rest of the file, model id), `count` i64 paper rowids, then
-//! `count × dim` f32. Queries trust the header; `doctor` checks the sum.
+//! Layout (little-endian): a 512-byte header (magic, dim, count, the paper
+//! rowid the file is complete up to, how far the log of retired rowids was
+//! applied, model id), then `count` rows of `ROW_META` bytes (paper rowid,
+//! subject signature, first-listing day) and `dim` f32.
+//!
+//! Rows are appended in rowid order, and a paper whose text, subjects or
+//! date change is given a new rowid (see `store::upsert_paper`), so a file
+//! only ever grows at the end; the row of the old rowid is marked dead in
+//! place (rowid negated, vector zeroed). Every row carries what `--since`,
+//! `--until` and `--category` need, so a search evaluates them per candidate
+//! without asking the database.
+//!
+//! Appending writes the rows past the end, syncs them, then rewrites the
+//! header: a writer killed midway leaves the old header, which still
+//! describes a whole file (the next writer cuts the unfinished tail off).
+//! Readers map the file once and read only the rows their header counted.
 
 use anyhow::{bail, Context, Result};
 use memmap2::Mmap;
-use sha2::{Digest, Sha256};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{Seek, SeekFrom, Write};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 
-/// 002 added the checksum; older files fail the magic test and are rebuilt.
-const MAGIC: &[u8; 8] = b"PSVEC002";
+/// 003 made rows self-describing and the file appendable.
+const MAGIC: &[u8; 8] = b"PSVEC003";
 const HEADER: usize = 512;
-const SUM_AT: usize = 32;
-const MODEL_AT: usize = 68;
+const MODEL_AT: usize = 44;
+/// rowid (i64), subject signature (u64), first-listing day as YYYYMMDD (i32), spare.
+const ROW_META: usize = 24;
+
+/// What a row says about its paper, besides the vector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowMeta {
+    pub rowid: i64,
+    pub subjects: u64,
+    pub day: i32,
+}
+
+impl RowMeta {
+    /// `first_date` as YYYY-MM-DD (or none) and the subjects, as stored.
+    pub fn new(rowid: i64, first_date: Option<&str>, subjects: &[String]) -> RowMeta {
+        RowMeta { rowid, subjects: signature(subjects), day: first_date.map_or(0, day_number) }
+    }
+}
+
+/// One bit per subject, hashed: a row whose bit is clear certainly lacks
+/// the subject; a set bit is confirmed against the paper itself.
+pub fn signature(subjects: &[String]) -> u64 {
+    subjects.iter().fold(0, |s, c| s | subject_bit(c))
+}
+
+pub fn subject_bit(subject: &str) -> u64 {
+    // FNV-1a: stable across builds and platforms, unlike std's hasher.
+    let h = subject.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3));
+    1 << (h % 64)
+}
+
+/// YYYY-MM-DD as the number YYYYMMDD (0 when it is not such a date).
+pub fn day_number(date: &str) -> i32 {
+    let digits: String = date.chars().filter(char::is_ascii_digit).collect();
+    if date.len() != 10 || digits.len() != 8 {
+        return 0;
+    }
+    digits.parse().unwrap_or(0)
+}
 
 pub struct FlatVectors {
     storage: Storage,
     pub dim: usize,
+    /// Rows, dead ones included.
     pub count: usize,
-    pub generation: i64,
+    /// Every paper with a rowid up to this one is in the file, or has no
+    /// vector for good (its text failed to embed).
+    pub through: i64,
+    /// The log of retired rowids is applied up to this sequence number.
+    pub retired: i64,
     pub model: String,
-    checksum: [u8; 32],
 }
 
-/// A shared file, or a private copy for a reader that could not (or need
-/// not) publish what it rebuilt.
+/// A shared file, or a private copy (same layout) for a reader that could
+/// not update the shared one.
 enum Storage {
     Mapped(Mmap),
-    Owned { rowids: Vec<i64>, data: Vec<f32> },
+    Owned(Vec<u64>),
 }
 
-fn checksum(generation: i64, dim: usize, model: &str, rowids: &[i64], data: &[f32]) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(generation.to_le_bytes());
-    h.update((dim as u64).to_le_bytes());
-    h.update(model.as_bytes());
-    body_hash(&mut h, rowids.iter().map(|r| r.to_le_bytes()), data);
-    h.finalize().into()
+fn row_bytes(dim: usize) -> usize {
+    ROW_META + 4 * dim
 }
 
-fn body_hash(h: &mut Sha256, rowids: impl Iterator<Item = [u8; 8]>, data: &[f32]) {
-    for r in rowids {
-        h.update(r);
+fn header(model: &str, dim: usize, count: usize, through: i64, retired: i64) -> Result<[u8; HEADER]> {
+    if model.len() > HEADER - MODEL_AT {
+        bail!("model id {model:?} is too long");
     }
-    // Hashing in blocks keeps the sum of a 100 MB file at memory speed.
-    let mut buf = Vec::with_capacity(1 << 16);
-    for chunk in data.chunks(1 << 14) {
-        buf.clear();
-        buf.extend(chunk.iter().flat_map(|x| x.to_le_bytes()));
-        h.update(&buf);
+    let mut h = [0u8; HEADER];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..16].copy_from_slice(&(dim as u64).to_le_bytes());
+    h[16..24].copy_from_slice(&(count as u64).to_le_bytes());
+    h[24..32].copy_from_slice(&through.to_le_bytes());
+    h[32..40].copy_from_slice(&retired.to_le_bytes());
+    h[40..44].copy_from_slice(&(model.len() as u32).to_le_bytes());
+    h[MODEL_AT..MODEL_AT + model.len()].copy_from_slice(model.as_bytes());
+    Ok(h)
+}
+
+fn encode_row(out: &mut Vec<u8>, meta: RowMeta, v: &[f32]) {
+    out.extend_from_slice(&meta.rowid.to_le_bytes());
+    out.extend_from_slice(&meta.subjects.to_le_bytes());
+    out.extend_from_slice(&meta.day.to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    for x in v {
+        out.extend_from_slice(&x.to_le_bytes());
     }
 }
 
-/// Writes rowids and vectors to `path` atomically: a temp file of this
-/// process's own (so concurrent rebuilders never share one), fsync, rename.
-/// A reader or a killed writer never sees half a file, and a reader that has
-/// the old file mapped keeps reading it.
-pub fn write(path: &Path, model: &str, generation: i64, dim: usize, rowids: &[i64], data: &[f32]) -> Result<()> {
-    if data.len() != rowids.len() * dim || model.len() > HEADER - MODEL_AT {
-        bail!("inconsistent vector table for {}", path.display());
-    }
-    let tmp = super::temp_path(path);
-    let written = write_file(&tmp, model, generation, dim, rowids, data);
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    // A newer file may have landed while this one was built; keep it.
-    if let Ok(cur) = FlatVectors::open(path) {
-        if cur.model == model && cur.generation > generation {
-            let _ = std::fs::remove_file(&tmp);
-            return Ok(());
-        }
-    }
-    if let Err(e) = std::fs::rename(&tmp, path) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("cannot replace {}", path.display()));
-    }
-    super::remove_stale_temps(path);
-    Ok(())
-}
+/// Parsed header: (dim, count, through, retired, model).
+type Header = (usize, usize, i64, i64, String);
 
-fn write_file(tmp: &Path, model: &str, generation: i64, dim: usize, rowids: &[i64], data: &[f32]) -> Result<()> {
-    let file = File::create(tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
-    let mut w = BufWriter::with_capacity(1 << 20, file);
-    let mut header = vec![0u8; HEADER];
-    header[..8].copy_from_slice(MAGIC);
-    header[8..16].copy_from_slice(&(dim as u64).to_le_bytes());
-    header[16..24].copy_from_slice(&(rowids.len() as u64).to_le_bytes());
-    header[24..32].copy_from_slice(&generation.to_le_bytes());
-    header[SUM_AT..SUM_AT + 32].copy_from_slice(&checksum(generation, dim, model, rowids, data));
-    header[64..68].copy_from_slice(&(model.len() as u32).to_le_bytes());
-    header[MODEL_AT..MODEL_AT + model.len()].copy_from_slice(model.as_bytes());
-    let io = |e: std::io::Error| anyhow::Error::new(e).context(format!("cannot write {}", tmp.display()));
-    w.write_all(&header).map_err(io)?;
-    for r in rowids {
-        w.write_all(&r.to_le_bytes()).map_err(io)?;
+fn parse_header(bytes: &[u8], path: &Path) -> Result<Header> {
+    if bytes.len() >= 8 && &bytes[..5] == b"PSVEC" && &bytes[..8] != MAGIC {
+        bail!("{} is from another version of paperscout", path.display());
     }
-    for x in data {
-        w.write_all(&x.to_le_bytes()).map_err(io)?;
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        bail!("{} is not a paperscout vector file", path.display());
     }
-    let file = w.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)?;
-    Ok(())
+    let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap_or([0; 8]));
+    let dim = u64_at(8) as usize;
+    let count = u64_at(16) as usize;
+    let through = u64_at(24) as i64;
+    let retired = u64_at(32) as i64;
+    let model_len = u32::from_le_bytes(bytes[40..44].try_into().unwrap_or([0; 4])) as usize;
+    if model_len > HEADER - MODEL_AT || dim == 0 || dim > 1 << 16 {
+        bail!("{} has a broken header", path.display());
+    }
+    let model = String::from_utf8_lossy(&bytes[MODEL_AT..MODEL_AT + model_len]).into_owned();
+    let needed = count.checked_mul(row_bytes(dim)).and_then(|n| n.checked_add(HEADER));
+    // Longer is fine: the unfinished tail of a killed append.
+    if needed.is_none_or(|n| n > bytes.len()) {
+        bail!("{} is truncated or has a broken header", path.display());
+    }
+    Ok((dim, count, through, retired, model))
 }
 
 impl FlatVectors {
-    /// Opens the file; any inconsistency of shape is an error (the caller
-    /// rebuilds). The checksum is left to [`FlatVectors::verify`].
+    /// Maps the file; any inconsistency of shape is an error (the caller
+    /// rebuilds). Whether the rows match the database is `doctor`'s check.
     pub fn open(path: &Path) -> Result<FlatVectors> {
         let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        // SAFETY: the file is only ever replaced by rename, never written in
-        // place, so the mapped bytes cannot change under us.
+        // SAFETY: rows inside the header's count are never rewritten except
+        // to mark them dead (a whole-row change a reader may see or not);
+        // the file is replaced only by rename.
         let map = unsafe { Mmap::map(&file) }.with_context(|| format!("cannot map {}", path.display()))?;
-        if map.len() >= 8 && &map[..5] == b"PSVEC" && &map[..8] != MAGIC {
-            bail!("{} is from another version of paperscout", path.display());
-        }
-        if map.len() < HEADER || &map[..8] != MAGIC {
-            bail!("{} is not a paperscout vector file", path.display());
-        }
-        let u64_at = |o: usize| u64::from_le_bytes(map[o..o + 8].try_into().unwrap_or([0; 8]));
-        let dim = u64_at(8) as usize;
-        let count = u64_at(16) as usize;
-        let generation = u64_at(24) as i64;
-        let checksum: [u8; 32] = map[SUM_AT..SUM_AT + 32].try_into().unwrap_or([0; 32]);
-        let model_len = u32::from_le_bytes(map[64..68].try_into().unwrap_or([0; 4])) as usize;
-        if model_len > HEADER - MODEL_AT {
-            bail!("{} has a broken header", path.display());
-        }
-        let model = String::from_utf8_lossy(&map[MODEL_AT..MODEL_AT + model_len]).into_owned();
-        let expected = count
-            .checked_mul(dim)
-            .and_then(|n| n.checked_add(count)) // rowids are two floats wide
-            .and_then(|n| n.checked_add(count))
-            .and_then(|n| n.checked_mul(4))
-            .and_then(|n| n.checked_add(HEADER));
-        if dim == 0 || expected != Some(map.len()) {
-            bail!("{} is truncated or has a broken header", path.display());
-        }
-        Ok(FlatVectors { storage: Storage::Mapped(map), dim, count, generation, model, checksum })
+        let (dim, count, through, retired, model) = parse_header(&map, path)?;
+        Ok(FlatVectors { storage: Storage::Mapped(map), dim, count, through, retired, model })
     }
 
-    /// Vectors held in memory only (`data` is `rowids.len() × dim`).
-    pub fn in_memory(model: &str, generation: i64, dim: usize, rowids: Vec<i64>, data: Vec<f32>) -> FlatVectors {
+    /// Rows held in memory only.
+    pub fn in_memory(model: &str, dim: usize, rows: &[(RowMeta, Vec<f32>)], through: i64, retired: i64) -> Result<FlatVectors> {
         let dim = dim.max(1);
-        let count = rowids.len().min(data.len() / dim);
-        FlatVectors {
-            storage: Storage::Owned { rowids, data },
+        let mut bytes = header(model, dim, rows.len(), through, retired)?.to_vec();
+        for (meta, v) in rows {
+            if v.len() != dim {
+                bail!("a vector of {} numbers among vectors of {dim}", v.len());
+            }
+            encode_row(&mut bytes, *meta, v);
+        }
+        let words = bytes
+            .chunks(8)
+            .map(|c| {
+                let mut w = [0u8; 8];
+                w[..c.len()].copy_from_slice(c);
+                u64::from_le_bytes(w)
+            })
+            .collect();
+        Ok(FlatVectors {
+            storage: Storage::Owned(words),
             dim,
-            count,
-            generation,
+            count: rows.len(),
+            through,
+            retired,
             model: model.to_string(),
-            // Nothing to check a copy in memory against; `save` sums it.
-            checksum: [0; 32],
+        })
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match &self.storage {
+            Storage::Mapped(map) => map,
+            // SAFETY: u64 words viewed as bytes; any byte pattern is valid.
+            Storage::Owned(words) => unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), words.len() * 8) },
         }
     }
 
-    /// Writes these vectors to `path` (atomically, as [`write`]).
-    pub fn save(&self, path: &Path) -> Result<()> {
-        let rowids: Vec<i64> = self.rowids().collect();
-        write(path, &self.model, self.generation, self.dim, &rowids, self.data())
+    fn row(&self, i: usize) -> &[u8] {
+        let n = row_bytes(self.dim);
+        let start = HEADER + i * n;
+        &self.bytes()[start..start + n]
     }
 
-    /// Whether the contents still match the checksum written with them:
-    /// a file damaged in place keeps its size and header, and only this
-    /// tells it from a good one.
-    pub fn verify(&self) -> bool {
-        if let Storage::Owned { .. } = self.storage {
-            return true;
+    pub fn meta(&self, i: usize) -> RowMeta {
+        let r = self.row(i);
+        RowMeta {
+            rowid: i64::from_le_bytes(r[0..8].try_into().unwrap_or([0; 8])),
+            subjects: u64::from_le_bytes(r[8..16].try_into().unwrap_or([0; 8])),
+            day: i32::from_le_bytes(r[16..20].try_into().unwrap_or([0; 4])),
         }
-        let rowids: Vec<i64> = self.rowids().collect();
-        checksum(self.generation, self.dim, &self.model, &rowids, self.data()) == self.checksum
     }
 
+    /// The paper rowid of row `i`; negative for a dead row.
     pub fn rowid(&self, i: usize) -> i64 {
-        match &self.storage {
-            Storage::Mapped(map) => {
-                let o = HEADER + i * 8;
-                i64::from_le_bytes(map[o..o + 8].try_into().unwrap_or([0; 8]))
-            }
-            Storage::Owned { rowids, .. } => rowids[i],
-        }
+        self.meta(i).rowid
     }
 
-    pub fn rowids(&self) -> impl Iterator<Item = i64> + '_ {
-        (0..self.count).map(|i| self.rowid(i))
+    pub fn is_live(&self, i: usize) -> bool {
+        self.rowid(i) > 0
     }
 
-    /// All vectors as one slice, `count × dim`.
-    pub fn data(&self) -> &[f32] {
-        match &self.storage {
-            Storage::Mapped(map) => {
-                let start = HEADER + self.count * 8;
-                let bytes = &map[start..];
-                // SAFETY: the map is page-aligned and `start` is a multiple of 4, so
-                // the prefix is empty; f32 has no invalid bit patterns.
-                let (prefix, floats, _) = unsafe { bytes.align_to::<f32>() };
-                debug_assert!(prefix.is_empty());
-                &floats[..self.count * self.dim]
-            }
-            Storage::Owned { data, .. } => &data[..self.count * self.dim],
-        }
+    pub fn live(&self) -> usize {
+        (0..self.count).filter(|&i| self.is_live(i)).count()
     }
 
     pub fn vector(&self, i: usize) -> &[f32] {
-        &self.data()[i * self.dim..(i + 1) * self.dim]
+        let bytes = &self.row(i)[ROW_META..];
+        // SAFETY: the map is page-aligned (owned rows are u64-aligned) and
+        // every row starts at a multiple of 4; f32 has no invalid patterns.
+        let (prefix, floats, _) = unsafe { bytes.align_to::<f32>() };
+        debug_assert!(prefix.is_empty());
+        &floats[..self.dim]
     }
 
-    /// The `k` best (position, cosine) by exact scan among positions `keep` accepts.
-    /// A large scan is split across the cores: one core cannot draw the
-    /// memory bandwidth a scan of ~100 MB is bound by.
+    /// The row holding `rowid`, by binary search: rows are in rowid order
+    /// (dead ones by the rowid they had).
+    pub fn position(&self, rowid: i64) -> Option<usize> {
+        let (mut lo, mut hi) = (0, self.count);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.rowid(mid).abs().cmp(&rowid) {
+                Ordering::Less => lo = mid + 1,
+                Ordering::Greater => hi = mid,
+                Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
+    /// Bytes on disk (or in memory) the rows take.
+    pub fn size(&self) -> u64 {
+        (HEADER + self.count * row_bytes(self.dim)) as u64
+    }
+
+    /// The `k` best (position, cosine) by exact scan among live rows that
+    /// `keep` accepts. A large scan is split across the cores: one core
+    /// cannot draw the memory bandwidth a scan of ~100 MB is bound by.
     pub fn top_k(&self, query: &[f32], k: usize, keep: impl Fn(usize) -> bool + Sync) -> Vec<(usize, f32)> {
-        if k == 0 || query.len() != self.dim || self.count == 0 {
+        self.top_k_in(0..self.count, query, k, keep)
+    }
+
+    /// [`FlatVectors::top_k`] over the rows in `range` only.
+    pub fn top_k_in(
+        &self,
+        range: std::ops::Range<usize>,
+        query: &[f32],
+        k: usize,
+        keep: impl Fn(usize) -> bool + Sync,
+    ) -> Vec<(usize, f32)> {
+        let range = range.start.min(self.count)..range.end.min(self.count);
+        if k == 0 || query.len() != self.dim || range.is_empty() {
             return Vec::new();
         }
-        let parts = if self.count >= PARALLEL_SCAN { rayon::current_num_threads().max(1) } else { 1 };
-        let per = self.count.div_ceil(parts);
+        let len = range.len();
+        let parts = if len >= PARALLEL_SCAN { rayon::current_num_threads().max(1) } else { 1 };
+        let per = len.div_ceil(parts);
         let scan = |part: usize| {
-            let start = part * per;
-            let end = (start + per).min(self.count);
+            let start = range.start + part * per;
+            let end = (start + per).min(range.end);
             let mut heap = BinaryHeap::with_capacity(k + 1);
-            let data = &self.data()[start * self.dim..end * self.dim];
-            for (j, v) in data.chunks_exact(self.dim).enumerate() {
-                let s = dot(query, v);
+            for i in start..end {
+                let s = dot(query, self.vector(i));
                 if heap.len() == k {
                     if let Some(Scored(w, _)) = heap.peek() {
                         if s <= *w {
@@ -238,10 +289,10 @@ impl FlatVectors {
                         }
                     }
                 }
-                if !keep(start + j) {
+                if !self.is_live(i) || !keep(i) {
                     continue;
                 }
-                heap.push(Scored(s, start + j));
+                heap.push(Scored(s, i));
                 if heap.len() > k {
                     heap.pop();
                 }
@@ -258,6 +309,158 @@ impl FlatVectors {
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         out.truncate(k);
         out
+    }
+}
+
+/// Writes a whole file atomically: a temp file of this process's own, fsync,
+/// rename. A reader that has the old file mapped keeps reading it.
+pub fn write(path: &Path, flat: &FlatVectors) -> Result<()> {
+    let tmp = super::temp_path(path);
+    let written = (|| -> Result<()> {
+        let mut f = File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+        let end = HEADER + flat.count * row_bytes(flat.dim);
+        f.write_all(&flat.bytes()[..end])
+            .and_then(|()| f.sync_all())
+            .with_context(|| format!("cannot write {}", tmp.display()))
+    })();
+    if let Err(e) = written.and_then(|()| {
+        std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))
+    }) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    super::remove_stale_temps(path);
+    Ok(())
+}
+
+/// The writer's side of the file: appends rows, marks rows dead and
+/// publishes both by rewriting the header. The caller holds the derived
+/// files' lock, so there is one appender at a time.
+pub struct Appender {
+    file: File,
+    path: std::path::PathBuf,
+    dim: usize,
+    count: usize,
+    through: i64,
+    retired: i64,
+    model: String,
+    last_rowid: i64,
+    added: usize,
+    pending: Vec<u8>,
+}
+
+/// Rows are written out in pieces of this size: a first build at 3 M
+/// papers must not hold 4.6 GB in memory.
+const FLUSH_AT: usize = 32 << 20;
+
+impl Appender {
+    /// Opens `path` for appending, or starts it anew (empty) when it is
+    /// missing, unreadable, of another version, model or dimension.
+    pub fn open(path: &Path, model: &str, dim: usize) -> Result<Appender> {
+        let current = FlatVectors::open(path).ok().filter(|f| f.model == model && f.dim == dim);
+        let (count, through, retired, last_rowid) = match &current {
+            Some(f) => (f.count, f.through, f.retired, if f.count > 0 { f.rowid(f.count - 1).abs() } else { 0 }),
+            None => {
+                write(path, &FlatVectors::in_memory(model, dim, &[], 0, 0)?)?;
+                (0, 0, 0, 0)
+            }
+        };
+        drop(current);
+        let file = File::options()
+            .read(true)
+            .write(true)
+            .open(path)
+            .with_context(|| format!("cannot open {} for writing", path.display()))?;
+        // A killed append may have left rows past the header's count.
+        let end = (HEADER + count * row_bytes(dim)) as u64;
+        let mut file = file;
+        file.set_len(end)
+            .and_then(|()| file.seek(SeekFrom::Start(end)).map(drop))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(Appender {
+            file,
+            path: path.to_path_buf(),
+            dim,
+            count,
+            through,
+            retired,
+            model: model.to_string(),
+            last_rowid,
+            added: 0,
+            pending: Vec::new(),
+        })
+    }
+
+    pub fn through(&self) -> i64 {
+        self.through
+    }
+
+    pub fn retired(&self) -> i64 {
+        self.retired
+    }
+
+    /// Queues a row; rowids must grow.
+    pub fn push(&mut self, meta: RowMeta, v: &[f32]) -> Result<()> {
+        if v.len() != self.dim {
+            bail!(
+                "a vector of {} numbers for model {} whose vectors have {}",
+                v.len(),
+                self.model,
+                self.dim
+            );
+        }
+        if meta.rowid <= self.last_rowid {
+            bail!("rows out of order in {}", self.path.display());
+        }
+        self.last_rowid = meta.rowid;
+        encode_row(&mut self.pending, meta, v);
+        self.added += 1;
+        self.through = self.through.max(meta.rowid);
+        if self.pending.len() >= FLUSH_AT {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes queued rows past the published end; unseen until `commit`.
+    fn flush(&mut self) -> Result<()> {
+        self.file
+            .write_all(&self.pending)
+            .with_context(|| format!("cannot write {}", self.path.display()))?;
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Records that papers up to `rowid` are all in the file or have no vector.
+    pub fn settle(&mut self, rowid: i64) {
+        self.through = self.through.max(rowid);
+    }
+
+    /// Marks the row of `rowid` dead, if the file has it. Rows past the
+    /// header's count are not looked at: they are queued, not written.
+    pub fn retire(&mut self, rowid: i64, seq: i64, flat: &FlatVectors) -> Result<()> {
+        if let Some(i) = flat.position(rowid).filter(|&i| flat.is_live(i)) {
+            let mut row = Vec::with_capacity(row_bytes(self.dim));
+            let m = flat.meta(i);
+            encode_row(&mut row, RowMeta { rowid: -rowid, ..m }, &vec![0.0; self.dim]);
+            let at = (HEADER + i * row_bytes(self.dim)) as u64;
+            self.file.write_all_at(&row, at).with_context(|| format!("cannot write {}", self.path.display()))?;
+        }
+        self.retired = self.retired.max(seq);
+        Ok(())
+    }
+
+    /// Writes the queued rows, syncs, then publishes the new count in the
+    /// header. Returns how many rows were added.
+    pub fn commit(mut self) -> Result<usize> {
+        self.flush()?;
+        let io = |e: std::io::Error| anyhow::Error::new(e).context(format!("cannot write {}", self.path.display()));
+        let added = self.added;
+        self.file.sync_data().map_err(io)?;
+        let h = header(&self.model, self.dim, self.count + added, self.through, self.retired)?;
+        self.file.write_all_at(&h, 0).map_err(io)?;
+        self.file.sync_data().map_err(io)?;
+        Ok(added)
     }
 }
 
@@ -302,103 +505,117 @@ impl Ord for Scored {
 mod tests {
     use super::*;
 
+    fn meta(rowid: i64) -> RowMeta {
+        RowMeta { rowid, subjects: 0, day: 0 }
+    }
+
+    fn append(path: &Path, rows: &[(i64, [f32; 2])]) {
+        let mut a = Appender::open(path, "m", 2).unwrap();
+        for (r, v) in rows {
+            a.push(meta(*r), v).unwrap();
+        }
+        a.commit().unwrap();
+    }
+
     #[test]
-    fn roundtrip_and_scan() {
+    fn appends_scan_and_retire() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.bin");
-        let data = vec![1.0, 0.0, 0.0, 1.0, 0.6, 0.8];
-        write(&path, "m", 7, 2, &[10, 20, 30], &data).unwrap();
+        append(&path, &[(10, [1.0, 0.0]), (20, [0.0, 1.0])]);
+        append(&path, &[(30, [0.6, 0.8])]);
         let f = FlatVectors::open(&path).unwrap();
-        assert_eq!((f.dim, f.count, f.generation, f.model.as_str()), (2, 3, 7, "m"));
-        assert_eq!(f.rowids().collect::<Vec<_>>(), vec![10, 20, 30]);
+        assert_eq!((f.dim, f.count, f.through, f.model.as_str()), (2, 3, 30, "m"));
+        assert_eq!((0..3).map(|i| f.rowid(i)).collect::<Vec<_>>(), vec![10, 20, 30]);
         let top = f.top_k(&[1.0, 0.0], 2, |_| true);
         assert_eq!(top.iter().map(|t| t.0).collect::<Vec<_>>(), vec![0, 2]);
-        let top = f.top_k(&[1.0, 0.0], 2, |i| i != 0);
+        assert_eq!(f.position(20), Some(1));
+        assert_eq!(f.position(25), None);
+
+        let mut a = Appender::open(&path, "m", 2).unwrap();
+        a.retire(10, 1, &f).unwrap();
+        a.commit().unwrap();
+        // The mapping a reader already holds sees the row die too.
+        assert!(!f.is_live(0));
+        let g = FlatVectors::open(&path).unwrap();
+        assert_eq!((g.retired, g.live(), g.position(10)), (1, 2, Some(0)));
+        let top = g.top_k(&[1.0, 0.0], 2, |_| true);
         assert_eq!(top.iter().map(|t| t.0).collect::<Vec<_>>(), vec![2, 1]);
-        assert!(f.verify());
+        // Rows must come in rowid order.
+        let mut a = Appender::open(&path, "m", 2).unwrap();
+        assert!(a.push(meta(5), &[1.0, 0.0]).is_err());
+    }
+
+    /// A writer killed after writing rows but before the header leaves a
+    /// file that reads as before; the next writer cuts the tail off.
+    #[test]
+    fn an_unpublished_tail_is_ignored_then_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.bin");
+        append(&path, &[(1, [1.0, 0.0])]);
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes.extend_from_slice(&[7u8; 30]);
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(FlatVectors::open(&path).unwrap().count, 1);
+        append(&path, &[(2, [0.0, 1.0])]);
+        let f = FlatVectors::open(&path).unwrap();
+        assert_eq!((f.count, f.rowid(1), f.vector(1)), (2, 2, &[0.0, 1.0][..]));
         // A truncated file is refused, not misread.
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
         assert!(FlatVectors::open(&path).is_err());
     }
 
-    /// Same size, same header, other numbers: only the checksum tells.
     #[test]
-    fn scrambled_data_fails_verification() {
+    fn another_model_or_dimension_starts_the_file_anew() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.bin");
-        let data: Vec<f32> = (0..64).map(|i| i as f32 / 64.0).collect();
-        write(&path, "m", 3, 4, &(0..16).collect::<Vec<i64>>(), &data).unwrap();
-        let mut bytes = std::fs::read(&path).unwrap();
-        let n = bytes.len();
-        bytes[n - 64..].reverse();
-        std::fs::write(&path, &bytes).unwrap();
-        let f = FlatVectors::open(&path).unwrap();
-        assert_eq!(f.count, 16);
-        assert!(!f.verify(), "a scrambled file passes the checksum");
-    }
-
-    /// Writers racing on one file each use their own temp file: none fails,
-    /// no temp file is left, and the result is one whole file.
-    #[test]
-    fn concurrent_writers_never_fail() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("v.bin");
-        let data: Vec<f32> = (0..4096).map(|i| i as f32).collect();
-        let rowids: Vec<i64> = (0..1024).collect();
-        std::thread::scope(|s| {
-            for _ in 0..4 {
-                s.spawn(|| {
-                    for _ in 0..10 {
-                        write(&path, "m", 1, 4, &rowids, &data).unwrap();
-                        let f = FlatVectors::open(&path).unwrap();
-                        assert_eq!(f.count, 1024);
-                    }
-                });
-            }
-        });
-        let names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names, vec!["v.bin".to_string()]);
-        assert!(FlatVectors::open(&path).unwrap().verify());
+        append(&path, &[(1, [1.0, 0.0])]);
+        let a = Appender::open(&path, "other", 2).unwrap();
+        assert_eq!(a.through(), 0);
+        a.commit().unwrap();
+        assert_eq!(FlatVectors::open(&path).unwrap().count, 0);
     }
 
     #[test]
-    fn in_memory_copy_saves_and_reads_back() {
+    fn in_memory_rows_read_like_a_file() {
+        let rows = vec![(meta(7), vec![1.0, 0.0]), (RowMeta { rowid: 9, subjects: 3, day: 20250316 }, vec![0.0, 1.0])];
+        let f = FlatVectors::in_memory("m", 2, &rows, 9, 0).unwrap();
+        assert_eq!((f.count, f.rowid(1), f.vector(1), f.meta(1).day), (2, 9, &[0.0, 1.0][..], 20250316));
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.bin");
-        let f = FlatVectors::in_memory("m", 5, 2, vec![7, 9], vec![1.0, 0.0, 0.0, 1.0]);
-        assert_eq!((f.count, f.rowid(1), f.vector(1)), (2, 9, &[0.0, 1.0][..]));
-        f.save(&path).unwrap();
+        write(&path, &f).unwrap();
         let g = FlatVectors::open(&path).unwrap();
-        assert_eq!((g.generation, g.rowids().collect::<Vec<_>>()), (5, vec![7, 9]));
-        assert!(g.verify());
-        // An older generation never replaces a newer file.
-        FlatVectors::in_memory("m", 4, 2, vec![1], vec![1.0, 0.0]).save(&path).unwrap();
-        assert_eq!(FlatVectors::open(&path).unwrap().generation, 5);
+        assert_eq!((g.through, g.meta(1)), (9, f.meta(1)));
+    }
+
+    #[test]
+    fn days_and_signatures() {
+        assert_eq!(day_number("2025-03-16"), 20250316);
+        assert_eq!(day_number("16 Mar 2025"), 0);
+        let s = signature(&["cs.LG".to_string(), "stat.ML".to_string()]);
+        assert_ne!(s & subject_bit("cs.LG"), 0);
+        assert_ne!(s & subject_bit("stat.ML"), 0);
     }
 
     /// Split across cores, the scan still returns exactly the brute-force top k.
     #[test]
     fn a_parallel_scan_finds_what_a_full_sort_finds() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("v.bin");
         let (n, dim) = (PARALLEL_SCAN + 1_234, 8);
         let mut x = 12345u64;
-        let mut data = Vec::with_capacity(n * dim);
-        for _ in 0..n * dim {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            data.push(((x >> 33) as f32 / (1u64 << 31) as f32) - 0.5);
+        let mut rows = Vec::with_capacity(n);
+        for r in 0..n {
+            let v: Vec<f32> = (0..dim)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    ((x >> 33) as f32 / (1u64 << 31) as f32) - 0.5
+                })
+                .collect();
+            rows.push((meta(r as i64 + 1), v));
         }
-        let rowids: Vec<i64> = (0..n as i64).collect();
-        write(&path, "m", 1, dim, &rowids, &data).unwrap();
-        let f = FlatVectors::open(&path).unwrap();
+        let f = FlatVectors::in_memory("m", dim, &rows, n as i64, 0).unwrap();
         let q = [0.3, -0.2, 0.5, 0.1, -0.4, 0.2, 0.0, 0.6];
         let keep = |i: usize| i % 7 != 3;
-        let mut all: Vec<(usize, f32)> =
-            (0..n).filter(|&i| keep(i)).map(|i| (i, dot(&q, &data[i * dim..(i + 1) * dim]))).collect();
+        let mut all: Vec<(usize, f32)> = (0..n).filter(|&i| keep(i)).map(|i| (i, dot(&q, &rows[i].1))).collect();
         all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         all.truncate(25);
         assert_eq!(f.top_k(&q, 25, keep), all);

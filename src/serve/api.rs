@@ -39,7 +39,7 @@ pub fn day_digest(st: &State, q: &Params, date: Option<String>, unsure: usize) -
             .ok_or_else(|| Failure::not_found("the library has no listings yet; run `paperscout ingest` with a listing"))?,
     };
     let snap = st.vectors(&lib)?;
-    Ok(digest::rank_day(&lib, &snap.flat, &day, &opts)?)
+    Ok(digest::rank_day(&lib, &snap.vectors.flat, &day, &opts)?)
 }
 
 pub fn like_results(st: &State, id: &str, q: &Params) -> Result<(StoredPaper, Vec<Neighbour>), Failure> {
@@ -47,8 +47,8 @@ pub fn like_results(st: &State, id: &str, q: &Params) -> Result<(StoredPaper, Ve
     let (k, scope) = (q.k()?, q.scope()?);
     let lib = st.reader()?;
     let snap = st.vectors(&lib)?;
-    let (paper, v) = neighbours::paper_query(&lib, &snap.flat.model, &id.id)?;
-    let found = neighbours::nearest(&lib, &snap.flat, &v, k, Some(paper.rowid), &scope, false)?;
+    let (paper, v) = neighbours::paper_query(&lib, &snap.vectors.flat.model, &id.id)?;
+    let found = neighbours::nearest(&lib, &snap.vectors, &v, k, Some(paper.rowid), &scope)?;
     Ok((paper, found))
 }
 
@@ -58,7 +58,7 @@ pub fn search_results(st: &State, q: &Params) -> Result<Vec<Neighbour>, Failure>
     let lib = st.reader()?;
     let snap = st.vectors(&lib)?;
     let v = st.embed(&text)?;
-    Ok(neighbours::nearest(&lib, &snap.flat, &v, k, None, &scope, false)?)
+    Ok(neighbours::nearest(&lib, &snap.vectors, &v, k, None, &scope)?)
 }
 
 /// A paper with its versions, listing days, the profile's rating and its neighbours.
@@ -79,8 +79,8 @@ pub fn paper_record(st: &State, id: &str, q: &Params) -> Result<Record, Failure>
         .get_paper(&id.id)?
         .ok_or_else(|| Failure::not_found(format!("{} is not in the library", id.id)))?;
     let neighbours = match st.vectors(&lib) {
-        Ok(snap) => match lib.store.vector(&snap.flat.model, &paper.text_hash)? {
-            Some(v) => neighbours::nearest(&lib, &snap.flat, &v, 10, Some(paper.rowid), &Default::default(), false)?,
+        Ok(snap) => match lib.store.vector(&snap.vectors.flat.model, &paper.text_hash)? {
+            Some(v) => neighbours::nearest(&lib, &snap.vectors, &v, 10, Some(paper.rowid), &Default::default())?,
             None => Vec::new(),
         },
         Err(_) => Vec::new(),

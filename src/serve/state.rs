@@ -6,8 +6,7 @@
 use super::failure::Failure;
 use crate::cli::ModelArgs;
 use crate::embed::{self, Embedder, SentenceEmbedder};
-use crate::library::vectors::FlatVectors;
-use crate::library::Library;
+use crate::library::{Library, UseIndex, Vectors};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
@@ -27,7 +26,7 @@ pub enum ModelStatus {
 /// The vectors of one generation of the library.
 pub struct Snapshot {
     pub generation: i64,
-    pub flat: FlatVectors,
+    pub vectors: Vectors,
 }
 
 pub struct State {
@@ -108,8 +107,10 @@ impl State {
             .store
             .default_model()?
             .ok_or_else(|| Failure::unavailable("the library holds no vectors yet; run `paperscout ingest` first"))?;
-        let flat = lib.flat_vectors(&model)?;
-        let snap = Arc::new(Snapshot { generation: flat.generation, flat });
+        // The index is mapped once per generation; searches then cost
+        // well under a millisecond at any library size.
+        let vectors = lib.vectors(&model, UseIndex::IfBuilt)?;
+        let snap = Arc::new(Snapshot { generation, vectors });
         if let Ok(mut s) = self.snapshot.lock() {
             *s = Some(snap.clone());
         }
