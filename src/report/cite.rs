@@ -47,12 +47,14 @@ pub fn of_picks(d: &Digest) -> Vec<Reference<'_>> {
         .collect()
 }
 
-/// A profile's seeds, oldest first: `seed add` of the file then stamps
-/// them in the order they had. Weights and the negative mark are the
-/// profile's, not the papers', and BibTeX has no field for them.
+/// A profile's seeds (as `profile::list` gives them, newest first) written
+/// oldest first: `seed add` of the file then stamps them in the order they
+/// had. Weights and the negative mark are the profile's, not the papers',
+/// and BibTeX has no field for them.
 pub fn of_seeds(seeds: &[Seed]) -> Vec<Reference<'_>> {
-    let mut refs: Vec<Reference> = seeds
+    seeds
         .iter()
+        .rev()
         .map(|s| Reference {
             key: &s.key,
             title: &s.title,
@@ -62,9 +64,7 @@ pub fn of_seeds(seeds: &[Seed]) -> Vec<Reference<'_>> {
             primary: None,
             note: None,
         })
-        .collect();
-    refs.sort_by(|a, b| a.date.cmp(&b.date));
-    refs
+        .collect()
 }
 
 /// Text as one line, no control characters.
