@@ -137,7 +137,7 @@ fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, verbose: 
     }
     let verb = if z.dry_run { "would add" } else { "added" };
     let mut line = format!(
-        "zotero: {found} papers ({with_id} with an arXiv id); {verb} {}, updated {}, removed {} seed(s) of profile {:?}",
+        "zotero: {found} paper(s) ({with_id} with an arXiv id); {verb} {}, updated {}, removed {} seed(s) of profile {:?}",
         plan.add.len(),
         plan.update.len(),
         plan.remove.len(),
