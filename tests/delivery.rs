@@ -58,6 +58,9 @@ fn atom_feed_reads_back_as_the_picks_and_serve_gives_the_same_bytes() {
     assert_eq!(served, atom);
     let (status, _) = server.get("/feed.atom?profile=no%20such");
     assert_eq!(status, 400);
+    // Feed readers find it from any page.
+    let (_, page) = server.get("/");
+    assert!(page.contains(r#"<link rel="alternate" type="application/atom+xml" title="paperscout: default" href="/feed.atom?profile=default">"#), "{page}");
 }
 
 const EVIL_TITLE: &str = "Evil ]]> </title><entry><id>x</id> & <script>alert(1)</script> } @misc{x, \\input{a} % $ _ ^ ~ \u{1b}[31m";
