@@ -472,6 +472,12 @@ fn zotero_is_a_live_seed_source() {
     assert!(!missing.status.success() && String::from_utf8_lossy(&missing.stderr).contains("none.sqlite is not a file"));
     let not_zotero = output(&lib, &["seed", "sync", "zotero", "--db", lib.join("library.sqlite").to_str().unwrap()]);
     assert!(!not_zotero.status.success() && String::from_utf8_lossy(&not_zotero.stderr).contains("not a Zotero database"), "{}", String::from_utf8_lossy(&not_zotero.stderr));
+    let junk = dir.path().join("junk.sqlite");
+    std::fs::write(&junk, "not a database at all, but long enough to be read as a header of one").unwrap();
+    let o = output(&lib, &["seed", "sync", "zotero", "--db", junk.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("cannot read the Zotero database") && err.contains("junk.sqlite"), "{err}");
+    assert!(!err.contains("library database"), "a broken Zotero file is not a broken library: {err}");
     let bad_glob = output(&lib, &["seed", "sync", "zotero", "--db", db.to_str().unwrap(), "--collection", "[oops"]);
     assert!(!bad_glob.status.success() && String::from_utf8_lossy(&bad_glob.stderr).contains("not a glob"));
     assert_eq!(keys().len(), 4);

@@ -56,13 +56,19 @@ impl Selection {
     }
 }
 
+/// An error of Zotero's file as a message only: the library's damage check
+/// looks for SQLite errors in the chain and must not blame the library for
+/// a broken Zotero file.
+fn zotero_error(db: &Path, e: rusqlite::Error) -> anyhow::Error {
+    anyhow::anyhow!("cannot read the Zotero database {}: {e}", db.display())
+}
+
 fn open(db: &Path) -> Result<Connection> {
     if !db.is_file() {
         anyhow::bail!("{} is not a file; give Zotero's database with --db (Zotero: Settings → Advanced → Files and Folders shows its folder)", db.display());
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(crate::library::store::uri(db, "immutable=1"), flags)
-        .with_context(|| format!("cannot open the Zotero database {}", db.display()))?;
+    let conn = Connection::open_with_flags(crate::library::store::uri(db, "immutable=1"), flags).map_err(|e| zotero_error(db, e))?;
     let tables: i64 = conn
         .query_row(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN
@@ -70,7 +76,7 @@ fn open(db: &Path) -> Result<Connection> {
             [],
             |r| r.get(0),
         )
-        .with_context(|| format!("{} is not an SQLite database", db.display()))?;
+        .map_err(|e| zotero_error(db, e))?;
     if tables != 8 {
         anyhow::bail!("{} is not a Zotero database (it lacks Zotero's item tables)", db.display());
     }
@@ -78,7 +84,7 @@ fn open(db: &Path) -> Result<Connection> {
 }
 
 /// Each collection's path, parents first (`Reading/LLM`).
-fn collection_paths(conn: &Connection) -> Result<HashMap<i64, String>> {
+fn collection_paths(conn: &Connection) -> rusqlite::Result<HashMap<i64, String>> {
     let mut stmt = conn.prepare("SELECT collectionID, collectionName, parentCollectionID FROM collections")?;
     let rows: Vec<(i64, String, Option<i64>)> =
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
@@ -163,8 +169,8 @@ pub fn read(db: &Path, sel: &Selection, lib: &Library) -> Result<(Vec<Item>, usi
         }
         Ok((items, fields, in_collections))
     };
-    let (items, fields, in_collections) = read().with_context(|| format!("cannot read the Zotero database {}", db.display()))?;
-    let paths = collection_paths(&conn).with_context(|| format!("cannot read the Zotero database {}", db.display()))?;
+    let (items, fields, in_collections) = read().map_err(|e| zotero_error(db, e))?;
+    let paths = collection_paths(&conn).map_err(|e| zotero_error(db, e))?;
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
     let empty = HashMap::new();
     let mut out = Vec::new();
