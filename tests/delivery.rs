@@ -340,6 +340,15 @@ fn a_failed_send_is_one_error_and_the_file_is_still_written() {
     assert!(err.contains(&format!("cannot send the digest through smtp://127.0.0.1:{port}")), "{err}");
     assert!(std::fs::read_to_string(&out_file).unwrap().starts_with("# arXiv digest for 2026-03-03"));
 
+    // STARTTLS required by the URL, and a server that does not offer it:
+    // nothing is sent in the clear.
+    let (url, sink) = smtp_sink();
+    let o = run(&format!("{url}?tls=required"), &[("PAPERSCOUT_SMTP_USER", "me@example.org"), ("PAPERSCOUT_SMTP_PASSWORD", "hunter2")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("cannot send the digest through"), "{err}");
+    let got = sink.join().unwrap();
+    assert!(got.auth.is_empty() && got.data.is_empty(), "{got:?}");
+
     // No password on the command line, no clear text across the network, no half-set login.
     let o = run("smtps://me:hunter2@mail.example.org", &[]);
     let err = String::from_utf8_lossy(&o.stderr);
