@@ -314,7 +314,8 @@ pub struct DailyArgs {
     /// Write the digest to this file instead of standard output.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Also send the digest (text and HTML) to these addresses by SMTP.
+    /// Send the digest (text and HTML) to these addresses by SMTP; it is then
+    /// not printed (--out still writes it).
     #[arg(long, value_name = "ADDR")]
     pub mail_to: Vec<String>,
     /// The SMTP server: smtps://HOST[:465] (TLS) or smtp://HOST:587?tls=required
