@@ -191,9 +191,17 @@ pub enum SeedAction {
     },
     /// List a profile's seeds.
     List {
-        /// One JSON object per seed.
-        #[arg(long)]
+        /// One JSON object per seed (the same as --format json).
+        #[arg(long, conflicts_with = "format")]
         json: bool,
+        /// table, json, or bibtex/ris to take the seeds into a reference manager.
+        #[arg(long, value_enum, default_value_t = SeedFormat::Table)]
+        format: SeedFormat,
+    },
+    /// Keep the profile's seeds in step with a reference manager's library.
+    Sync {
+        #[command(subcommand)]
+        source: SyncSource,
     },
     /// Change how much seeds count.
     Weight {
@@ -218,12 +226,45 @@ pub enum SeedAction {
     },
 }
 
+#[derive(Debug, Subcommand)]
+pub enum SyncSource {
+    /// Zotero's local database, read while Zotero may be running: items added
+    /// there become seeds, items removed there stop being seeds.
+    Zotero(ZoteroArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ZoteroArgs {
+    /// zotero.sqlite (default: ~/Zotero/zotero.sqlite).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Only items in collections matching these globs, by path (`Reading/*`,
+    /// `**/LLM`); a glob starting with `!` leaves a collection's items out.
+    #[arg(long = "collection", value_name = "GLOB")]
+    pub collections: Vec<String>,
+    /// Say what would change, change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DigestFormat {
     Table,
     Json,
     Markdown,
     Html,
+    /// An Atom 1.0 feed, one entry per pick.
+    Atom,
+    Bibtex,
+    Ris,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SeedFormat {
+    Table,
+    Json,
+    Bibtex,
+    Ris,
 }
 
 #[derive(Debug, clap::Args)]
@@ -237,8 +278,12 @@ pub struct DailyArgs {
     #[command(flatten)]
     pub fetch_opts: FetchOpts,
     /// Rank this day's listing (YYYY-MM-DD) instead of the newest.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "since")]
     pub date: Option<String>,
+    /// Rank every listing day from this one (YYYY-MM-DD) to the newest
+    /// together, each paper once (its first listing): a weekly read.
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<String>,
     #[arg(long, default_value = "default")]
     pub profile: String,
     /// How many papers to show.
@@ -269,6 +314,19 @@ pub struct DailyArgs {
     /// Write the digest to this file instead of standard output.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Send the digest (text and HTML) to these addresses by SMTP; it is then
+    /// not printed (--out still writes it).
+    #[arg(long, value_name = "ADDR")]
+    pub mail_to: Vec<String>,
+    /// The SMTP server: smtps://HOST[:465] (TLS) or smtp://HOST:587?tls=required
+    /// (STARTTLS). The user name and password come from PAPERSCOUT_SMTP_USER and
+    /// PAPERSCOUT_SMTP_PASSWORD (or a file named by PAPERSCOUT_SMTP_PASSWORD_FILE),
+    /// never from the command line.
+    #[arg(long, env = "PAPERSCOUT_SMTP", value_name = "URL")]
+    pub smtp: Option<String>,
+    /// The sender's address (default: the SMTP user, else paperscout@localhost).
+    #[arg(long, env = "PAPERSCOUT_MAIL_FROM", value_name = "ADDR")]
+    pub mail_from: Option<String>,
     #[command(flatten)]
     pub library: LibraryArgs,
     #[command(flatten)]

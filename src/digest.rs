@@ -54,7 +54,10 @@ pub struct Hidden {
 
 #[derive(Debug, Clone)]
 pub struct Digest {
+    /// The (newest) day ranked.
     pub date: String,
+    /// The first day of a roll-up over several days; `date` for one day.
+    pub first_date: String,
     pub profile: String,
     pub method: Method,
     /// Entries of the day that were ranked.
@@ -118,9 +121,30 @@ pub fn seed_vectors(lib: &Library, model: &str, profile_name: &str) -> Result<(V
     Ok((seeds, vectors))
 }
 
+impl Digest {
+    /// The day, or `FIRST to LAST` for a roll-up, as headings show it.
+    pub fn span(&self) -> String {
+        if self.first_date == self.date {
+            self.date.clone()
+        } else {
+            format!("{} to {}", self.first_date, self.date)
+        }
+    }
+}
+
 /// Scores every included entry of `day` against the profile. `flat` holds
 /// the library's vectors for its model (background for the logistic model).
 pub fn rank_day(lib: &Library, flat: &FlatVectors, day: &str, opts: &DayOptions) -> Result<Digest> {
+    rank_days(lib, flat, &[day.to_string()], opts)
+}
+
+/// Ranks the listing days `days` (oldest first) together, for a reader who
+/// reads once a week: each paper once, as its first listing among them
+/// showed it.
+pub fn rank_days(lib: &Library, flat: &FlatVectors, days: &[String], opts: &DayOptions) -> Result<Digest> {
+    let (Some(first), Some(last)) = (days.first(), days.last()) else {
+        anyhow::bail!("no listing days to rank");
+    };
     let model = flat.model.as_str();
     let conn = lib.store.conn();
     let (seeds, seed_vecs) = seed_vectors(lib, model, &opts.profile)?;
@@ -129,10 +153,18 @@ pub fn rank_day(lib: &Library, flat: &FlatVectors, day: &str, opts: &DayOptions)
     let filters = filters::load(conn, &opts.profile)?;
     let cold = !seed_vecs.iter().any(|s| !s.negative);
 
-    let entries: Vec<DayEntry> =
-        lib.store.listing_day(day)?.into_iter().filter(|e| opts.include.contains(&e.kind)).collect();
+    let mut entries: Vec<(&str, DayEntry)> = Vec::new();
+    let mut listed = std::collections::HashSet::new();
+    for day in days {
+        for e in lib.store.listing_day(day)? {
+            if opts.include.contains(&e.kind) && listed.insert(e.paper.paper.id.clone()) {
+                entries.push((day.as_str(), e));
+            }
+        }
+    }
     let mut digest = Digest {
-        date: day.to_string(),
+        date: last.clone(),
+        first_date: first.clone(),
         profile: opts.profile.clone(),
         method: opts.method,
         candidates: entries.len(),
@@ -146,12 +178,12 @@ pub fn rank_day(lib: &Library, flat: &FlatVectors, day: &str, opts: &DayOptions)
     }
     let seed_index: HashMap<&[u8], usize> =
         seeds.iter().enumerate().map(|(i, s)| (s.text_hash.as_slice(), i)).collect();
-    let rowids: Vec<i64> = entries.iter().map(|e| e.paper.rowid).collect();
+    let rowids: Vec<i64> = entries.iter().map(|(_, e)| e.paper.rowid).collect();
     let background = background_sample(flat, &rowids);
     let ranker = Ranker::new(opts.method, seed_vecs.clone(), &background);
 
     let mut scored: Vec<(Pick, Vec<f32>)> = Vec::new();
-    for e in entries {
+    for (day, e) in entries {
         let id = e.paper.paper.id.clone();
         let rating = rated.get(&id).copied();
         let own_seed = seed_index.get(e.paper.text_hash.as_slice()).copied();

@@ -14,6 +14,7 @@ pub mod eval;
 pub mod fetch;
 pub mod library;
 pub mod listing;
+pub mod mail;
 pub mod neighbours;
 pub mod paper;
 pub mod profile;

@@ -12,6 +12,7 @@ use std::path::Path;
 
 pub mod filters;
 pub mod ratings;
+pub mod zotero;
 
 /// A seed as read from the user's input, before it is stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -384,6 +385,7 @@ pub fn remove(conn: &Connection, profile: &str, keys: &[String]) -> Result<Vec<S
     for key in keys {
         let key_norm = ArxivId::parse(key).map(|a| a.id).unwrap_or_else(|| key.clone());
         let n = conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2", params![profile, key_norm])?;
+        conn.execute("DELETE FROM seed_sources WHERE profile = ?1 AND key = ?2", params![profile, key_norm])?;
         // A removed seed forgets the rating that made it, so the two never disagree.
         conn.execute("DELETE FROM ratings WHERE profile = ?1 AND id = ?2", params![profile, key_norm])?;
         if n == 0 {
@@ -413,6 +415,8 @@ pub fn move_seed(conn: &Connection, from: &str, key: &str, to: &str) -> Result<b
     }
     conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2", params![to, key])?;
     let n = conn.execute("UPDATE seeds SET profile = ?3 WHERE profile = ?1 AND key = ?2", params![from, key, to])?;
+    // A moved seed is the user's now: no sync of either profile removes it.
+    conn.execute("DELETE FROM seed_sources WHERE (profile = ?1 OR profile = ?3) AND key = ?2", params![from, key, to])?;
     if n > 0 {
         conn.execute("DELETE FROM ratings WHERE profile = ?1 AND id = ?2", params![to, key])?;
         conn.execute("UPDATE ratings SET profile = ?3 WHERE profile = ?1 AND id = ?2", params![from, key, to])?;

@@ -1,7 +1,8 @@
 use crate::cli::{DailyArgs, DigestFormat};
 use crate::commands::{fetch, ingest, seed};
-use crate::digest::{self, DayOptions};
+use crate::digest::{self, DayOptions, Digest};
 use crate::library::{self, Library};
+use crate::mail;
 use crate::neighbours::check_date;
 use crate::report;
 use anyhow::{bail, Context, Result};
@@ -30,33 +31,35 @@ pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
         }
     }
     let lib = Library::open_read(&dir)?;
-    let day = match (&args.date, file_day) {
-        (Some(d), _) => {
-            check_date(d)?;
-            d.clone()
+    let days = match (&args.since, &args.date, file_day) {
+        (Some(since), _, _) => {
+            check_date(since)?;
+            let days = lib.store.days_from(since)?;
+            if days.is_empty() {
+                bail!("the library has no listings on or after {since}");
+            }
+            days
         }
-        (None, Some(d)) => d,
-        (None, None) => lib
+        (None, Some(d), _) => {
+            check_date(d)?;
+            vec![d.clone()]
+        }
+        (None, None, Some(d)) => vec![d],
+        (None, None, None) => vec![lib
             .store
             .newest_day()?
-            .context("the library has no listings yet; give listing files to `daily` or `ingest` them")?,
+            .context("the library has no listings yet; give listing files to `daily` or `ingest` them")?],
     };
     let model = lib.store.default_model()?.context("the library holds no vectors yet")?;
     let flat = lib.flat_vectors(&model)?;
-    let digest = digest::rank_day(&lib, &flat, &day, &options(args))?;
+    let digest = digest::rank_days(&lib, &flat, &days, &options(args))?;
     if digest.cold {
         bail!("profile {:?} has no liked seeds; add some with `paperscout seed add ID|FILE|--text …` or rate papers", args.profile);
     }
     if verbose {
         eprintln!("ranked {} entries in {:.0} ms", digest.candidates, start.elapsed().as_secs_f64() * 1e3);
     }
-    let mut buf = Vec::new();
-    match args.format {
-        DigestFormat::Table => report::digest::table(&mut buf, &digest)?,
-        DigestFormat::Json => report::digest::json(&mut buf, &digest)?,
-        DigestFormat::Markdown => report::digest::markdown(&mut buf, &digest)?,
-        DigestFormat::Html => report::digest::html(&mut buf, &digest)?,
-    }
+    let buf = report::render(args.format, &digest)?;
     match &args.out {
         Some(path) => {
             // Written whole and renamed, so a reader never sees half a digest.
@@ -64,13 +67,35 @@ pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
             std::fs::write(&tmp, &buf).with_context(|| format!("cannot write {}", tmp.display()))?;
             std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
         }
+        // Mailed from cron, the digest need not also land in cron's own mail.
+        None if !args.mail_to.is_empty() => {}
         None => {
             let mut out = std::io::stdout().lock();
             out.write_all(&buf)?;
             out.flush()?;
         }
     }
+    if !args.mail_to.is_empty() {
+        let delivery = mail::Delivery { smtp: args.smtp.as_deref(), from: args.mail_from.as_deref(), to: &args.mail_to };
+        mail::send(&delivery, letter(&digest)?)?;
+        if verbose {
+            eprintln!("mailed {} picks to {}", digest.picks.len(), args.mail_to.join(", "));
+        }
+    }
     Ok(())
+}
+
+/// The e-mail: Markdown reads well as plain text, and the HTML page is the
+/// rich part.
+fn letter(digest: &Digest) -> Result<mail::Letter> {
+    let n = digest.picks.len();
+    let mut subject = format!("paperscout: {n} paper{} for {}", if n == 1 { "" } else { "s" }, digest.span());
+    if digest.profile != "default" {
+        subject.push_str(&format!(" ({})", digest.profile));
+    }
+    let text = String::from_utf8(report::render(DigestFormat::Markdown, digest)?)?;
+    let html = String::from_utf8(report::render(DigestFormat::Html, digest)?)?;
+    Ok(mail::Letter { subject, text, html })
 }
 
 pub fn options(args: &DailyArgs) -> DayOptions {

@@ -1,8 +1,9 @@
-use crate::cli::{SeedAction, SeedArgs};
+use crate::cli::{SeedAction, SeedArgs, SeedFormat, SyncSource, ZoteroArgs};
 use crate::embed;
 use crate::library::{self, Library};
-use crate::profile::{self, SeedInput};
-use anyhow::{bail, Result};
+use crate::profile::{self, zotero, SeedInput};
+use crate::report;
+use anyhow::{bail, Context, Result};
 use std::io::Write;
 
 /// Seeds are keyed by bare arXiv id (no version) or `text:…`.
@@ -45,16 +46,22 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
                 args.profile
             );
         }
-        SeedAction::List { json } => {
+        SeedAction::List { json, format } => {
             let lib = Library::open_read(&dir)?;
             let seeds = profile::list(lib.store.conn(), &args.profile)?;
-            if *json {
-                let mut out = std::io::stdout().lock();
-                for s in &seeds {
-                    serde_json::to_writer(&mut out, s)?;
-                    out.write_all(b"\n")?;
+            let format = if *json { SeedFormat::Json } else { *format };
+            let mut out = std::io::stdout().lock();
+            match format {
+                SeedFormat::Table => {}
+                SeedFormat::Json => {
+                    for s in &seeds {
+                        serde_json::to_writer(&mut out, s)?;
+                        out.write_all(b"\n")?;
+                    }
+                    return Ok(());
                 }
-                return Ok(());
+                SeedFormat::Bibtex => return Ok(report::cite::bibtex(&mut out, &report::cite::of_seeds(&seeds))?),
+                SeedFormat::Ris => return Ok(report::cite::ris(&mut out, &report::cite::of_seeds(&seeds))?),
             }
             if seeds.is_empty() {
                 println!("profile {:?} has no seeds; add some with `paperscout seed add`", args.profile);
@@ -80,6 +87,7 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
                 );
             }
         }
+        SeedAction::Sync { source: SyncSource::Zotero(z) } => sync_zotero(&dir, z, args, verbose)?,
         SeedAction::Weight { keys, weight } => {
             let not_found = format!("not seeds of profile {:?}", args.profile);
             super::change_each(&dir, keys, &not_found, |tx, key| profile::set_weight(tx, &args.profile, &seed_key(key), *weight))?;
@@ -99,6 +107,57 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
             println!("removed {} seed(s)", keys.len());
         }
     }
+    Ok(())
+}
+
+/// `seed sync zotero`: the profile's Zotero seeds made to match the database.
+fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, verbose: bool) -> Result<()> {
+    profile::check_profile_name(&args.profile)?;
+    let db = match &z.db {
+        Some(p) => p.clone(),
+        None => dirs::home_dir().context("no home directory to find ~/Zotero/zotero.sqlite in; give --db")?.join("Zotero/zotero.sqlite"),
+    };
+    let sel = zotero::Selection::new(&z.collections)?;
+    let mut lib = if z.dry_run { Library::open_read(dir)? } else { Library::open_write_existing(dir)? };
+    let (items, untitled) = zotero::read(&db, &sel, &lib)?;
+    let found = items.len();
+    let with_id = items.iter().filter(|i| !i.seed.key.starts_with("text:")).count();
+    let plan = zotero::plan(lib.store.conn(), &args.profile, items)?;
+    let mut out = std::io::stdout().lock();
+    if z.dry_run || verbose {
+        for i in &plan.add {
+            writeln!(out, "+ {:<18} {}", i.seed.key, i.seed.title)?;
+        }
+        for i in &plan.update {
+            writeln!(out, "~ {:<18} {}", i.seed.key, i.seed.title)?;
+        }
+        for (key, title) in &plan.remove {
+            writeln!(out, "- {key:<18} {title}")?;
+        }
+    }
+    let verb = if z.dry_run { "would add" } else { "added" };
+    let mut line = format!(
+        "zotero: {found} paper(s) ({with_id} with an arXiv id); {verb} {}, updated {}, removed {} seed(s) of profile {:?}",
+        plan.add.len(),
+        plan.update.len(),
+        plan.remove.len(),
+        args.profile
+    );
+    if plan.by_hand > 0 {
+        line.push_str(&format!("; {} already seeds added otherwise, left alone", plan.by_hand));
+    }
+    if untitled > 0 {
+        line.push_str(&format!("; {untitled} without a title skipped"));
+    }
+    if z.dry_run {
+        writeln!(out, "{line} (dry run: nothing changed)")?;
+        return Ok(());
+    }
+    zotero::apply(&mut lib, &args.profile, &plan)?;
+    let embedded = embed_seeds(&mut lib, &args.profile, &args.model, verbose).map_err(|e| {
+        e.context(format!("the seeds are stored in profile {:?} but not embedded; the same sync with a working model embeds them", args.profile))
+    })?;
+    writeln!(out, "{line}; {embedded} embedded")?;
     Ok(())
 }
 

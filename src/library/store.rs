@@ -56,6 +56,13 @@ CREATE TABLE IF NOT EXISTS seeds (
     origin    TEXT NOT NULL,        -- where it came from (file, id, --text)
     PRIMARY KEY (profile, key)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seed_sources (
+    profile TEXT NOT NULL,
+    key     TEXT NOT NULL,          -- a seed that a sync added, and only such
+    source  TEXT NOT NULL,          -- 'zotero'
+    item    TEXT NOT NULL,          -- the item's key there
+    PRIMARY KEY (profile, key)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS ratings (
     profile TEXT NOT NULL,
     id      TEXT NOT NULL,
@@ -198,7 +205,7 @@ fn open_error(path: &Path, e: rusqlite::Error) -> anyhow::Error {
 }
 
 /// `file:` URI of `path` for SQLite, with the characters URIs reserve escaped.
-fn uri(path: &Path, query: &str) -> String {
+pub(crate) fn uri(path: &Path, query: &str) -> String {
     let mut out = String::from("file:");
     for b in path.to_string_lossy().bytes() {
         match b {
@@ -422,6 +429,13 @@ impl Store {
     /// The newest day any listing was read for.
     pub fn newest_day(&self) -> Result<Option<String>> {
         Ok(self.conn.query_row("SELECT max(date) FROM listings", [], |r| r.get(0))?)
+    }
+
+    /// Listing days from `since` on, oldest first.
+    pub fn days_from(&self, since: &str) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare_cached("SELECT DISTINCT date FROM listings WHERE date >= ?1 ORDER BY date")?;
+        let rows = stmt.query_map([since], |r| r.get(0))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
     /// Listing days, newest first, with how many papers each listed.

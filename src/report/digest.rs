@@ -56,7 +56,7 @@ fn version_id(p: &Paper) -> String {
 }
 
 fn empty_line(d: &Digest) -> String {
-    format!("no entries for {} (profile {}, method {})", d.date, d.profile, d.method)
+    format!("no entries for {} (profile {}, method {})", d.span(), d.profile, d.method)
 }
 
 /// The terminal table. Listings are cleaned of control characters when they
@@ -69,7 +69,7 @@ pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
     if d.picks.is_empty() {
         return writeln!(out, "{}", empty_line(d));
     }
-    writeln!(out, "{} — {} of {} entries, profile {}, method {}", d.date, d.picks.len(), d.candidates, d.profile, d.method)?;
+    writeln!(out, "{} — {} of {} entries, profile {}, method {}", d.span(), d.picks.len(), d.candidates, d.profile, d.method)?;
     for p in &d.picks {
         let kind = printable(&kind_label(p));
         writeln!(
@@ -162,7 +162,7 @@ pub fn markdown(out: &mut impl Write, d: &Digest) -> io::Result<()> {
         crate::paper::ArxivId::parse(&p.id).filter(|a| a.id == p.id && a.version.is_none())?;
         Some(format!("https://arxiv.org/abs/{}", version_id(p)))
     }
-    writeln!(out, "# arXiv digest for {}\n", d.date)?;
+    writeln!(out, "# arXiv digest for {}\n", d.span())?;
     if d.picks.is_empty() {
         return writeln!(out, "{}", empty_line(d));
     }
@@ -221,8 +221,8 @@ details{font-size:.92rem}summary{cursor:pointer;color:#555}
 pub fn html(out: &mut impl Write, d: &Digest) -> io::Result<()> {
     writeln!(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")?;
     writeln!(out, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")?;
-    writeln!(out, "<title>arXiv digest {}</title><style>{STYLE}</style></head><body>", esc(&d.date))?;
-    writeln!(out, "<h1>arXiv digest for {}</h1>", esc(&d.date))?;
+    writeln!(out, "<title>arXiv digest {}</title><style>{STYLE}</style></head><body>", esc(&d.span()))?;
+    writeln!(out, "<h1>arXiv digest for {}</h1>", esc(&d.span()))?;
     if d.picks.is_empty() {
         writeln!(out, "<p class=\"sub\">{}</p></body></html>", esc(&empty_line(d)))?;
         return Ok(());

@@ -1,5 +1,27 @@
 //! Presenting results: the stages before this never print.
 
+pub mod cite;
 pub mod digest;
+pub mod feed;
 pub mod json;
 pub mod table;
+
+use crate::cli::DigestFormat;
+use crate::digest::Digest;
+
+/// The digest in one format; every form goes through this one function,
+/// so `serve`'s feed is the same bytes as `daily --format atom`.
+pub fn render(format: DigestFormat, d: &Digest) -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    match format {
+        DigestFormat::Table => digest::table(&mut buf, d)?,
+        DigestFormat::Json => digest::json(&mut buf, d)?,
+        DigestFormat::Markdown => digest::markdown(&mut buf, d)?,
+        DigestFormat::Html => digest::html(&mut buf, d)?,
+        DigestFormat::Atom => feed::atom(&mut buf, d)?,
+        DigestFormat::Bibtex => cite::bibtex(&mut buf, &cite::of_picks(d))?,
+        DigestFormat::Ris => cite::ris(&mut buf, &cite::of_picks(d))?,
+    }
+    Ok(buf)
+}
+

@@ -101,6 +101,15 @@ pub async fn daily(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> A
     Ok(Json(Value::Array(report::digest::json_values(&d))))
 }
 
+/// The profile's picks of the day as an Atom feed, the bytes `daily
+/// --format atom` writes.
+pub async fn feed(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Result<axum::response::Response, ApiError> {
+    use axum::response::IntoResponse;
+    let d = blocking(move || day_digest(&st, &q, None, 0)).await?;
+    let body = report::render(crate::cli::DigestFormat::Atom, &d).map_err(anyhow::Error::from)?;
+    Ok(([(axum::http::header::CONTENT_TYPE, "application/atom+xml; charset=utf-8")], body).into_response())
+}
+
 pub async fn like(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(q): Query<Params>) -> Api {
     let (_, found) = blocking(move || like_results(&st, &id, &q)).await?;
     Ok(Json(found.iter().map(report::json::neighbour).collect()))

@@ -79,6 +79,7 @@ pub fn router(state: Arc<State>) -> Router {
         .route("/seeds", get(pages::seeds))
         .route("/stats", get(pages::stats))
         .route("/api/daily", get(api::daily))
+        .route("/feed.atom", get(api::feed))
         .route("/api/like/{*id}", get(api::like))
         .route("/api/search", get(api::search))
         .route("/api/paper/{*id}", get(api::paper))
