@@ -16,6 +16,7 @@ pub mod library;
 pub mod listing;
 pub mod neighbours;
 pub mod paper;
+pub mod parquet;
 pub mod profile;
 pub mod rank;
 pub mod report;
