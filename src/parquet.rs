@@ -257,8 +257,12 @@ impl Reader {
         }
         Ok(out)
     }
+}
 
-    pub fn next(&mut self) -> Option<Result<Batch, ListingError>> {
+impl Iterator for Reader {
+    type Item = Result<Batch, ListingError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
         let batch = match self.batches.next()? {
             Ok(b) => b,
             Err(e) => return Some(Err(ListingError::new(&self.source, None, format!("cannot read Parquet: {e}")))),
