@@ -22,6 +22,8 @@ pub enum Command {
     Embed(EmbedArgs),
     /// Add listings to the library and embed what is new.
     Ingest(IngestArgs),
+    /// Write the library's papers and vectors to a file (Parquet).
+    Export(ExportArgs),
     /// Papers like one in the library, or like a text.
     Like(LikeArgs),
     /// What the library holds.
@@ -361,12 +363,34 @@ pub struct DoctorArgs {
 #[derive(Debug, clap::Args)]
 pub struct IngestArgs {
     /// Listing files or directories (searched recursively); `-` is stdin.
+    /// Also the arXiv bulk metadata snapshot, JSON lines with vectors from
+    /// `paperscout embed`, and `export` Parquet files.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Store the papers (and vectors the input carries) but embed nothing
+    /// now; the next ingest embeds what is missing.
+    #[arg(long)]
+    pub no_embed: bool,
     #[command(flatten)]
     pub library: LibraryArgs,
     #[command(flatten)]
     pub model: ModelArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Parquet,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The file to write.
+    pub file: PathBuf,
+    /// File format: Parquet, one row per paper with its vector.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Parquet)]
+    pub format: ExportFormat,
+    #[command(flatten)]
+    pub library: LibraryArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -484,9 +508,14 @@ impl Default for ModelArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct EmbedArgs {
-    /// JSON lines with a `text` field; `-` or nothing reads stdin.
+    /// JSON lines with a `text` field, or paper metadata (title, abstract)
+    /// whose text is made as `ingest` makes it; `-` or nothing reads stdin.
     #[arg(default_value = "-")]
     pub file: PathBuf,
+    /// Embed only the lines whose index (from 0) is I modulo N, so N
+    /// machines can share a corpus; the other lines are left out.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -541,4 +570,28 @@ pub struct EvalHistoryArgs {
     pub json: bool,
     #[command(flatten)]
     pub library: LibraryArgs,
+}
+
+/// `embed --shard I/N`: this run's share of the lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Whether the line at `index` (from 0) is this shard's.
+    pub fn takes(self, index: usize) -> bool {
+        index % self.count == self.index
+    }
+}
+
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    let (i, n) = s.split_once('/').ok_or("expected I/N, e.g. 0/4")?;
+    let index: usize = i.trim().parse().map_err(|_| format!("not a shard index: {i}"))?;
+    let count: usize = n.trim().parse().map_err(|_| format!("not a shard count: {n}"))?;
+    if count == 0 || index >= count {
+        return Err(format!("I must be in 0..N (0 to {} for N = {count})", count.saturating_sub(1)));
+    }
+    Ok(Shard { index, count })
 }

@@ -17,6 +17,7 @@ pub mod listing;
 pub mod mail;
 pub mod neighbours;
 pub mod paper;
+pub mod parquet;
 pub mod profile;
 pub mod rank;
 pub mod report;

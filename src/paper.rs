@@ -10,6 +10,11 @@ pub enum Kind {
     New,
     Cross,
     Replaced,
+    /// From a metadata dump (the arXiv bulk snapshot, an exported Parquet):
+    /// not seen in a listing, so it has a date (its first version's) but
+    /// no listing day, and `daily` never shows it.
+    #[value(skip)]
+    Snapshot,
 }
 
 impl Kind {
@@ -18,6 +23,7 @@ impl Kind {
             "new" => Some(Kind::New),
             "cross" => Some(Kind::Cross),
             "replaced" => Some(Kind::Replaced),
+            "snapshot" => Some(Kind::Snapshot),
             _ => None,
         }
     }
@@ -27,6 +33,7 @@ impl Kind {
             Kind::New => "new",
             Kind::Cross => "cross",
             Kind::Replaced => "replaced",
+            Kind::Snapshot => "snapshot",
         }
     }
 }

@@ -972,7 +972,7 @@ fn jsonl_kaggle_snapshot_shape_and_bad_lines() {
     let a = &parsed.papers[0];
     assert_eq!(
         (a.id.as_str(), a.version, a.kind),
-        ("0704.0001", Some(2), Kind::New)
+        ("0704.0001", Some(2), Kind::Snapshot)
     );
     assert_eq!(
         a.authors,
@@ -992,7 +992,8 @@ fn jsonl_kaggle_snapshot_shape_and_bad_lines() {
         a.comments.as_deref(),
         Some("37 pages, 15 figures; published version")
     );
-    assert_eq!(a.listing_date.as_deref(), Some("2008-11-13"));
+    // Never listed on a day the library saw: dated by its first version.
+    assert_eq!(a.listing_date.as_deref(), Some("2007-04-02"));
     assert!(a.abstract_text.starts_with(
         "A fully differential calculation in perturbative quantum chromodynamics is presented"
     ));

@@ -1,10 +1,11 @@
 use crate::cli::{IngestArgs, ModelArgs};
-use crate::embed;
-use crate::library::{self, IngestCounts, Library};
-use crate::listing;
-use crate::paper::Paper;
+use crate::embed::{self, Embedder};
+use crate::library::{self, Batch, IngestCounts, Library};
+use crate::listing::{self, stream};
+use crate::paper::{Kind, Paper};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -12,25 +13,41 @@ use std::time::Instant;
 pub struct Ingested {
     pub counts: IngestCounts,
     pub embedded: usize,
+    /// Vectors made elsewhere that came with the papers.
+    pub imported: usize,
     /// The listing dates of the papers read, newest last.
     pub dates: Vec<String>,
 }
 
+/// Reads every input a batch at a time (the bulk snapshot is millions of
+/// lines) into one transaction, so a bad input anywhere leaves the library
+/// as it was; then embeds what has no vector.
 pub fn run(args: &IngestArgs, verbose: bool) -> Result<()> {
     let start = Instant::now();
     let dir = library::resolve_dir(args.library.library.as_deref())?;
-    let papers = read_inputs(&args.files, verbose)?;
+    let mut files = Vec::new();
+    for input in &args.files {
+        collect_files(input, &mut files)?;
+    }
+    let mut inputs = files.iter().flat_map(|file| -> Box<dyn Iterator<Item = Result<stream::Batch>>> {
+        match stream::open(file) {
+            Ok(batches) => Box::new(batches.map(|b| b.map_err(anyhow::Error::from))),
+            Err(e) => Box::new(std::iter::once(Err(e.into()))),
+        }
+    });
     let mut lib = Library::open_write(&dir)?;
-    let done = ingest_papers(&mut lib, &papers, &args.model, verbose)?;
+    let done = ingest_batches(&mut lib, &mut inputs, &args.model, args.no_embed, verbose)?;
     println!("{}", done.summary(start, &dir));
     Ok(())
 }
 
 impl Ingested {
-    /// The one summary line: "N new, N updated, N unchanged, N embedded in Ts (DIR)".
+    /// The one summary line: "N new, N updated, N unchanged, N embedded in Ts (DIR)",
+    /// with "N vectors imported" before "in" when the input brought some.
     pub fn summary(&self, start: Instant, dir: &Path) -> String {
+        let imported = if self.imported > 0 { format!(", {} vectors imported", self.imported) } else { String::new() };
         format!(
-            "{} new, {} updated, {} unchanged, {} embedded in {:.1}s ({})",
+            "{} new, {} updated, {} unchanged, {} embedded{imported} in {:.1}s ({})",
             self.counts.new,
             self.counts.updated,
             self.counts.unchanged,
@@ -41,21 +58,139 @@ impl Ingested {
     }
 }
 
-/// Stores papers, embeds what has no vector yet and refreshes derived files.
-/// The model is loaded and checked against the library's first, so a model
-/// that fails leaves the library as it was.
+/// [`ingest_batches`] for papers already in memory (a fetched listing).
 pub fn ingest_papers(lib: &mut Library, papers: &[Paper], model: &ModelArgs, verbose: bool) -> Result<Ingested> {
-    let model = embed::args_for_library(model, lib.store.default_model()?.as_deref());
-    let embedder = embed::load(&model, verbose)?;
-    lib.check_model(embedder.model_id())?;
-    let counts = lib.add_papers(papers)?;
+    let batch = stream::Batch { papers: papers.to_vec(), ..stream::Batch::default() };
+    ingest_batches(lib, &mut std::iter::once(Ok(batch)), model, false, verbose)
+}
+
+/// Stores papers and the vectors that came with them, embeds what has no
+/// vector yet (unless `no_embed`) and refreshes derived files. The model
+/// is loaded and checked against the library's before anything is
+/// stored, so a model that fails leaves the library as it was.
+pub fn ingest_batches(
+    lib: &mut Library,
+    inputs: &mut dyn Iterator<Item = Result<stream::Batch>>,
+    model: &ModelArgs,
+    no_embed: bool,
+    verbose: bool,
+) -> Result<Ingested> {
+    let mut gate = ModelGate { args: model, library_model: lib.store.default_model()?, held: lib.held_model()?, embedder: None, verbose };
+    let mut dates = BTreeSet::new();
+    let mut checked = inputs.map(|batch| -> Result<Batch> {
+        let mut batch = batch?;
+        for w in &batch.warnings {
+            eprintln!("warning: {w}");
+        }
+        // Without embedding, the model is needed only to check vectors.
+        if !no_embed || !batch.given.is_empty() {
+            gate.load(batch.given.first().and_then(|g| g.model.as_deref()))?;
+        }
+        let vectors = match &gate.embedder {
+            Some(e) => check_given(&mut batch, e.as_ref())?,
+            None => Vec::new(),
+        };
+        dates.extend(batch.papers.iter().filter(|p| p.kind != Kind::Snapshot).filter_map(|p| p.listing_date.clone()));
+        let model = gate.embedder.as_ref().map(|e| e.model_id().to_string());
+        Ok(Batch { papers: batch.papers, vectors, model })
+    });
+    let (counts, imported) = lib.add_batches(&mut checked)?;
+    drop(checked);
+    let mut embedded = 0;
+    if !no_embed {
+        let embedder = gate.load(None)?;
+        embedded = embed_missing(lib, embedder, counts.new + counts.updated)?;
+    }
+    if let Some(embedder) = &gate.embedder {
+        // The derived files grow with the library: the new rows are appended
+        // and, past INDEX_FROM vectors, inserted into the index (built the
+        // first time), so no later query waits for either.
+        let start = Instant::now();
+        let flat = lib.sync_flat(embedder.model_id())?;
+        if flat.count >= library::INDEX_FROM {
+            let done = lib.update_index(&flat, false)?;
+            if verbose {
+                eprintln!("index: {done:?} in {:.1}s ({} rows)", library::secs(start), flat.count);
+            }
+        }
+    }
+    Ok(Ingested { counts, embedded, imported, dates: dates.into_iter().collect() })
+}
+
+/// Loads the model once, when first needed: with the precision of the
+/// library's vectors, or else of the vectors in the input.
+struct ModelGate<'a> {
+    args: &'a ModelArgs,
+    library_model: Option<String>,
+    held: Option<String>,
+    embedder: Option<Box<dyn Embedder>>,
+    verbose: bool,
+}
+
+impl ModelGate<'_> {
+    fn load(&mut self, input_model: Option<&str>) -> Result<&dyn Embedder> {
+        if self.embedder.is_none() {
+            let args = embed::args_for_library(self.args, self.library_model.as_deref().or(input_model));
+            let embedder = embed::load(&args, self.verbose)?;
+            library::check_model(self.held.as_deref(), embedder.model_id())?;
+            self.embedder = Some(embedder);
+        }
+        self.embedder.as_deref().context("no model loaded")
+    }
+}
+
+/// How far from 1 a vector's length may be: the model's own are unit
+/// length to float rounding.
+const UNIT_TOLERANCE: f32 = 1e-3;
+
+/// The vectors that came with `batch`, checked against the library's
+/// model: its id, its dimension, finite values, unit length (scores are
+/// dot products), and made from the paper's own text. Any that fails
+/// stops the ingest, naming the file and line.
+fn check_given(batch: &mut stream::Batch, embedder: &dyn Embedder) -> Result<Vec<(usize, Vec<f32>)>> {
+    let (model, dim) = (embedder.model_id(), embedder.dim());
+    let mut out = Vec::with_capacity(batch.given.len());
+    for g in std::mem::take(&mut batch.given) {
+        let at = batch.place(&g);
+        let Some(from) = g.model.as_deref() else {
+            anyhow::bail!("{at}: an `embedding` without its `model`; `paperscout embed` writes both");
+        };
+        if from != model {
+            anyhow::bail!(
+                "{at}: the vector is from model {from}, but the library's model is {model}; \
+                 embed with the library's model, or import into a new --library with --model for the model that made it"
+            );
+        }
+        if g.vector.len() != dim {
+            anyhow::bail!("{at}: the vector has {} dimensions, but the library's model {model} has {dim}", g.vector.len());
+        }
+        if g.vector.iter().any(|x| !x.is_finite()) {
+            anyhow::bail!("{at}: the vector holds NaN or infinity");
+        }
+        let norm = g.vector.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if (norm - 1.0).abs() > UNIT_TOLERANCE {
+            anyhow::bail!("{at}: the vector has length {norm:.4}, not 1; paperscout scores by dot product and stores unit vectors only");
+        }
+        let paper = &batch.papers[g.paper];
+        if g.text.as_deref().is_some_and(|t| t != paper.embedding_text()) {
+            anyhow::bail!(
+                "{at}: the vector was made from a `text` other than this paper's title and abstract as paperscout \
+                 embeds them; leave out `text` and `paperscout embed` makes it from the paper's fields"
+            );
+        }
+        out.push((g.paper, g.vector));
+    }
+    Ok(out)
+}
+
+/// Embeds every text without a vector, committing chunk by chunk.
+fn embed_missing(lib: &mut Library, embedder: &dyn Embedder, stored: usize) -> Result<usize> {
     let bar = progress_bar("embedding");
-    let embedded = lib.embed_missing(embedder.as_ref(), &|done, total| {
+    let embedded = lib.embed_missing(embedder, &|done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
-    let stored = counts.new + counts.updated;
     let embedded = embedded.map_err(|e| {
         if stored == 0 {
             return e;
@@ -67,22 +202,7 @@ pub fn ingest_papers(lib: &mut Library, papers: &[Paper], model: &ModelArgs, ver
     for s in &embedded.skipped {
         eprintln!("warning: cannot embed {} (skipped, not tried again with this model): {}", s.papers.join(", "), s.error);
     }
-    let embedded = embedded.done;
-    // The derived files grow with the library: the new rows are appended
-    // and, past INDEX_FROM vectors, inserted into the index (built the
-    // first time), so no later query waits for either.
-    let start = Instant::now();
-    let flat = lib.sync_flat(embedder.model_id())?;
-    if flat.count >= library::INDEX_FROM {
-        let done = lib.update_index(&flat, false)?;
-        if verbose {
-            eprintln!("index: {done:?} in {:.1}s ({} rows)", library::secs(start), flat.count);
-        }
-    }
-    let mut dates: Vec<String> = papers.iter().filter_map(|p| p.listing_date.clone()).collect();
-    dates.sort();
-    dates.dedup();
-    Ok(Ingested { counts, embedded, dates })
+    Ok(embedded.done)
 }
 
 /// A progress bar on stderr with rate and ETA; indicatif hides it when

@@ -5,6 +5,7 @@ pub mod daily;
 pub mod doctor;
 pub mod embed;
 pub mod eval;
+pub mod export;
 pub mod fetch;
 pub mod filter;
 pub mod ingest;
@@ -34,6 +35,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Parse(args) => parse::run(&args, cli.verbose),
         Command::Embed(args) => embed::run(&args, cli.verbose),
         Command::Ingest(args) => ingest::run(&args, cli.verbose),
+        Command::Export(args) => export::run(&args),
         Command::Like(args) => like::run(&args, cli.verbose),
         Command::Stats(args) => stats::run(&args),
         Command::Doctor(args) => doctor::run(&args),

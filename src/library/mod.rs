@@ -174,16 +174,49 @@ impl Library {
     /// library holds: that would silently re-embed every paper (and a
     /// damaged model would replace good vectors with bad ones).
     pub fn check_model(&self, model: &str) -> Result<()> {
-        if let Some(known) = self.store.default_model()? {
-            let held = self.store.vector_counts()?.iter().any(|(m, n)| *m == known && *n > 0);
-            if known != model && held {
-                anyhow::bail!(
-                    "{}; or, to re-embed the whole library with {model}, ingest into a new --library",
-                    embed::model_mismatch(&known, model)
-                );
+        check_model(self.held_model()?.as_deref(), model)
+    }
+
+    /// The model whose vectors the library holds, if it holds any.
+    pub fn held_model(&self) -> Result<Option<String>> {
+        let Some(known) = self.store.default_model()? else { return Ok(None) };
+        let held = self.store.vector_counts()?.iter().any(|(m, n)| *m == known && *n > 0);
+        Ok(held.then_some(known))
+    }
+
+    /// Stores batches of papers, each with the vectors made for them
+    /// elsewhere (already checked against the library's model), all in one
+    /// transaction: an error from `batches` (bad input anywhere, however
+    /// far in) leaves the library as it was. Returns the counts and how
+    /// many vectors were stored.
+    pub fn add_batches(&mut self, batches: &mut dyn Iterator<Item = Result<Batch>>) -> Result<(IngestCounts, usize)> {
+        let mut counts = IngestCounts::default();
+        let mut vectors = 0;
+        let tx = self.store.transaction()?;
+        for batch in batches {
+            let batch = batch?;
+            for p in &batch.papers {
+                match store::upsert_paper(&tx, p)
+                    .with_context(|| format!("cannot store paper {} from {}", p.id, p.source))?
+                {
+                    Upsert::New => counts.new += 1,
+                    Upsert::Updated => counts.updated += 1,
+                    Upsert::Unchanged => counts.unchanged += 1,
+                }
+            }
+            if let (Some(model), false) = (&batch.model, batch.vectors.is_empty()) {
+                store::set_default_model(&tx, model)?;
+                for (i, v) in &batch.vectors {
+                    store::insert_vector(&tx, model, &store::text_hash(&batch.papers[*i].embedding_text()), v)?;
+                }
+                vectors += batch.vectors.len();
             }
         }
-        Ok(())
+        if counts.new + counts.updated + vectors > 0 {
+            store::bump_generation(&tx)?;
+        }
+        tx.commit()?;
+        Ok((counts, vectors))
     }
 
     /// Embeds every paper text that has no vector for this model yet,
@@ -554,6 +587,28 @@ fn lock_derived(dir: &Path) -> Result<File> {
         .with_context(|| format!("cannot open {}", path.display()))?;
     f.lock().with_context(|| format!("cannot lock {}", path.display()))?;
     Ok(f)
+}
+
+/// [`Library::check_model`] given the model whose vectors a library holds.
+pub fn check_model(held: Option<&str>, model: &str) -> Result<()> {
+    match held {
+        Some(known) if known != model => anyhow::bail!(
+            "{}; or, to re-embed the whole library with {model}, ingest into a new --library",
+            embed::model_mismatch(known, model)
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Papers to store with [`Library::add_batches`], and vectors made for
+/// some of them elsewhere.
+#[derive(Debug, Default)]
+pub struct Batch {
+    pub papers: Vec<Paper>,
+    /// (index into `papers`, its vector), keyed by that paper's text.
+    pub vectors: Vec<(usize, Vec<f32>)>,
+    /// The model the vectors are from.
+    pub model: Option<String>,
 }
 
 /// Embeds `texts` and refuses non-finite vectors, which would otherwise be

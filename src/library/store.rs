@@ -336,12 +336,7 @@ impl Store {
     }
 
     pub fn set_default_model(&self, model: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES ('model', ?1)
-             ON CONFLICT(key) DO UPDATE SET value = ?1",
-            [model],
-        )?;
-        Ok(())
+        set_default_model(&self.conn, model)
     }
 
     pub fn vector_counts(&self) -> Result<Vec<(String, i64)>> {
@@ -561,6 +556,21 @@ impl Store {
         )?)
     }
 
+    /// Every paper that has a vector for `model`, with it, in rowid order
+    /// (read a row at a time: `export` of millions).
+    pub fn for_each_paper_with_vector(&self, model: &str, mut f: impl FnMut(&StoredPaper, &[f32]) -> Result<()>) -> Result<()> {
+        let select = SELECT_PAPER.replace(" FROM papers p", ", v.vec FROM papers p");
+        let mut stmt = self.conn.prepare(&format!(
+            "{select} JOIN vectors v ON v.model = ?1 AND v.text_hash = p.text_hash ORDER BY p.rowid"
+        ))?;
+        let mut rows = stmt.query([model])?;
+        while let Some(row) = rows.next()? {
+            let paper = row_to_paper(row)?;
+            f(&paper, &blob_to_vec(row.get_ref(12)?.as_blob()?))?;
+        }
+        Ok(())
+    }
+
     /// Papers whose text has no vector for `model` yet: (text hash, text).
     pub fn missing_vectors(&self, model: &str) -> Result<Vec<(Vec<u8>, String)>> {
         let skip_failed = if self.has_failures {
@@ -698,8 +708,11 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
                 .query_row([&p.id], |r| r.get(0))?;
             // What an earlier listing said (or an older version) never
             // overwrites what a later one said, whatever the input order.
+            // A snapshot's date is its first version's, older than any
+            // listing of a later version: only its version number counts.
             let older = matches!((old_version, version), (Some(o), Some(n)) if n < o)
-                || matches!((&p.listing_date, &last_seen), (Some(d), Some(l)) if d < l);
+                || (p.kind != Kind::Snapshot
+                    && matches!((&p.listing_date, &last_seen), (Some(d), Some(l)) if d < l));
             let loses_abstract = p.abstract_text.is_empty() && !abs.is_empty();
             // A listing cut off mid-entry (a browser page saved or copied
             // before it finished) gives the same version with a shortened
@@ -731,11 +744,14 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
             }
         }
     };
-    if let Some(date) = &p.listing_date {
+    if let Some(date) = p.listing_date.as_ref().filter(|_| outcome != Upsert::New) {
         tx.prepare_cached(
             "UPDATE papers SET first_date = ?2 WHERE id = ?1 AND (first_date IS NULL OR first_date > ?2)",
         )?
         .execute(params![p.id, date])?;
+    }
+    // A paper from a metadata dump was never seen listed: no listing day.
+    if let Some(date) = p.listing_date.as_ref().filter(|_| p.kind != Kind::Snapshot) {
         let category = p.primary.clone().unwrap_or_default();
         tx.prepare_cached(
             "INSERT OR IGNORE INTO listings (id, date, category, kind, source) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -779,6 +795,16 @@ fn move_to_new_rowid(tx: &Transaction<'_>, id: &str, old: i64) -> Result<()> {
     )?;
     tx.prepare_cached("UPDATE papers SET rowid = ?2 WHERE id = ?1")?.execute(params![id, next])?;
     tx.prepare_cached("INSERT INTO retired (paper) VALUES (?1)")?.execute([old])?;
+    Ok(())
+}
+
+/// The model queries use: the one whose vectors were last stored.
+pub fn set_default_model(conn: &Connection, model: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES ('model', ?1)
+         ON CONFLICT(key) DO UPDATE SET value = ?1",
+        [model],
+    )?;
     Ok(())
 }
 

@@ -8,9 +8,14 @@
 //!
 //! Every paper is `new` unless the line says otherwise: paperscout's own
 //! `parse --json` lines (`kind`, `version`, `subjects`, `listing_date`) read
-//! back as they were written. `listing_date` is `listing_date`, else `date`,
-//! else `update_date` (the day of the version described, in line with
-//! `version` = last).
+//! back as they were written. `listing_date` is `listing_date`, else `date`.
+//! A snapshot line (one with `versions`) is of kind `snapshot`: it was never
+//! seen in a listing, so its date is its first version's (`created`), else
+//! `update_date`, and it gets no listing day; its version is the last one.
+//!
+//! A line may carry a vector made elsewhere (`paperscout embed` output:
+//! `embedding` and `model`, maybe `text`); it is kept beside the paper as a
+//! [`Given`] for `ingest` to check and store.
 //!
 //! Speed matters (the corpus is ~120 MB): each line is deserialized straight
 //! into a struct of borrowed strings, and the bulky fields (title, abstract,
@@ -66,12 +71,21 @@ struct Record<'a> {
     subjects: Option<Categories>,
     #[serde(borrow, default)]
     listing_date: Option<CowStr<'a>>,
+    // A vector made elsewhere, and what it was made from.
+    #[serde(default)]
+    embedding: Option<Vec<f32>>,
+    #[serde(borrow, default)]
+    model: Option<CowStr<'a>>,
+    #[serde(borrow, default)]
+    text: Option<CowStr<'a>>,
 }
 
 #[derive(Deserialize)]
 struct VersionEntry<'a> {
     #[serde(borrow, default)]
     version: Option<CowStr<'a>>,
+    #[serde(borrow, default)]
+    created: Option<CowStr<'a>>,
 }
 
 /// A JSON string that borrows from the line whenever it has no escapes.
@@ -212,7 +226,21 @@ impl<'de> Deserialize<'de> for Categories {
 #[derive(Default)]
 pub(super) struct Records {
     pub papers: Vec<Paper>,
+    pub given: Vec<Given>,
     pub skipped: Vec<Skip>,
+}
+
+/// A vector a line carries beside its paper, unchecked.
+#[derive(Debug, Clone)]
+pub struct Given {
+    /// Index of its paper among those read with it.
+    pub paper: usize,
+    /// 1-based line (row, for Parquet) it was read from.
+    pub line: usize,
+    pub model: Option<String>,
+    /// The text it was made from, when the line says.
+    pub text: Option<String>,
+    pub vector: Vec<f32>,
 }
 
 /// A line that gave no paper.
@@ -220,6 +248,9 @@ pub(super) struct Skip {
     /// 1-based line where the value starts.
     pub line: usize,
     pub why: Why,
+    /// The line mentions `"embedding"`: a vector was meant to come with
+    /// it, so `ingest` stops rather than skip it.
+    pub embedding: bool,
 }
 
 pub(super) enum Why {
@@ -279,13 +310,26 @@ pub(super) fn read_records(
                     offset = text.len();
                     break;
                 }
-                Some(Ok(record)) => match paper_from_record(record, source) {
-                    Ok(paper) => out.papers.push(paper),
-                    Err(why) => out.skipped.push(Skip {
+                Some(Ok(mut record)) => {
+                    let given = record.embedding.take().map(|vector| Given {
+                        paper: out.papers.len(),
                         line: first_line - 1 + lines.line_at(skip_space(text, value_start)),
-                        why: Why::Record(why),
-                    }),
-                },
+                        model: record.model.take().map(|m| m.0.into_owned()),
+                        text: record.text.take().map(|t| t.0.into_owned()),
+                        vector,
+                    });
+                    match paper_from_record(record, source) {
+                        Ok(paper) => {
+                            out.given.extend(given);
+                            out.papers.push(paper);
+                        }
+                        Err(why) => out.skipped.push(Skip {
+                            line: first_line - 1 + lines.line_at(skip_space(text, value_start)),
+                            why: Why::Record(why),
+                            embedding: given.is_some(),
+                        }),
+                    }
+                }
                 Some(Err(e)) => {
                     if e.is_eof() && span == (Span::Piece { last: false }) {
                         return false;
@@ -301,13 +345,13 @@ pub(super) fn read_records(
                         _ => Why::Json { message, at: None },
                     };
                     let bad_start = skip_space(text, value_start);
+                    let end = text[bad_start..].find('\n').map_or(text.len(), |p| bad_start + p + 1);
                     out.skipped.push(Skip {
                         line: first_line - 1 + lines.line_at(bad_start),
                         why,
+                        embedding: text[bad_start..end].contains("\"embedding\""),
                     });
-                    offset = text[bad_start..]
-                        .find('\n')
-                        .map_or(text.len(), |p| bad_start + p + 1);
+                    offset = end;
                     break;
                 }
             }
@@ -319,12 +363,12 @@ pub(super) fn read_records(
 /// Turns what [`read_records`] found into the result: a warning per
 /// skipped line, and an error when no line at all was readable.
 pub(super) fn finish(records: Records, source: &str) -> Result<Parsed, ListingError> {
-    let Records { papers, skipped } = records;
+    let Records { papers, skipped, .. } = records;
     // Where the deserializer started when each error was met: see `Why::Json`.
     let mut origin = 1;
     let skipped: Vec<(usize, String)> = skipped
         .into_iter()
-        .map(|Skip { line, why }| match why {
+        .map(|Skip { line, why, .. }| match why {
             Why::Record(why) => (line, why),
             Why::Json { message, at } => {
                 let why = match at {
@@ -373,7 +417,12 @@ fn paper_from_record(record: Record<'_>, source: &str) -> Result<Paper, String> 
     if id.version.is_none() {
         id.version = record.version.or_else(|| record.versions.as_deref().and_then(last_version));
     }
-    let kind = record.kind.as_deref().and_then(Kind::parse).unwrap_or(Kind::New);
+    let snapshot = record.versions.is_some();
+    let kind = record
+        .kind
+        .as_deref()
+        .and_then(Kind::parse)
+        .unwrap_or(if snapshot { Kind::Snapshot } else { Kind::New });
     let title = record.title.map(|t| t.0).unwrap_or_default();
     if title.is_empty() {
         return Err(format!("arXiv:{raw_id} has no title"));
@@ -393,19 +442,28 @@ fn paper_from_record(record: Record<'_>, source: &str) -> Result<Paper, String> 
         .as_deref()
         .or(record.journal_ref.as_deref())
         .and_then(fields::clean_optional);
+    let as_date = |d: &str| fields::iso_date(d).or_else(|| fields::date_in(d));
     paper.listing_date = record
         .listing_date
         .as_deref()
         .or(record.date.as_deref())
-        .or(record.update_date.as_deref())
-        .and_then(|d| fields::iso_date(d).or_else(|| fields::date_in(d)));
+        .and_then(as_date)
+        .or_else(|| record.versions.as_deref().and_then(first_created))
+        .or_else(|| record.update_date.as_deref().and_then(as_date));
     Ok(paper)
 }
 
-/// "v3" from the last of `[{"version": "v1"}, …, {"version": "v3"}]`.
+/// The day of the first version ("Mon, 2 Apr 2007 19:18:42 GMT").
+fn first_created(versions: &[VersionEntry<'_>]) -> Option<String> {
+    fields::date_in(versions.first()?.created.as_deref()?)
+}
+
+/// 3 from `[{"version": "v1"}, …, {"version": "v3"}]`: the newest.
 fn last_version(versions: &[VersionEntry<'_>]) -> Option<u32> {
-    let v = versions.last()?.version.as_deref()?;
-    v.trim().trim_start_matches('v').parse().ok()
+    versions
+        .iter()
+        .filter_map(|e| e.version.as_deref()?.trim().trim_start_matches('v').parse().ok())
+        .max()
 }
 
 #[cfg(test)]

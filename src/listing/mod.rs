@@ -14,6 +14,7 @@ pub mod jsonl;
 pub mod mailing;
 mod pipeline;
 pub mod rss;
+pub mod stream;
 pub mod text;
 mod xml_records;
 

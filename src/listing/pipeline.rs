@@ -91,7 +91,7 @@ pub(super) fn parse_gzip<R: BufRead + Send>(
             return None; // cannot happen: every chunk is parsed once
         }
         expected = segment.next;
-        let Records { papers, skipped } = segment.records;
+        let Records { papers, skipped, .. } = segment.records;
         if merged.papers.is_empty() {
             merged.papers = papers;
         } else {
