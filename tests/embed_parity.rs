@@ -704,12 +704,11 @@ fn candle_pooling_matches_the_cpu_for_every_mode() {
 
 /// Why no CUDA device can run the GPU tests, if none can.
 fn no_cuda_device() -> Option<String> {
-    #[cfg(feature = "cuda")]
-    return candle_core::Device::new_cuda(0)
-        .err()
-        .map(|e| format!("this build has CUDA but no device answered: {e}"));
-    #[cfg(not(feature = "cuda"))]
-    Some("this build has no CUDA support (--features cuda)".to_string())
+    match candle_core::Device::new_cuda(0) {
+        Ok(_) => None,
+        Err(e) if cfg!(feature = "cuda") => Some(format!("this build has CUDA but no device answered: {e}")),
+        Err(_) => Some("this build has no CUDA support (--features cuda)".to_string()),
+    }
 }
 
 /// Whether a CUDA device answers; without one the GPU tests skip, saying so
