@@ -159,10 +159,17 @@ pub fn select_device(choice: DeviceChoice, verbose: bool) -> Result<Device> {
     }
 }
 
+/// The first line of a candle error: with RUST_BACKTRACE set, candle
+/// appends a backtrace.
+#[cfg(feature = "cuda")]
+fn first_line(e: candle_core::Error) -> String {
+    e.to_string().lines().next().unwrap_or_default().to_string()
+}
+
 #[cfg(feature = "cuda")]
 fn cuda_device() -> Result<Device> {
-    use anyhow::Context;
-    Device::new_cuda(0).context("--device cuda: no usable CUDA device")
+    Device::new_cuda(0)
+        .map_err(|e| anyhow::anyhow!("--device cuda: no usable CUDA device: {}", first_line(e)))
 }
 
 #[cfg(not(feature = "cuda"))]
@@ -176,8 +183,7 @@ fn auto_device(verbose: bool) -> Device {
         Ok(d) => d,
         Err(e) => {
             if verbose {
-                let e = e.to_string();
-                let e = e.lines().next().unwrap_or_default();
+                let e = first_line(e);
                 eprintln!("device: no CUDA device answered ({e}); running on the CPU");
             }
             Device::Cpu
