@@ -706,7 +706,11 @@ fn candle_pooling_matches_the_cpu_for_every_mode() {
 fn no_cuda_device() -> Option<String> {
     match candle_core::Device::new_cuda(0) {
         Ok(_) => None,
-        Err(e) if cfg!(feature = "cuda") => Some(format!("this build has CUDA but no device answered: {e}")),
+        // The first line: with RUST_BACKTRACE set, candle appends a backtrace.
+        Err(e) if cfg!(feature = "cuda") => Some(format!(
+            "this build has CUDA but no device answered: {}",
+            e.to_string().lines().next().unwrap_or_default()
+        )),
         Err(_) => Some("this build has no CUDA support (--features cuda)".to_string()),
     }
 }
