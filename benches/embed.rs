@@ -104,6 +104,7 @@ fn bench(c: &mut Criterion) {
             match precision {
                 Precision::Fp32 => "fp32",
                 Precision::Bf16 => "bf16",
+                Precision::Fp16 => "fp16",
             },
             threads.unwrap_or(cores)
         );

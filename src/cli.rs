@@ -459,7 +459,7 @@ pub struct ModelArgs {
     pub device: DeviceChoice,
     /// Largest number of tokens (padding included) in one batch. Default:
     /// 4096, or two full-length sequences per thread if that is more, so
-    /// every core has work.
+    /// every core has work; 16384 on CUDA.
     #[arg(long)]
     pub batch_tokens: Option<usize>,
     /// Worker threads for CPU inference (default: all cores).
@@ -469,12 +469,14 @@ pub struct ModelArgs {
     /// tensor ops on any device; `auto` is native on CPU, candle elsewhere.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
-    /// Number format of the CPU forward's linear layers. `bf16` rounds
-    /// weights and activations to bfloat16 (sums stay f32): about 1.5×
-    /// faster with AVX-512 BF16, vectors at cosine ≥ 0.9999 to fp32 and to
-    /// sentence-transformers; they are stored under a model id of their
-    /// own. Default: what the library's vectors were made with; else bf16
-    /// where the CPU has AVX-512 BF16 and fp32 elsewhere.
+    /// Number format of the model. `bf16` (native CPU forward) rounds
+    /// weights and activations of the linear layers to bfloat16 (sums stay
+    /// f32): about 1.5× faster with AVX-512 BF16, vectors at cosine ≥ 0.9999
+    /// to fp32. `fp16` (candle ops; the GPU's format) keeps weights and
+    /// activations in half precision, cosine ≥ 0.999. Both are stored under
+    /// a model id of their own. Default: what the library's vectors were
+    /// made with; else fp16 on CUDA, bf16 where the CPU has AVX-512 BF16,
+    /// fp32 elsewhere.
     #[arg(long, value_enum)]
     pub precision: Option<Precision>,
 }
@@ -483,6 +485,7 @@ pub struct ModelArgs {
 pub enum Precision {
     Fp32,
     Bf16,
+    Fp16,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

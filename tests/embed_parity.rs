@@ -6,6 +6,13 @@
 //! The model is provisioned the way the README says: `models/fetch` (run once
 //! per test binary; the script itself locks against other processes), then
 //! found in `models/all-MiniLM-L6-v2`.
+//!
+//! The `cuda_*` tests are the GPU path's (built with `--features cuda`).
+//! Where no device answers they skip, saying so on stderr, unless
+//! `PAPERSCOUT_REQUIRE_GPU` is set. On a GPU machine without the source tree
+//! (scripts/gpu-proof) `PAPERSCOUT_MODEL`, `PAPERSCOUT_REFERENCE` and
+//! `PAPERSCOUT_BIN` say where the model, the reference vectors and the
+//! binary are.
 
 use paperscout::cli::{BackendChoice, ModelArgs, Precision};
 use paperscout::embed::{self, Embedder, SentenceEmbedder};
@@ -17,8 +24,12 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `models/all-MiniLM-L6-v2`, fetched by `models/fetch` when missing.
+/// `$PAPERSCOUT_MODEL`, else `models/all-MiniLM-L6-v2`, fetched by
+/// `models/fetch` when missing.
 fn model_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os(embed::ENV_VAR) {
+        return PathBuf::from(dir);
+    }
     static FETCH: Once = Once::new();
     FETCH.call_once(|| {
         let status = Command::new("bash")
@@ -53,7 +64,10 @@ struct Reference {
 }
 
 fn reference() -> Vec<Reference> {
-    let path = root().join("../shared/reference/all-MiniLM-L6-v2/embeddings.jsonl");
+    let path = std::env::var_os("PAPERSCOUT_REFERENCE").map_or_else(
+        || root().join("../shared/reference/all-MiniLM-L6-v2/embeddings.jsonl"),
+        PathBuf::from,
+    );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.trim().is_empty())
@@ -84,6 +98,11 @@ fn cosine(a: &[f32], b: &[f32]) -> f64 {
 /// `sample` for every 4th text plus all short ones and the longest (the edge
 /// cases), to keep the slower configurations quick.
 fn check_parity(e: &dyn Embedder, label: &str, sample: bool) {
+    check_parity_at(e, label, sample, 0.9999);
+}
+
+/// [`check_parity`] with cosine >= `min` (half precision earns 0.999).
+fn check_parity_at(e: &dyn Embedder, label: &str, sample: bool, min: f64) {
     let mut refs = reference();
     assert_eq!(refs.len(), 126, "reference set changed");
     if sample {
@@ -124,8 +143,8 @@ fn check_parity(e: &dyn Embedder, label: &str, sample: bool) {
         worst.1
     );
     assert!(
-        worst.0 >= 0.9999,
-        "{label}: cosine {} < 0.9999 for {:?}",
+        worst.0 >= min,
+        "{label}: cosine {} < {min} for {:?}",
         worst.0,
         worst.1
     );
@@ -255,7 +274,13 @@ fn model_id_names_the_weights() {
 
 #[test]
 fn padding_does_not_leak_across_a_batch() {
-    let e = native();
+    check_padding(native(), 0.999_999, 1e-5);
+}
+
+/// A text's vector is the same alone and in a batch with longer, shorter
+/// and empty texts (to `min_cosine` and `max_diff`), and the output follows
+/// the input order.
+fn check_padding(e: &dyn Embedder, min_cosine: f64, max_diff: f32) {
     let target = "Scalable consensus for geo-distributed databases";
     let long = "Large language models are trained on many accelerators. ".repeat(40);
     let alone = e.embed(&[target], &|_| {}).unwrap().remove(0);
@@ -270,13 +295,13 @@ fn padding_does_not_leak_across_a_batch() {
     let got = e.embed(&mixed, &|_| {}).unwrap();
     for i in [2, 5] {
         let c = cosine(&alone, &got[i]);
-        assert!(c > 0.999_999, "cosine {c} between alone and batched");
+        assert!(c > min_cosine, "cosine {c} between alone and batched");
         let diff = alone
             .iter()
             .zip(&got[i])
             .map(|(a, b)| (a - b).abs())
             .fold(0f32, f32::max);
-        assert!(diff < 1e-5, "max difference {diff}");
+        assert!(diff < max_diff, "max difference {diff}");
     }
     // And the order of the output follows the input.
     let single: Vec<Vec<f32>> = mixed
@@ -284,7 +309,7 @@ fn padding_does_not_leak_across_a_batch() {
         .map(|t| e.embed(&[t], &|_| {}).unwrap().remove(0))
         .collect();
     for (a, b) in single.iter().zip(&got) {
-        assert!(cosine(a, b) > 0.999_999);
+        assert!(cosine(a, b) > min_cosine);
     }
 }
 
@@ -479,7 +504,7 @@ fn broken_model_dirs_are_one_clear_error() {
 }
 
 fn paperscout() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_paperscout"))
+    Command::new(std::env::var_os("PAPERSCOUT_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_paperscout").into()))
 }
 
 #[test]
@@ -601,4 +626,184 @@ fn cuda_without_the_feature_is_a_clear_error() {
         Err(e) => format!("{e:#}"),
     };
     assert!(err.contains("--features cuda"), "{err}");
+}
+
+/// `--precision fp16` runs the candle forward in half precision (on the CPU
+/// too, so a library embedded on a GPU can be searched anywhere): parity at
+/// cosine >= 0.999 and a model id of its own.
+#[test]
+fn fp16_keeps_parity_on_the_cpu() {
+    let a = ModelArgs {
+        precision: Some(Precision::Fp16),
+        ..args(BackendChoice::Auto)
+    };
+    let e = embed::open(&a, false).unwrap();
+    assert!(e.model_id().ends_with(":fp16"), "{}", e.model_id());
+    assert!(e.summary().contains("F16"), "{}", e.summary());
+    check_parity_at(&e, "fp16 on the CPU", true, 0.999);
+    check_padding(&e, 0.999, 1e-2);
+    let a = ModelArgs {
+        precision: Some(Precision::Fp16),
+        ..args(BackendChoice::Native)
+    };
+    let err = embed::open(&a, false).err().expect("fp16 with the native forward must fail");
+    assert!(format!("{err:#}").contains("--precision fp16 runs on candle tensor ops"), "{err:#}");
+}
+
+/// The candle forward pools and normalises on its device: every pooling
+/// mode, with and without the Normalize module, gives the native forward's
+/// (CPU) vectors.
+#[test]
+fn candle_pooling_matches_the_cpu_for_every_mode() {
+    let texts = [
+        "Graph neural networks for scheduling",
+        "Quantum error correction with surface codes on superconducting qubits",
+        "a",
+    ];
+    for normalize in [true, false] {
+        let dir = model_variant(|d| {
+            std::fs::write(
+                d.join("1_Pooling/config.json"),
+                r#"{"pooling_mode_cls_token": true, "pooling_mode_max_tokens": true,
+                    "pooling_mode_mean_tokens": true, "pooling_mode_mean_sqrt_len_tokens": true}"#,
+            )
+            .unwrap();
+            if !normalize {
+                let modules = std::fs::read_to_string(d.join("modules.json")).unwrap();
+                let v: Vec<serde_json::Value> = serde_json::from_str(&modules).unwrap();
+                let kept: Vec<_> = v
+                    .into_iter()
+                    .filter(|m| !m["type"].as_str().unwrap().ends_with("Normalize"))
+                    .collect();
+                std::fs::write(d.join("modules.json"), serde_json::to_string(&kept).unwrap()).unwrap();
+            }
+        });
+        let open = |backend| {
+            embed::open(
+                &ModelArgs {
+                    model: Some(dir.path().to_path_buf()),
+                    backend,
+                    precision: Some(Precision::Fp32),
+                    ..ModelArgs::default()
+                },
+                false,
+            )
+            .unwrap()
+        };
+        let (cpu, candle) = (open(BackendChoice::Native), open(BackendChoice::Candle));
+        assert_eq!(candle.dim(), 4 * 384);
+        let want = cpu.embed(&texts, &|_| {}).unwrap();
+        let got = candle.embed(&texts, &|_| {}).unwrap();
+        for (w, g) in want.iter().zip(&got) {
+            let scale = w.iter().fold(0f32, |m, x| m.max(x.abs()));
+            let diff = w.iter().zip(g).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+            assert!(diff <= 1e-4 * scale.max(1.0), "normalize {normalize}: max difference {diff}");
+        }
+    }
+}
+
+/// Why no CUDA device can run the GPU tests, if none can.
+fn no_cuda_device() -> Option<String> {
+    match candle_core::Device::new_cuda(0) {
+        Ok(_) => None,
+        // The first line: with RUST_BACKTRACE set, candle appends a backtrace.
+        Err(e) if cfg!(feature = "cuda") => Some(format!(
+            "this build has CUDA but no device answered: {}",
+            e.to_string().lines().next().unwrap_or_default()
+        )),
+        Err(_) => Some("this build has no CUDA support (--features cuda)".to_string()),
+    }
+}
+
+/// Whether a CUDA device answers; without one the GPU tests skip, saying so
+/// loudly, unless `PAPERSCOUT_REQUIRE_GPU` is set, which makes it a failure.
+#[cfg(feature = "cuda")]
+fn cuda_answers(test: &str) -> bool {
+    let Some(why) = no_cuda_device() else {
+        return true;
+    };
+    assert!(
+        std::env::var_os("PAPERSCOUT_REQUIRE_GPU").is_none(),
+        "{test}: PAPERSCOUT_REQUIRE_GPU is set, but {why}"
+    );
+    eprintln!("SKIPPED {test}: {why} (set PAPERSCOUT_REQUIRE_GPU=1 to fail instead)");
+    false
+}
+
+#[cfg(feature = "cuda")]
+fn cuda_args(precision: Precision) -> ModelArgs {
+    ModelArgs {
+        device: paperscout::cli::DeviceChoice::Cuda,
+        precision: Some(precision),
+        ..args(BackendChoice::Auto)
+    }
+}
+
+/// The GPU's default: f16 weights and activations, cosine >= 0.999.
+#[cfg(feature = "cuda")]
+#[test]
+fn cuda_fp16_parity() {
+    if !cuda_answers("cuda_fp16_parity") {
+        return;
+    }
+    let e = embed::open(&cuda_args(Precision::Fp16), true).unwrap();
+    assert!(e.model_id().ends_with(":fp16"), "{}", e.model_id());
+    assert!(e.summary().contains("on CUDA in F16"), "{}", e.summary());
+    check_parity_at(&e, "CUDA fp16", false, 0.999);
+    check_padding(&e, 0.999, 1e-2);
+}
+
+#[cfg(feature = "cuda")]
+#[test]
+fn cuda_fp32_parity() {
+    if !cuda_answers("cuda_fp32_parity") {
+        return;
+    }
+    let e = embed::open(&cuda_args(Precision::Fp32), true).unwrap();
+    assert!(e.summary().contains("on CUDA in F32"), "{}", e.summary());
+    check_parity(&e, "CUDA fp32", false);
+    check_padding(&e, 0.999_99, 1e-4);
+}
+
+/// `--device auto` (the default) never fails for want of a GPU: CUDA when
+/// the build has it and a device answers, else the CPU, with one line on
+/// stderr under `--verbose` that says why.
+#[test]
+fn cuda_or_one_line_saying_why_not() {
+    let gpu = no_cuda_device().is_none();
+    assert!(
+        gpu || std::env::var_os("PAPERSCOUT_REQUIRE_GPU").is_none(),
+        "PAPERSCOUT_REQUIRE_GPU is set, but {}",
+        no_cuda_device().unwrap_or_default()
+    );
+    let mut child = paperscout()
+        .args(["--verbose", "embed", "-"])
+        .env(embed::ENV_VAR, model_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(b"{\"text\": \"hello world\"}\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+    let why: Vec<&str> = stderr.lines().filter(|l| l.starts_with("device:")).collect();
+    if gpu {
+        assert!(why.is_empty(), "{stderr}");
+        assert!(stderr.contains("candle tensor ops on CUDA in F16"), "{stderr}");
+    } else {
+        assert_eq!(why.len(), 1, "{stderr}");
+        let expected = if cfg!(feature = "cuda") {
+            "no CUDA device answered"
+        } else {
+            "this build has no CUDA support"
+        };
+        assert!(why[0].contains(expected), "{stderr}");
+        assert!(stderr.contains("native CPU forward"), "{stderr}");
+    }
 }

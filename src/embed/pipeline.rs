@@ -5,12 +5,14 @@
 use super::backend::Backend;
 use super::batch::{self, Batch};
 use super::bert::{candle::CandleBert, native::NativeBert, BertConfig, BertWeights};
+use super::pool::Head;
 use super::resolve::ResolvedModel;
-use super::st::{PoolMode, SentenceConfig};
+use super::st::SentenceConfig;
 use super::tokenize::TextTokenizer;
 use super::{pool, Embedder};
+use crate::cli::Precision;
 use anyhow::{bail, Context, Result};
-use candle_core::Device;
+use candle_core::{DType, Device};
 use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::path::Path;
@@ -18,18 +20,23 @@ use std::path::Path;
 /// Tokens per batch unless asked otherwise: the fastest on the two Zen 4
 /// cores of docs/benchmarks.md, equal to 8192 in fp32, 5 % ahead in bf16.
 const DEFAULT_BATCH_TOKENS: usize = 4096;
+/// The same on a GPU: text-embeddings-inference's default budget, 64
+/// abstracts of 256 tokens; large enough that the kernels, not their
+/// launches, set the pace. (Unmeasured: scripts/gpu-proof sweeps it.)
+const DEFAULT_GPU_BATCH_TOKENS: usize = 16384;
 
 /// How to run a model; the parts of `ModelArgs` that are not about finding it.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
     pub device: Device,
-    /// Use the candle-ops forward even on the CPU.
+    /// Use the candle-ops forward (always off the CPU).
     pub candle_ops: bool,
     /// `None`: the default (see [`crate::cli::ModelArgs::batch_tokens`]).
     pub batch_tokens: Option<usize>,
     pub threads: Option<usize>,
-    /// bf16 linear layers in the native forward.
-    pub bf16: bool,
+    /// bf16: the native forward's linear layers; fp16: the candle forward's
+    /// weights and activations.
+    pub precision: Precision,
 }
 
 pub struct SentenceEmbedder {
@@ -39,8 +46,7 @@ pub struct SentenceEmbedder {
     dim: usize,
     tokenizer: TextTokenizer,
     backend: Box<dyn Backend>,
-    pooling: Vec<PoolMode>,
-    normalize: bool,
+    head: Head,
     batch_tokens: usize,
     pool: Option<rayon::ThreadPool>,
     summary: String,
@@ -103,7 +109,11 @@ impl SentenceEmbedder {
             ),
         }
         let weights_path = tdir.join("model.safetensors");
-        let weights = BertWeights::load(cfg, &weights_path, &opts.device)?;
+        let dtype = match opts.precision {
+            Precision::Fp16 => DType::F16,
+            Precision::Fp32 | Precision::Bf16 => DType::F32,
+        };
+        let weights = BertWeights::load(cfg, &weights_path, dtype, &opts.device)?;
         let pool = match opts.threads {
             Some(n) => Some(
                 rayon::ThreadPoolBuilder::new()
@@ -114,17 +124,21 @@ impl SentenceEmbedder {
             None => None,
         };
         let backend: Box<dyn Backend> = if opts.device.is_cpu() && !opts.candle_ops {
-            Box::new(NativeBert::new(&weights, opts.bf16)?)
+            Box::new(NativeBert::new(
+                &weights,
+                opts.precision == Precision::Bf16,
+            )?)
         } else {
             Box::new(CandleBert::new(weights, opts.device.clone()))
         };
         debug_assert!(max_len <= backend.max_positions());
-        // bf16 vectors differ (slightly) from fp32 ones; a library keeps them apart.
+        // bf16 and fp16 vectors differ (slightly) from fp32 ones; a library
+        // keeps them apart.
         let id = format!(
             "{}:{}{}",
             model.name,
             sha256_prefix(&weights_path)?,
-            if opts.bf16 { super::BF16_SUFFIX } else { "" }
+            super::precision_suffix(opts.precision)
         );
         let dim = backend.hidden_size() * st.pooling.len();
         let describe = match &pool {
@@ -137,10 +151,12 @@ impl SentenceEmbedder {
         let threads = pool
             .as_ref()
             .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
-        let batch_tokens = opts
-            .batch_tokens
-            .unwrap_or_else(|| DEFAULT_BATCH_TOKENS.max(2 * threads * max_len))
-            .max(1);
+        let default_tokens = if opts.device.is_cpu() {
+            DEFAULT_BATCH_TOKENS.max(2 * threads * max_len)
+        } else {
+            DEFAULT_GPU_BATCH_TOKENS
+        };
+        let batch_tokens = opts.batch_tokens.unwrap_or(default_tokens).max(1);
         let summary = format!(
             "{id}, dim {dim}, max_seq_length {max_len}, pooling {}, {}normalized; {describe}; \
              batches of at most {batch_tokens} tokens",
@@ -157,8 +173,10 @@ impl SentenceEmbedder {
             dim,
             tokenizer,
             backend,
-            pooling: st.pooling,
-            normalize: st.normalize,
+            head: Head {
+                modes: st.pooling,
+                normalize: st.normalize,
+            },
             batch_tokens,
             pool,
             summary,
@@ -214,16 +232,22 @@ impl Embedder for SentenceEmbedder {
         let mut done = 0;
         for group in batch::plan(&lengths, self.batch_tokens) {
             let batch = Batch::from_sequences(group.iter().map(|&i| ids[i].as_slice()));
-            let hidden = if batch.tokens() == 0 {
-                Vec::new()
+            let vectors = if batch.tokens() == 0 {
+                // Only empty texts (a tokenizer without special tokens):
+                // zeros, as sentence-transformers gives.
+                pool::pool_batch(&[], width, &batch, &self.head)
             } else {
-                self.run(|| self.backend.forward(&batch))?
+                self.run(|| self.backend.forward(&batch, &self.head))?
             };
-            for (k, &i) in group.iter().enumerate() {
-                let mut v = pool::pool(&hidden, width, batch.seq(k), &self.pooling);
-                if self.normalize {
-                    pool::normalize(&mut v);
-                }
+            if vectors.len() != group.len() * self.dim {
+                bail!(
+                    "the model backend gave {} numbers for {} texts of dimension {}",
+                    vectors.len(),
+                    group.len(),
+                    self.dim
+                );
+            }
+            for (v, &i) in vectors.chunks_exact(self.dim).zip(&group) {
                 if v.iter().any(|x| !x.is_finite()) {
                     bail!(
                         "the model in {} gives non-finite vectors (NaN or infinity): its weights are damaged; \
@@ -231,7 +255,7 @@ impl Embedder for SentenceEmbedder {
                         self.dir.display()
                     );
                 }
-                out[i] = v;
+                out[i] = v.to_vec();
             }
             done += group.len();
             progress(done);

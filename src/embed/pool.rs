@@ -1,7 +1,30 @@
 //! Pooling of token vectors into one sentence vector, and L2 normalisation,
 //! as sentence-transformers' Pooling and Normalize modules do them.
 
+use super::batch::Batch;
 use super::st::PoolMode;
+
+/// What follows the encoder: sentence-transformers' Pooling and Normalize.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Head {
+    pub modes: Vec<PoolMode>,
+    pub normalize: bool,
+}
+
+/// One pooled (and, when the head says so, unit-length) vector per sequence
+/// of `batch`, row-major `[batch.len(), width * modes]`, from the token
+/// vectors `hidden` (`[batch.tokens(), width]`, packed order).
+pub fn pool_batch(hidden: &[f32], width: usize, batch: &Batch, head: &Head) -> Vec<f32> {
+    let mut out = Vec::with_capacity(batch.len() * width * head.modes.len());
+    for s in 0..batch.len() {
+        let mut v = pool(hidden, width, batch.seq(s), &head.modes);
+        if head.normalize {
+            normalize(&mut v);
+        }
+        out.extend(v);
+    }
+    out
+}
 
 /// Pools the rows `[start, end)` of `hidden` (row width `width`) with each of
 /// `modes`, concatenated. Every token counts: sentence-transformers' attention

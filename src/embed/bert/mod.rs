@@ -158,13 +158,14 @@ pub struct BertWeights {
 }
 
 impl BertWeights {
-    /// Loads `model.safetensors` (f32, f16 or bf16; converted to f32).
-    pub fn load(cfg: BertConfig, weights: &Path, device: &Device) -> Result<Self> {
+    /// Loads `model.safetensors` (f32, f16 or bf16), converted to `dtype`
+    /// on `device`.
+    pub fn load(cfg: BertConfig, weights: &Path, dtype: DType, device: &Device) -> Result<Self> {
         if !weights.is_file() {
             bail!("{} is missing", weights.display());
         }
         // SAFETY: the file is mapped read-only; candle copies what it keeps.
-        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[weights], DType::F32, device) }
+        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[weights], dtype, device) }
             .with_context(|| format!("{} is not a valid safetensors file", weights.display()))?;
         let vb = if vb.contains_tensor("embeddings.word_embeddings.weight") {
             vb

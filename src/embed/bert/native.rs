@@ -21,6 +21,7 @@ use crate::embed::backend::Backend;
 use crate::embed::batch::Batch;
 use crate::embed::bf16::{self, Bf16Linear};
 use crate::embed::kernels;
+use crate::embed::pool::{self, Head};
 use anyhow::Result;
 use candle_core::Tensor;
 use rayon::prelude::*;
@@ -325,7 +326,16 @@ impl Backend for NativeBert {
         )
     }
 
-    fn forward(&self, batch: &Batch) -> Result<Vec<f32>> {
+    fn forward(&self, batch: &Batch, head: &Head) -> Result<Vec<f32>> {
+        let hidden = self.hidden_states(batch)?;
+        Ok(pool::pool_batch(&hidden, self.cfg.hidden_size, batch, head))
+    }
+}
+
+impl NativeBert {
+    /// Last hidden state of every token of `batch`, row-major
+    /// `[batch.tokens(), hidden]`, rows in the batch's packed order.
+    fn hidden_states(&self, batch: &Batch) -> Result<Vec<f32>> {
         let cfg = &self.cfg;
         let h = cfg.hidden_size;
         cfg.check_batch(batch)?;
@@ -364,9 +374,7 @@ impl Backend for NativeBert {
             });
         Ok(out)
     }
-}
 
-impl NativeBert {
     /// The whole forward for `batch`, last hidden states into `out`
     /// (`[batch.tokens(), hidden]`), products run with `par`.
     fn forward_share(
