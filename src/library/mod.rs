@@ -394,6 +394,8 @@ impl Library {
         let dir = self.model_dir(&flat.model);
         std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let _lock = lock_derived(&dir)?;
+        // The hnsw_rs graph of libraries made before session 4 is unused.
+        let _ = std::fs::remove_dir_all(dir.join("hnsw"));
         index::update(&self.index_dir(&flat.model), flat, rebuild)
     }
 

@@ -1,0 +1,180 @@
+"""paperscout's index at N papers, side by side with hnswlib on the same vectors.
+
+Called by benches/scale.sh (which makes the venv and builds the binary):
+    python benches/scale.py --source LIB --n N --work DIR --bin target/release/paperscout
+
+Vectors: the source library's real MiniLM vectors, then noisy copies of them
+(a real vector plus N(0, 0.032^2) per dimension, normalised) up to N. Papers
+get synthetic new-style ids, their source's categories and dates, and are
+imported with their vectors (`ingest --no-embed`), the last 1,500 as a later
+day's listing (the daily increment). Prints one markdown table row per figure.
+"""
+
+import argparse, json, os, resource, sqlite3, statistics, subprocess, time, urllib.request
+
+import hnswlib
+import numpy as np
+
+DIM = 384
+DAY = 1500
+
+
+def timed(cmd, **kw):
+    """Runs cmd; returns (seconds wall, CPU seconds, peak RSS MB, stdout)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, after.ru_maxrss / 1024, out.stdout
+
+
+def peak_rss(cmd):
+    """Peak RSS (MB) of one run of cmd, from /usr/bin/time."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True, check=True)
+    return int(out.stderr.strip().splitlines()[-1]) / 1024
+
+
+def load_source(lib):
+    db = sqlite3.connect(f"file:{lib}/library.sqlite?mode=ro", uri=True)
+    model = db.execute("SELECT value FROM meta WHERE key = 'model'").fetchone()[0]
+    rows = db.execute(
+        "SELECT p.subjects, p.first_date, v.vec FROM papers p JOIN vectors v "
+        "ON v.model = ? AND v.text_hash = p.text_hash ORDER BY p.rowid", (model,)).fetchall()
+    subjects = [json.loads(r[0]) for r in rows]
+    dates = [r[1] or "2025-01-01" for r in rows]
+    vecs = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), DIM)
+    return model, subjects, dates, vecs
+
+
+def synth(vecs, n, seed=12345):
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, DIM), dtype=np.float32)
+    m = min(n, len(vecs))
+    out[:m] = vecs[:m]
+    for s in range(m, n, 100_000):
+        e = min(n, s + 100_000)
+        src = rng.integers(0, len(vecs), e - s)
+        v = vecs[src] + rng.normal(0, 0.032, (e - s, DIM)).astype(np.float32)
+        out[s:e] = v / np.linalg.norm(v, axis=1, keepdims=True)
+    return out
+
+
+def paper_id(i):
+    # YYMM.NNNNN from 1001 on: unique for any N this runs at.
+    months = [f"{y:02d}{m:02d}" for y in range(10, 99) for m in range(1, 13)]
+    return f"{months[i // 99_999]}.{i % 99_999 + 1:05d}"
+
+
+def write_jsonl(path, model, ids, subjects, dates, vecs, day=None):
+    with open(path, "w") as f:
+        for k, i in enumerate(ids):
+            line = {"id": paper_id(i), "title": f"Synthetic paper {i}", "abstract": f"Abstract of synthetic paper {i}.",
+                    "categories": subjects[i % len(subjects)], "date": day or dates[i % len(dates)],
+                    "authors": ["A. Author"], "model": model,
+                    "embedding": [round(float(x), 7) for x in vecs[k]]}
+            f.write(json.dumps(line) + "\n")
+
+
+def p50(xs):
+    return statistics.median(xs)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--n", type=int, required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--bin", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    model, subjects, dates, real = load_source(a.source)
+    vecs = synth(real, a.n)
+    base, day = a.n - DAY, a.n
+    lib = os.path.join(a.work, f"lib-{a.n}")
+    rows = []
+
+    def row(what, ours, theirs=""):
+        rows.append(f"| {what} | {ours} | {theirs} |")
+
+    if not os.path.exists(os.path.join(lib, "library.sqlite")):
+        write_jsonl(f"{a.work}/base.jsonl", model, range(base), subjects, dates, vecs[:base])
+        write_jsonl(f"{a.work}/day.jsonl", model, range(base, day), subjects, dates, vecs[base:], day="2099-01-05")
+        w, c, r, _ = timed([a.bin, "ingest", f"{a.work}/base.jsonl", "--no-embed", "--library", lib])
+        row(f"import {base} papers with vectors (`ingest --no-embed`)", f"{w:.0f} s wall, {c:.0f} CPU-s")
+        w, c, r, _ = timed([a.bin, "doctor", "--rebuild-index", "--library", lib])
+        row("index build from scratch (`doctor --rebuild-index`)", f"{w:.0f} s wall, {c:.0f} CPU-s, peak RSS {r:.0f} MB")
+        w, c, r, out = timed([a.bin, "ingest", f"{a.work}/day.jsonl", "--no-embed", "--library", lib])
+        row(f"add a day's {DAY} papers (vectors imported; append + index insert)", f"{w:.1f} s wall, {c:.1f} CPU-s")
+
+    exact = vecs  # row i of the library is paper i (imported in order)
+    rng = np.random.default_rng(7)
+    qs = rng.choice(base, 50, replace=False)
+    ids = [paper_id(int(q)) for q in qs]
+    for flag, name in [([], "one-shot `like ID` (exact scan)"), (["--approx"], "one-shot `like ID --approx` (index)")]:
+        walls, hits = [], 0
+        for q, pid in zip(qs, ids):
+            t = time.perf_counter()
+            out = subprocess.run([a.bin, "like", pid, "-k", "10", "--json", "--library", lib] + flag,
+                                 check=True, capture_output=True, text=True).stdout
+            walls.append(time.perf_counter() - t)
+            got = {json.loads(l)["id"] for l in out.splitlines()}
+            s = exact @ exact[q]
+            s[q] = -2
+            want = {paper_id(int(i)) for i in np.argpartition(-s, 10)[:10]}
+            hits += len(got & want)
+        rss = peak_rss([a.bin, "like", ids[0], "-k", "10", "--library", lib] + flag)
+        row(name, f"p50 {p50(walls) * 1e3:.0f} ms, recall@10 {hits / 500:.3f}, peak RSS {rss:.0f} MB")
+
+    port = 18000 + a.n % 1000
+    srv = subprocess.Popen([a.bin, "serve", "--addr", f"127.0.0.1:{port}", "--library", lib],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/like/{ids[0]}", timeout=60).read()
+                break
+            except Exception:
+                time.sleep(0.5)
+        walls = []
+        for k in range(200):
+            t = time.perf_counter()
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/like/{ids[k % len(ids)]}", timeout=60).read()
+            walls.append(time.perf_counter() - t)
+        row("served `/api/like/ID` (200 requests, one client)", f"p50 {p50(walls) * 1e3:.1f} ms")
+    finally:
+        srv.terminate()
+        srv.wait()
+
+    # hnswlib on the same vectors, same machine, same run.
+    t, c0 = time.perf_counter(), time.process_time()
+    h = hnswlib.Index(space="ip", dim=DIM)
+    h.init_index(max_elements=a.n, M=16, ef_construction=128)
+    h.add_items(vecs, np.arange(a.n), num_threads=os.cpu_count())
+    build = (time.perf_counter() - t, time.process_time() - c0)
+    h.save_index(f"{a.work}/hnswlib-{a.n}.bin")
+    del h
+    t, c0 = time.perf_counter(), time.process_time()
+    h = hnswlib.Index(space="ip", dim=DIM)
+    h.load_index(f"{a.work}/hnswlib-{a.n}.bin")
+    load = (time.perf_counter() - t, time.process_time() - c0)
+    h.set_ef(64)
+    walls, hits = [], 0
+    for q in qs:
+        t = time.perf_counter()
+        labels, _ = h.knn_query(vecs[q], k=11)
+        walls.append(time.perf_counter() - t)
+        s = exact @ exact[q]
+        s[q] = -2
+        want = set(np.argpartition(-s, 10)[:10].tolist())
+        hits += len(want & set(int(x) for x in labels[0] if x != q))
+    print(f"\n### {a.n} vectors\n\n| what | paperscout (usearch) | hnswlib (M=16, ef_c=128, ef=64, f32) |\n| --- | --- | --- |")
+    for r in rows:
+        print(r)
+    print(f"| hnswlib: build / load a saved index / query in process | | build {build[0]:.0f} s wall, {build[1]:.0f} CPU-s; "
+          f"load {load[0]:.2f} s; query p50 {p50(walls) * 1e6:.0f} µs, recall@10 {hits / 500:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
