@@ -62,8 +62,8 @@ def synth(vecs, n, seed=12345):
 
 
 def paper_id(i):
-    # YYMM.NNNNN from 1001 on: unique for any N this runs at.
-    months = [f"{y:02d}{m:02d}" for y in range(10, 99) for m in range(1, 13)]
+    # YYMM.NNNNN (five digits from 1501 on): unique for any N this runs at.
+    months = [f"{y:02d}{m:02d}" for y in range(15, 99) for m in range(1, 13)]
     return f"{months[i // 99_999]}.{i % 99_999 + 1:05d}"
 
 
