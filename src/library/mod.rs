@@ -759,6 +759,17 @@ mod tests {
         Fake { id, calls: std::cell::Cell::new(0) }
     }
 
+    /// A library of `n` papers listed on one day, embedded by `fake("m")`.
+    fn embedded_library(n: usize) -> (tempfile::TempDir, Library) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut lib = Library::open_write(dir.path()).unwrap();
+        let papers: Vec<Paper> =
+            (1..=n).map(|i| paper(&format!("2603.{i:05}v1"), Kind::New, "2026-03-02", &format!("Text {i}."))).collect();
+        lib.add_papers(&papers).unwrap();
+        lib.embed_missing(&fake("m"), &|_, _| {}).unwrap();
+        (dir, lib)
+    }
+
     /// One text the model cannot embed is reported and skipped; it neither
     /// stops the others nor any later ingest.
     #[test]
@@ -847,12 +858,7 @@ mod tests {
     /// current vectors.
     #[test]
     fn readers_racing_an_update_never_fail() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut lib = Library::open_write(dir.path()).unwrap();
-        let papers: Vec<Paper> =
-            (1..=50).map(|i| paper(&format!("2603.{i:05}v1"), Kind::New, "2026-03-02", &format!("Text {i}."))).collect();
-        lib.add_papers(&papers).unwrap();
-        lib.embed_missing(&fake("m"), &|_, _| {}).unwrap();
+        let (dir, _writer) = embedded_library(50);
         std::thread::scope(|s| {
             for _ in 0..4 {
                 s.spawn(|| {
@@ -880,12 +886,7 @@ mod tests {
     /// once, with its new vector.
     #[test]
     fn derived_files_grow_with_the_library() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut lib = Library::open_write(dir.path()).unwrap();
-        let papers: Vec<Paper> =
-            (1..=30).map(|i| paper(&format!("2603.{i:05}v1"), Kind::New, "2026-03-02", &format!("Text {i}."))).collect();
-        lib.add_papers(&papers).unwrap();
-        lib.embed_missing(&fake("m"), &|_, _| {}).unwrap();
+        let (_dir, mut lib) = embedded_library(30);
         let flat = lib.sync_flat("m").unwrap();
         assert_eq!((flat.count, flat.live()), (30, 30));
         assert_eq!(lib.update_index(&flat, false).unwrap(), index::Updated::Built { added: 30 });
@@ -922,12 +923,7 @@ mod tests {
     /// with what was published, and the next update finishes the job.
     #[test]
     fn an_update_killed_midway_leaves_what_was_published() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut lib = Library::open_write(dir.path()).unwrap();
-        let papers: Vec<Paper> =
-            (1..=25).map(|i| paper(&format!("2603.{i:05}v1"), Kind::New, "2026-03-02", &format!("Text {i}."))).collect();
-        lib.add_papers(&papers).unwrap();
-        lib.embed_missing(&fake("m"), &|_, _| {}).unwrap();
+        let (_dir, mut lib) = embedded_library(25);
         let flat = lib.sync_flat("m").unwrap();
         lib.update_index(&flat, false).unwrap();
         let meta = index::read_meta(&lib.index_dir("m")).unwrap();
@@ -952,12 +948,7 @@ mod tests {
     /// doctor finds derived files damaged in place, same size and all.
     #[test]
     fn doctor_rebuilds_damaged_derived_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut lib = Library::open_write(dir.path()).unwrap();
-        let papers: Vec<Paper> =
-            (1..=20).map(|i| paper(&format!("2603.{i:05}v1"), Kind::New, "2026-03-02", &format!("Text {i}."))).collect();
-        lib.add_papers(&papers).unwrap();
-        lib.embed_missing(&fake("m"), &|_, _| {}).unwrap();
+        let (_dir, lib) = embedded_library(20);
         let flat = lib.flat_vectors("m").unwrap();
         drop(flat);
         assert_eq!(lib.check_flat("m").unwrap().1, "vectors ok (20 rows, 20 live)");
