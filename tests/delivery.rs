@@ -69,18 +69,10 @@ const EVIL_ABSTRACT: &str = "Line one \u{7}with a<b.\nER  - \nTY  - JOUR\n}} and
 /// A library whose one day holds a hostile paper and three plain ones.
 fn hostile_library(dir: &Path) -> std::path::PathBuf {
     let lib = dir.join("lib");
-    let mut lines = vec![serde_json::json!({
+    let path = common::hostile_listing(dir, serde_json::json!({
         "id": "2603.09001", "title": EVIL_TITLE, "abstract": EVIL_ABSTRACT,
         "authors": ["Mallory </name></author>", "Eve and Trent"], "categories": ["cs.DC"], "date": "2026-03-09",
-    })];
-    for (i, t) in ["Scheduling LLM inference on GPU clusters", "Serverless cold starts", "Consensus under Byzantine faults"].iter().enumerate() {
-        lines.push(serde_json::json!({
-            "id": format!("2603.0900{}", i + 2), "title": t, "abstract": format!("{t}: a plain abstract."),
-            "authors": ["A. Author"], "categories": ["cs.DC"], "date": "2026-03-09",
-        }));
-    }
-    let path = dir.join("evil.jsonl");
-    std::fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    }));
     ok(&lib, &["ingest", path.to_str().unwrap()]);
     ok(&lib, &["seed", "add", "--text", "Evil title script alert input"]);
     lib

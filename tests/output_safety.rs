@@ -23,19 +23,11 @@ const EVIL_AUTHOR: &str = "Mallory \u{1b}]0;pwned\u{7}Smith";
 const EVIL_ABSTRACT: &str = "First \u{1b}[2Jparagraph with a<b and x > y and \u{9b}6n.\n  Second paragraph \u{7}with javascript:alert(5) and <b>bold</b>.";
 
 fn jsonl_listing(dir: &Path) -> String {
-    let mut lines = vec![serde_json::json!({
+    let first = serde_json::json!({
         "id": "2603.09001", "title": EVIL_TITLE, "abstract": EVIL_ABSTRACT,
         "authors": [EVIL_AUTHOR, "Eve <script>x</script>"], "categories": ["cs.DC"], "date": "2026-03-09",
-    })];
-    for (i, t) in ["Scheduling LLM inference on GPU clusters", "Serverless cold starts", "Consensus under Byzantine faults"].iter().enumerate() {
-        lines.push(serde_json::json!({
-            "id": format!("2603.0900{}", i + 2), "title": t, "abstract": format!("{t}: a plain abstract."),
-            "authors": ["A. Author"], "categories": ["cs.DC"], "date": "2026-03-09",
-        }));
-    }
-    let path = dir.join("evil.jsonl");
-    std::fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
-    path.to_string_lossy().into_owned()
+    });
+    common::hostile_listing(dir, first).to_string_lossy().into_owned()
 }
 
 /// The same paper in an RSS feed, where fields may carry HTML.

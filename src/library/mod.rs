@@ -69,13 +69,17 @@ pub fn resolve_dir(arg: Option<&Path>) -> Result<PathBuf> {
 /// The file whose lock makes a process the library's one writer.
 fn lock_file(dir: &Path) -> Result<(File, PathBuf)> {
     let lock_path = dir.join("write.lock");
-    let lock = File::options()
+    Ok((open_lock(&lock_path)?, lock_path))
+}
+
+/// A lock file, created when missing and never truncated.
+fn open_lock(path: &Path) -> Result<File> {
+    File::options()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(&lock_path)
-        .with_context(|| format!("cannot open {}", lock_path.display()))?;
-    Ok((lock, lock_path))
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))
 }
 
 impl Library {
@@ -581,12 +585,7 @@ impl IndexState {
 fn lock_derived(dir: &Path) -> Result<File> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = dir.join("update.lock");
-    let f = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
+    let f = open_lock(&path)?;
     f.lock().with_context(|| format!("cannot lock {}", path.display()))?;
     Ok(f)
 }

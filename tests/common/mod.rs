@@ -52,6 +52,21 @@ pub fn ok(lib: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// A JSON-lines listing in `dir`: `first` (a paper with hostile text), then
+/// three plain cs.DC papers of the same day. Returns its path.
+pub fn hostile_listing(dir: &Path, first: serde_json::Value) -> PathBuf {
+    let mut lines = vec![first];
+    for (i, t) in ["Scheduling LLM inference on GPU clusters", "Serverless cold starts", "Consensus under Byzantine faults"].iter().enumerate() {
+        lines.push(serde_json::json!({
+            "id": format!("2603.0900{}", i + 2), "title": t, "abstract": format!("{t}: a plain abstract."),
+            "authors": ["A. Author"], "categories": ["cs.DC"], "date": "2026-03-09",
+        }));
+    }
+    let path = dir.join("evil.jsonl");
+    std::fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    path
+}
+
 pub fn json_lines(s: &str) -> Vec<serde_json::Value> {
     s.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect()
 }
