@@ -89,6 +89,9 @@ CREATE TABLE IF NOT EXISTS vectors (
     vec       BLOB NOT NULL,        -- little-endian f32
     PRIMARY KEY (model, text_hash)
 ) WITHOUT ROWID;
+-- Counting vectors per model (stats, doctor) reads this, 50 bytes a row,
+-- instead of the table's 1.5 KB rows: 0.2 s instead of 8 s at 1 M.
+CREATE INDEX IF NOT EXISTS vectors_by_model ON vectors (model);
 -- Rowids papers left when their text, subjects or first date changed (they
 -- move to a new rowid so that derived vector files only ever grow at the end).
 CREATE TABLE IF NOT EXISTS retired (
@@ -240,6 +243,13 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store> {
         remember(path);
         let conn = Connection::open(path).map_err(|e| open_error(path, e))?;
+        // Vectors are stored in a WITHOUT ROWID table, whose rows must fit a
+        // quarter page or spill the rest onto an overflow page of its own: at
+        // 4 KB pages a 1.5 KB MiniLM vector took 4.5 KB on disk (13 GB at 3 M
+        // papers). 16 KB pages hold vectors of up to ~1,000 dimensions
+        // inline. Only a new database takes it; an existing one keeps its own.
+        conn.pragma_update(None, "page_size", 16384)
+            .map_err(|e| open_error(path, e))?;
         // WAL: readers never block the writer, and a killed writer loses only
         // its uncommitted transaction.
         conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| open_error(path, e))?;
