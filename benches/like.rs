@@ -1,5 +1,6 @@
-//! `like ID` on a large library: process start to output, and the index
-//! behind it (exact scan vs HNSW, HNSW recall@10 against exact).
+//! `like ID` on a large library: process start to output, and the searches
+//! behind it (exact scan, the bit sketch a one-shot query scans, the HNSW
+//! index `serve` opens: recall@10 of the last two against exact).
 //!
 //! Needs a library built from the 74,728-paper corpus:
 //!   paperscout ingest ../shared/data/corpus/arxiv-cs-2025-2026.jsonl.gz --library target/corpus-lib
@@ -21,9 +22,12 @@ fn bench(c: &mut Criterion) {
     };
     let model = lib.store.default_model().unwrap().expect("library has vectors");
     let t = Instant::now();
-    let vectors = lib.vectors(&model, UseIndex::Always).unwrap();
-    let flat = &vectors.flat;
-    eprintln!("index ready in {:.1}s ({} vectors)", t.elapsed().as_secs_f64(), flat.count);
+    let hnsw = lib.vectors(&model, UseIndex::Always).unwrap();
+    eprintln!("index ready in {:.1}s ({} vectors)", t.elapsed().as_secs_f64(), hnsw.flat.count);
+    let t = Instant::now();
+    let sketched = lib.vectors(&model, UseIndex::Never).unwrap();
+    eprintln!("sketch ready in {:.1}s", t.elapsed().as_secs_f64());
+    let flat = &hnsw.flat;
 
     // Queries: every n-th paper of the library, as `like ID` would ask.
     let step = (flat.count / 500).max(1);
@@ -35,25 +39,26 @@ fn bench(c: &mut Criterion) {
         .map(|p| p.paper.id)
         .collect();
 
-    let (recall, hnsw_per_query) = {
+    for (name, vectors) in [("HNSW", &hnsw), ("sketch", &sketched)] {
         let mut hits = 0;
         let mut total = 0;
         let mut spent = Duration::ZERO;
         for &q in &queries {
-            let exact = flat.top_k(flat.vector(q), 10, |i| i != q);
+            let not_q = |m: paperscout::library::vectors::RowMeta| m.rowid != flat.rowid(q);
+            let exact = flat.top_k(flat.vector(q), 10, not_q);
             let s = Instant::now();
-            let approx = vectors.search(flat.vector(q), 10, |i| i != q).unwrap();
+            let found = vectors.search(flat.vector(q), 10, not_q).unwrap();
             spent += s.elapsed();
             total += exact.len();
-            hits += exact.iter().filter(|(i, _)| approx.iter().any(|(j, _)| j == i)).count();
+            hits += exact.iter().filter(|(i, _)| found.iter().any(|(j, _)| j == i)).count();
         }
-        (hits as f64 / total as f64, spent / queries.len() as u32)
-    };
-    eprintln!(
-        "HNSW recall@10 vs exact: {recall:.4} over {} queries; {:.2} ms/query",
-        queries.len(),
-        hnsw_per_query.as_secs_f64() * 1e3
-    );
+        eprintln!(
+            "{name} recall@10 vs exact: {:.4} over {} queries; {:.2} ms/query",
+            hits as f64 / total as f64,
+            queries.len(),
+            (spent / queries.len() as u32).as_secs_f64() * 1e3
+        );
+    }
 
     let mut g = c.benchmark_group("like");
     g.sample_size(20).measurement_time(Duration::from_secs(10));
@@ -62,7 +67,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             qi = (qi + 1) % queries.len();
             let q = queries[qi];
-            flat.top_k(flat.vector(q), 10, |i| i != q)
+            flat.top_k(flat.vector(q), 10, |m| m.rowid != flat.rowid(q))
         })
     });
     let bin = env!("CARGO_BIN_EXE_paperscout");

@@ -353,7 +353,7 @@ pub struct LibraryArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
-    /// Build the index again from scratch, even when it is sound.
+    /// Build the index and the sketch again from scratch, even when sound.
     #[arg(long)]
     pub rebuild_index: bool,
     #[command(flatten)]

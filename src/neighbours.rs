@@ -38,14 +38,10 @@ impl Scope {
         Ok(())
     }
 
-    /// Whether row `meta` may be in the scope: exact for dates; for the
-    /// category a hashed bit, so a pass is confirmed by [`Scope::admits`].
-    pub fn may_admit(&self, meta: RowMeta) -> bool {
+    /// The scope as a search checks it on every row: numbers, parsed once.
+    pub fn rows(&self) -> RowScope {
         let day = |d: &Option<String>| d.as_deref().map(day_number);
-        let after = day(&self.since).is_none_or(|s| meta.day >= s);
-        let before = day(&self.until).is_none_or(|u| meta.day <= u && meta.day != 0);
-        let subject = self.category.as_deref().is_none_or(|c| meta.subjects & subject_bit(c) != 0);
-        after && before && subject
+        RowScope { since: day(&self.since), until: day(&self.until), subject: self.category.as_deref().map(subject_bit) }
     }
 
     /// Whether `paper` is in the scope.
@@ -54,6 +50,24 @@ impl Scope {
         self.since.as_deref().is_none_or(|s| date.is_some_and(|d| d >= s))
             && self.until.as_deref().is_none_or(|u| date.is_some_and(|d| d <= u))
             && self.category.as_deref().is_none_or(|c| paper.paper.subjects.iter().any(|s| s == c))
+    }
+}
+
+/// [`Scope`] in the terms of a vector file's row.
+#[derive(Debug, Clone, Copy)]
+pub struct RowScope {
+    since: Option<i32>,
+    until: Option<i32>,
+    subject: Option<u64>,
+}
+
+impl RowScope {
+    /// Whether row `meta` may be in the scope: exact for dates; for the
+    /// category a hashed bit, so a pass is confirmed by [`Scope::admits`].
+    pub fn may_admit(&self, meta: RowMeta) -> bool {
+        self.since.is_none_or(|s| meta.day >= s)
+            && self.until.is_none_or(|u| meta.day <= u && meta.day != 0)
+            && self.subject.is_none_or(|bit| meta.subjects & bit != 0)
     }
 }
 
@@ -94,10 +108,8 @@ pub fn nearest(
 ) -> Result<Vec<Neighbour>> {
     scope.check()?;
     let flat = &vectors.flat;
-    let keep = |pos: usize| {
-        let meta = flat.meta(pos);
-        Some(meta.rowid) != exclude && scope.may_admit(meta)
-    };
+    let rows = scope.rows();
+    let keep = |meta: RowMeta| Some(meta.rowid) != exclude && rows.may_admit(meta);
     let spare = if scope.category.is_some() { k / 4 + 5 } else { 0 };
     let hits = vectors.search(query, k + spare, keep)?;
     let mut found = Vec::with_capacity(k);

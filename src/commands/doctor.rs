@@ -32,7 +32,8 @@ pub fn run(args: &DoctorArgs) -> Result<()> {
         let missing = lib.store.missing_vectors(&model)?.len();
         let (flat, vectors) = lib.check_flat(&model)?;
         let index = lib.check_index(&flat, args.rebuild_index)?;
-        println!("{model}: {n} vectors, {missing} paper text(s) still to embed; {vectors}; {index}");
+        let sketch = lib.check_sketch(&flat, args.rebuild_index)?;
+        println!("{model}: {n} vectors, {missing} paper text(s) still to embed; {vectors}; {index}{sketch}");
         let failed = lib.store.failures(&model)?;
         if let Some(first) = failed.first() {
             println!("{model}: {} text(s) could not be embedded and are skipped (first: {first})", failed.len());

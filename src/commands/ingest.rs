@@ -103,14 +103,19 @@ pub fn ingest_batches(
     }
     if let Some(embedder) = &gate.embedder {
         // The derived files grow with the library: the new rows are appended
-        // and, past INDEX_FROM vectors, inserted into the index (built the
-        // first time), so no later query waits for either.
+        // and, past INDEX_FROM vectors, inserted into the index and the
+        // sketch (built the first time), so no later query waits for either.
         let start = Instant::now();
         let flat = lib.sync_flat(embedder.model_id())?;
         if flat.count >= library::INDEX_FROM {
             let done = lib.update_index(&flat, false)?;
+            let sketched = lib.update_sketch(&flat)?;
             if verbose {
-                eprintln!("index: {done:?} in {:.1}s ({} rows)", library::secs(start), flat.count);
+                eprintln!(
+                    "index: {done:?}, sketch: {sketched} rows added, in {:.1}s ({} rows)",
+                    library::secs(start),
+                    flat.count
+                );
             }
         }
     }

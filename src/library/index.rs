@@ -15,7 +15,7 @@
 //! size and checksum; see docs/reliability.md). A reader that loses the
 //! file it read about looks at the meta again.
 
-use super::vectors::{dot, FlatVectors};
+use super::vectors::{FlatVectors, RowMeta};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -130,27 +130,27 @@ impl Index {
     /// graph proposes candidates (the filter runs inside its search), the
     /// f32 vectors order them, and rows appended since the last update are
     /// scanned exactly.
-    pub fn search(&self, flat: &FlatVectors, query: &[f32], k: usize, keep: impl Fn(usize) -> bool + Sync) -> Result<Vec<(usize, f32)>> {
+    pub fn search(&self, flat: &FlatVectors, query: &[f32], k: usize, keep: impl Fn(RowMeta) -> bool + Sync) -> Result<Vec<(usize, f32)>> {
         if k == 0 || query.len() != flat.dim {
             return Ok(Vec::new());
         }
         let covered = self.meta.count.min(flat.count);
         let admit = |key: u64| {
             let i = key as usize;
-            i < covered && flat.is_live(i) && keep(i)
+            i < covered && flat.is_live(i) && keep(flat.meta(i))
         };
         let wanted = (k * CANDIDATES_PER_RESULT).max(MIN_CANDIDATES);
         let found = self
             .graph
             .filtered_search(query, wanted, admit)
             .map_err(|e| anyhow::anyhow!("search failed in the index for {}: {e}", self.meta.model))?;
-        let mut hits: Vec<(usize, f32)> = found
+        let keys: Vec<usize> = found
             .keys
             .iter()
             .map(|&key| key as usize)
             .filter(|&i| i < covered)
-            .map(|i| (i, dot(query, flat.vector(i))))
             .collect();
+        let mut hits = flat.score_rows(&keys, query)?;
         hits.extend(flat.top_k_in(covered..flat.count, query, k, &keep));
         hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         hits.dedup_by_key(|h| h.0);
@@ -308,7 +308,7 @@ fn sha256_file(path: &Path) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::library::vectors::RowMeta;
+    use crate::library::vectors::dot;
 
     fn unit(seed: u64, dim: usize) -> Vec<f32> {
         let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
@@ -348,7 +348,7 @@ mod tests {
         assert_eq!(update(dir.path(), &big, false).unwrap(), Updated::Grown { added: 100, removed: 0 });
         let index = open(dir.path(), &big).unwrap().unwrap();
         assert_eq!((index.meta.count, index.len()), (600, 600));
-        let hits = index.search(&big, big.vector(550), 3, |i| i != 550).unwrap();
+        let hits = index.search(&big, big.vector(550), 3, |m| m.rowid != big.rowid(550)).unwrap();
         assert!(hits.iter().all(|h| h.0 != 550) && hits.len() == 3);
     }
 

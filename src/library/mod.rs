@@ -4,6 +4,7 @@
 //! only when missing or damaged.
 
 pub mod index;
+pub mod sketch;
 pub mod stats;
 pub mod store;
 pub mod vectors;
@@ -11,11 +12,12 @@ pub mod vectors;
 use crate::embed::{self, Embedder};
 use crate::paper::Paper;
 use anyhow::{Context, Result};
+use sketch::Sketch;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use store::{Store, Upsert};
-use vectors::FlatVectors;
+use vectors::{FlatVectors, RowMeta};
 
 /// How many texts are embedded and committed together: a kill loses at
 /// most one chunk of work.
@@ -184,7 +186,12 @@ impl Library {
     /// The model whose vectors the library holds, if it holds any.
     pub fn held_model(&self) -> Result<Option<String>> {
         let Some(known) = self.store.default_model()? else { return Ok(None) };
-        let held = self.store.vector_counts()?.iter().any(|(m, n)| *m == known && *n > 0);
+        // Whether it holds any: one lookup, not a count of millions.
+        let held: bool = self.store.conn().query_row(
+            "SELECT EXISTS (SELECT 1 FROM vectors WHERE model = ?1)",
+            [&known],
+            |r| r.get(0),
+        )?;
         Ok(held.then_some(known))
     }
 
@@ -283,6 +290,10 @@ impl Library {
 
     pub fn index_dir(&self, model: &str) -> PathBuf {
         self.model_dir(model).join("index")
+    }
+
+    pub fn sketch_path(&self, model: &str) -> PathBuf {
+        self.model_dir(model).join("sketch.bin")
     }
 
     /// The flat vectors for `model`, brought up to date with the database
@@ -389,7 +400,77 @@ impl Library {
                 }
             },
         };
-        Ok(Vectors { flat, index })
+        // Without an index a large library is searched through the sketch.
+        let sketch = match index {
+            None if flat.count >= INDEX_FROM => self.current_sketch(&flat),
+            _ => None,
+        };
+        Ok(Vectors {
+            flat,
+            index,
+            sketch,
+        })
+    }
+
+    /// The sketch of `flat`, extended first when it is behind, unless
+    /// another process is updating the derived files: a reader does not
+    /// wait, the rows past the sketch are scanned exactly instead.
+    fn current_sketch(&self, flat: &FlatVectors) -> Option<Sketch> {
+        let path = self.sketch_path(&flat.model);
+        let found = Sketch::open(&path, flat);
+        if found.as_ref().is_some_and(|s| s.count == flat.count) {
+            return found;
+        }
+        let dir = self.model_dir(&flat.model);
+        let Ok(lock) = open_lock(&dir.join("update.lock")) else {
+            return found;
+        };
+        if lock.try_lock().is_err() {
+            return found;
+        }
+        match sketch::extend(&path, flat) {
+            Ok(_) => Sketch::open(&path, flat),
+            Err(e) => {
+                warn_unshared(&e);
+                found
+            }
+        }
+    }
+
+    /// Brings the sketch up to `flat` (`ingest` does, so no query has to).
+    pub fn update_sketch(&self, flat: &FlatVectors) -> Result<usize> {
+        let _lock = lock_derived(&self.model_dir(&flat.model))?;
+        sketch::extend(&self.sketch_path(&flat.model), flat)
+    }
+
+    /// `doctor`'s check of the sketch: every row must be what its flat row
+    /// gives; else it is written anew. None is needed below [`INDEX_FROM`].
+    pub fn check_sketch(&self, flat: &FlatVectors, rebuild: bool) -> Result<String> {
+        let path = self.sketch_path(&flat.model);
+        if flat.count < INDEX_FROM && !path.exists() {
+            return Ok(String::new());
+        }
+        let _lock = lock_derived(&self.model_dir(&flat.model))?;
+        let why = match Sketch::open(&path, flat) {
+            _ if rebuild => "as asked".to_string(),
+            None if !path.exists() => "missing".to_string(),
+            None => "of other rows".to_string(),
+            Some(s) => match s.first_mismatch(flat) {
+                Ok(None) => {
+                    let added = sketch::extend(&path, flat)?;
+                    let grown = if added > 0 {
+                        format!("; {added} added")
+                    } else {
+                        String::new()
+                    };
+                    return Ok(format!("; sketch ok ({} rows{grown})", s.count));
+                }
+                Ok(Some(i)) => format!("damaged: row {i} differs from the vectors"),
+                Err(e) => format!("unreadable: {e:#}"),
+            },
+        };
+        sketch::rebuild(&path, flat)?;
+        Ok(format!("; sketch rebuilt ({why})"))
     }
 
     /// Brings the index up to the flat vectors (inserting new rows, removing
@@ -498,9 +579,13 @@ impl Library {
         };
         let meta = index::read_meta(&self.index_dir(model));
         let index_bytes = meta.as_ref().and_then(|m| std::fs::metadata(m.path(&self.index_dir(model))).ok()).map(|m| m.len());
+        let sketch = flat
+            .as_ref()
+            .and_then(|f| Sketch::open(&self.sketch_path(model), f));
         Ok(IndexState {
+            sketched: sketch.as_ref().map(|s| s.count),
+            sketch_bytes: sketch.as_ref().map(Sketch::size),
             rows: flat.as_ref().map(|f| f.count),
-            live: flat.as_ref().map(|f| f.live()),
             flat_bytes: flat.as_ref().map(|f| f.size()),
             flat_current: !behind,
             engine: meta.as_ref().map(|m| m.engine.clone()),
@@ -510,11 +595,12 @@ impl Library {
     }
 }
 
-/// Whether a query goes through the index. Opening one costs time in
+/// Whether a query goes through the HNSW index. Opening one costs time in
 /// proportion to its size (usearch reads every node's key to map keys to
-/// nodes: ~0.25 s at 1 M), more than an exact scan costs a one-shot query
-/// (~74 ms at 1 M), so only a long-lived process (`serve`) opens it by
-/// default; see docs/benchmarks.md.
+/// nodes: ~0.25 s at 1 M), more than a one-shot query spends scanning the
+/// sketch, so only a long-lived process (`serve`) opens it by default; see
+/// docs/benchmarks.md. Without it, a library of [`INDEX_FROM`] vectors or
+/// more is searched through the sketch, a smaller one exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UseIndex {
     Never,
@@ -530,15 +616,18 @@ pub enum UseIndex {
 pub struct Vectors {
     pub flat: FlatVectors,
     pub index: Option<index::Index>,
+    pub sketch: Option<Sketch>,
 }
 
 impl Vectors {
     /// The `k` nearest (position, cosine) among live rows `keep` accepts:
-    /// through the index when there is one, else by exact scan.
-    pub fn search(&self, query: &[f32], k: usize, keep: impl Fn(usize) -> bool + Sync) -> Result<Vec<(usize, f32)>> {
-        match &self.index {
-            Some(ix) => ix.search(&self.flat, query, k, keep),
-            None => Ok(self.flat.top_k(query, k, keep)),
+    /// through the index when there is one, else the sketch, else by exact
+    /// scan.
+    pub fn search(&self, query: &[f32], k: usize, keep: impl Fn(RowMeta) -> bool + Sync) -> Result<Vec<(usize, f32)>> {
+        match (&self.index, &self.sketch) {
+            (Some(ix), _) => ix.search(&self.flat, query, k, keep),
+            (None, Some(sketch)) => sketch.search(&self.flat, query, k, keep),
+            (None, None) => Ok(self.flat.top_k(query, k, keep)),
         }
     }
 }
@@ -546,38 +635,48 @@ impl Vectors {
 /// What `stats` shows of one model's derived files.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct IndexState {
-    /// Rows of the flat file (dead ones included) and how many are live.
+    /// Rows of the flat file, dead ones included (counting the live ones
+    /// means reading every row: seconds and gigabytes at 3 M; `doctor` does).
     pub rows: Option<usize>,
-    pub live: Option<usize>,
     pub flat_bytes: Option<u64>,
     pub flat_current: bool,
     pub engine: Option<String>,
     /// Rows the index holds (the rest are scanned until the next update).
     pub indexed: Option<usize>,
     pub index_bytes: Option<u64>,
+    /// Rows the sketch holds (likewise).
+    pub sketched: Option<usize>,
+    pub sketch_bytes: Option<u64>,
 }
 
 impl IndexState {
     /// One line for `stats`: which search answers, over how much, from how many bytes.
     pub fn describe(&self) -> String {
-        let flat = match (self.rows, self.live, self.flat_bytes) {
-            (Some(rows), Some(live), Some(bytes)) => format!(
-                "flat vectors {live} live of {rows} rows, {}{}",
+        let flat = match (self.rows, self.flat_bytes) {
+            (Some(rows), Some(bytes)) => format!(
+                "flat vectors {rows} rows, {}{}",
                 stats::human_bytes(bytes),
                 if self.flat_current { "" } else { " (new papers are appended on the next query)" }
             ),
             _ => "flat vectors not built (built on the next query)".to_string(),
         };
-        let index = match (&self.engine, self.indexed, self.index_bytes) {
-            (Some(engine), Some(n), Some(bytes)) => {
-                let rest = self.rows.unwrap_or(n).saturating_sub(n);
-                let tail = if rest > 0 { format!(", {rest} newer rows scanned until the next ingest or doctor") } else { String::new() };
-                format!("{engine}: {n} rows, {}{tail}", stats::human_bytes(bytes))
-            }
-            _ if self.rows.unwrap_or(0) < INDEX_FROM => format!("exact scan (an index is built from {INDEX_FROM} vectors)"),
-            _ => "exact scan: no index yet (`paperscout doctor` builds it)".to_string(),
+        let covering = |n: usize, bytes: u64| {
+            let rest = self.rows.unwrap_or(n).saturating_sub(n);
+            let tail = if rest > 0 { format!(", {rest} newer rows scanned until the next ingest or doctor") } else { String::new() };
+            format!("{n} rows, {}{tail}", stats::human_bytes(bytes))
         };
-        format!("{index}; {flat}")
+        if self.rows.unwrap_or(0) < INDEX_FROM {
+            return format!("exact scan (an index and a sketch are built from {INDEX_FROM} vectors); {flat}");
+        }
+        let index = match (&self.engine, self.indexed, self.index_bytes) {
+            (Some(engine), Some(n), Some(bytes)) => format!("{engine} (for `serve`): {}", covering(n, bytes)),
+            _ => "no index yet (`paperscout doctor` builds it)".to_string(),
+        };
+        let sketch = match (self.sketched, self.sketch_bytes) {
+            (Some(n), Some(bytes)) => format!("one-bit sketch (for one-shot queries): {}", covering(n, bytes)),
+            _ => "no sketch yet (built by the next query)".to_string(),
+        };
+        format!("{index}; {sketch}; {flat}")
     }
 }
 
@@ -889,6 +988,7 @@ mod tests {
         let flat = lib.sync_flat("m").unwrap();
         assert_eq!((flat.count, flat.live()), (30, 30));
         assert_eq!(lib.update_index(&flat, false).unwrap(), index::Updated::Built { added: 30 });
+        assert_eq!(lib.update_sketch(&flat).unwrap(), 30);
         let before = std::fs::read(lib.flat_path("m")).unwrap();
 
         let moved = paper("2603.00007v2", Kind::Replaced, "2026-03-09", "Text 7, revised and longer.");
@@ -915,6 +1015,24 @@ mod tests {
         assert_eq!(rowids.iter().filter(|&&r| r == p7.rowid).count(), 1);
         assert!(rowids.iter().all(|&r| r > 0) && hits.len() == 31, "{rowids:?}");
         assert!(lib.check_flat("m").unwrap().1.starts_with("vectors ok"));
+
+        // The sketch grows by the same two rows and never returns the dead one.
+        assert_eq!(lib.update_sketch(&flat).unwrap(), 2);
+        assert_eq!(lib.check_sketch(&flat, false).unwrap(), "; sketch ok (32 rows)");
+        let sketch = Sketch::open(&lib.sketch_path("m"), &flat);
+        let v = Vectors { flat: lib.flat_vectors("m").unwrap(), index: None, sketch };
+        let hits = v.search(&q, 40, |_| true).unwrap();
+        let rowids: Vec<i64> = hits.iter().map(|h| v.flat.rowid(h.0)).collect();
+        assert_eq!(rowids.iter().filter(|&&r| r == p7.rowid).count(), 1);
+        assert!(rowids.iter().all(|&r| r > 0) && hits.len() == 31, "{rowids:?}");
+        // Damage is found and repaired.
+        let path = lib.sketch_path("m");
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0xff;
+        std::fs::write(&path, bytes).unwrap();
+        assert_eq!(lib.check_sketch(&flat, false).unwrap(), "; sketch rebuilt (damaged: row 31 differs from the vectors)");
+        assert_eq!(lib.check_sketch(&flat, false).unwrap(), "; sketch ok (32 rows)");
     }
 
     /// A writer killed midway leaves an unpublished tail in the flat file,

@@ -73,6 +73,8 @@ pub fn day_number(date: &str) -> i32 {
 
 pub struct FlatVectors {
     storage: Storage,
+    /// The mapped file, for reading scattered rows without faulting them in.
+    file: Option<File>,
     pub dim: usize,
     /// Rows, dead ones included.
     pub count: usize,
@@ -158,7 +160,7 @@ impl FlatVectors {
         // the file is replaced only by rename.
         let map = unsafe { Mmap::map(&file) }.with_context(|| format!("cannot map {}", path.display()))?;
         let (dim, count, through, retired, model) = parse_header(&map, path)?;
-        Ok(FlatVectors { storage: Storage::Mapped(map), dim, count, through, retired, model })
+        Ok(FlatVectors { storage: Storage::Mapped(map), file: Some(file), dim, count, through, retired, model })
     }
 
     /// Rows held in memory only.
@@ -181,6 +183,7 @@ impl FlatVectors {
             .collect();
         Ok(FlatVectors {
             storage: Storage::Owned(words),
+            file: None,
             dim,
             count: rows.len(),
             through,
@@ -234,6 +237,36 @@ impl FlatVectors {
         &floats[..self.dim]
     }
 
+    /// (position, cosine with `query`) of the live rows among `rows`. The
+    /// rows of a mapped file are read rather than touched through the map:
+    /// a few thousand rows scattered over gigabytes would each cost a page
+    /// fault that maps (and may read ahead) 64 KB around the row.
+    pub fn score_rows(&self, rows: &[usize], query: &[f32]) -> Result<Vec<(usize, f32)>> {
+        let Some(file) = &self.file else {
+            return Ok(rows
+                .iter()
+                .filter(|&&i| self.is_live(i))
+                .map(|&i| (i, dot(query, self.vector(i))))
+                .collect());
+        };
+        let n = row_bytes(self.dim);
+        let mut buf = vec![0u8; n];
+        let mut v = vec![0f32; self.dim];
+        let mut out = Vec::with_capacity(rows.len());
+        for &i in rows.iter().filter(|&&i| i < self.count) {
+            file.read_exact_at(&mut buf, (HEADER + i * n) as u64)
+                .context("cannot read the flat vectors")?;
+            if i64::from_le_bytes(buf[..8].try_into().unwrap_or([0; 8])) <= 0 {
+                continue;
+            }
+            for (x, b) in v.iter_mut().zip(buf[ROW_META..].chunks_exact(4)) {
+                *x = f32::from_le_bytes(b.try_into().unwrap_or([0; 4]));
+            }
+            out.push((i, dot(query, &v)));
+        }
+        Ok(out)
+    }
+
     /// The row holding `rowid`, by binary search: rows are in rowid order
     /// (dead ones by the rowid they had).
     pub fn position(&self, rowid: i64) -> Option<usize> {
@@ -257,7 +290,7 @@ impl FlatVectors {
     /// The `k` best (position, cosine) by exact scan among live rows that
     /// `keep` accepts. A large scan is split across the cores: one core
     /// cannot draw the memory bandwidth a scan of ~100 MB is bound by.
-    pub fn top_k(&self, query: &[f32], k: usize, keep: impl Fn(usize) -> bool + Sync) -> Vec<(usize, f32)> {
+    pub fn top_k(&self, query: &[f32], k: usize, keep: impl Fn(RowMeta) -> bool + Sync) -> Vec<(usize, f32)> {
         self.top_k_in(0..self.count, query, k, keep)
     }
 
@@ -267,7 +300,7 @@ impl FlatVectors {
         range: std::ops::Range<usize>,
         query: &[f32],
         k: usize,
-        keep: impl Fn(usize) -> bool + Sync,
+        keep: impl Fn(RowMeta) -> bool + Sync,
     ) -> Vec<(usize, f32)> {
         let range = range.start.min(self.count)..range.end.min(self.count);
         if k == 0 || query.len() != self.dim || range.is_empty() {
@@ -289,7 +322,7 @@ impl FlatVectors {
                         }
                     }
                 }
-                if !self.is_live(i) || !keep(i) {
+                if !self.is_live(i) || !keep(self.meta(i)) {
                     continue;
                 }
                 heap.push(Scored(s, i));
@@ -614,8 +647,9 @@ mod tests {
         }
         let f = FlatVectors::in_memory("m", dim, &rows, n as i64, 0).unwrap();
         let q = [0.3, -0.2, 0.5, 0.1, -0.4, 0.2, 0.0, 0.6];
-        let keep = |i: usize| i % 7 != 3;
-        let mut all: Vec<(usize, f32)> = (0..n).filter(|&i| keep(i)).map(|i| (i, dot(&q, &rows[i].1))).collect();
+        // Row i holds rowid i + 1.
+        let keep = |m: RowMeta| m.rowid % 7 != 4;
+        let mut all: Vec<(usize, f32)> = (0..n).filter(|&i| i % 7 != 3).map(|i| (i, dot(&q, &rows[i].1))).collect();
         all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         all.truncate(25);
         assert_eq!(f.top_k(&q, 25, keep), all);
