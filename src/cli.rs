@@ -26,6 +26,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Papers like one in the library, or like a text.
     Like(LikeArgs),
+    /// Find papers by words ("quoted phrases"), an author's name, an arXiv id or meaning.
+    Search(SearchArgs),
     /// What the library holds.
     Stats(StatsArgs),
     /// Check the library's database and derived files; rebuild what is stale.
@@ -431,6 +433,35 @@ pub struct LikeArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// Words, a "quoted phrase", an author's name, an arXiv id (new or old style) or a sentence.
+    #[arg(required = true)]
+    pub query: Vec<String>,
+    /// How many papers to show.
+    #[arg(short, default_value_t = 10)]
+    pub k: usize,
+    /// Only papers first listed on or after this date (YYYY-MM-DD).
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Only papers first listed on or before this date (YYYY-MM-DD).
+    #[arg(long)]
+    pub until: Option<String>,
+    /// Only papers with this subject (any of their categories).
+    #[arg(long)]
+    pub category: Option<String>,
+    /// Words, names and ids only: no model is loaded.
+    #[arg(long)]
+    pub no_meaning: bool,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub library: LibraryArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct ParseArgs {
     /// Listing files (page text, page HTML, RSS, Atom, mailing, JSONL[.gz]); `-` is stdin.
     #[arg(required = true)]
@@ -553,7 +584,11 @@ pub struct EvalCsfcubeArgs {
     /// score the unrated rest; e.g. --feedback 0,1,3,5,10.
     #[arg(long, value_delimiter = ',', value_name = "N,…")]
     pub feedback: Vec<usize>,
-    /// One JSON document with the averages and every query's figures.
+    /// The method whose learning --feedback simulates (default: the default method).
+    #[arg(long, value_enum)]
+    pub method: Option<crate::rank::Method>,
+    /// One JSON document with the averages and every query's figures; with
+    /// --feedback, one JSON object per feedback row instead (figures in percent).
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]

@@ -9,7 +9,7 @@ use crate::library::Library;
 use crate::paper::{Kind, Paper};
 use crate::profile::filters::{self, Verdict};
 use crate::profile::{self, ratings};
-use crate::rank::{self, Method, Ranker, SeedVector};
+use crate::rank::{self, Candidate, Method, Ranker, SeedVector, Terms, Vocabulary};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -33,6 +33,14 @@ pub struct Pick {
     #[serde(flatten)]
     pub paper: Paper,
     pub reasons: Vec<Reason>,
+    /// Words it shares with the liked seeds that weigh most in its score.
+    pub words: Vec<String>,
+    /// Hybrid: the share of its lift above the day's average that came
+    /// from words rather than meaning (0 to 1).
+    pub word_share: Option<f32>,
+    /// Its closest seed is not close ([`rank::WEAK_MATCH`]): the best of a
+    /// day with nothing for this profile, not a strong match.
+    pub weak: bool,
     /// Set for a replaced entry first listed on an earlier day.
     pub seen_before: Option<String>,
     /// The profile's rating of this paper: 1 liked, -1 not interested.
@@ -102,8 +110,14 @@ impl Default for DayOptions {
     }
 }
 
-/// The profile's seeds as the ranker sees them, in `profile::list` order.
-pub fn seed_vectors(lib: &Library, model: &str, profile_name: &str) -> Result<(Vec<profile::Seed>, Vec<SeedVector>)> {
+/// The profile's seeds as the ranker sees them, in `profile::list` order,
+/// their words cut and weighted by `vocab`.
+pub fn seed_vectors(
+    lib: &Library,
+    model: &str,
+    profile_name: &str,
+    vocab: &mut Vocabulary,
+) -> Result<(Vec<profile::Seed>, Vec<SeedVector>)> {
     let seeds = profile::list(lib.store.conn(), profile_name)?;
     let mut vectors = Vec::with_capacity(seeds.len());
     for s in &seeds {
@@ -113,8 +127,10 @@ pub fn seed_vectors(lib: &Library, model: &str, profile_name: &str) -> Result<(V
         vectors.push(SeedVector {
             label: s.key.clone(),
             vector: v,
+            terms: vocab.terms(&s.title, &s.abstract_text),
             weight: s.weight,
             negative: s.negative,
+            rated: s.origin == ratings::ORIGIN,
             added: s.added.clone(),
         });
     }
@@ -147,7 +163,9 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, days: &[String], opts: &DayO
     };
     let model = flat.model.as_str();
     let conn = lib.store.conn();
-    let (seeds, seed_vecs) = seed_vectors(lib, model, &opts.profile)?;
+    let lexical = lib.lexical()?;
+    let mut vocab = Vocabulary::new(lexical.as_ref());
+    let (seeds, seed_vecs) = seed_vectors(lib, model, &opts.profile, &mut vocab)?;
     let rated = ratings::by_id(conn, &opts.profile)?;
     let seen_days = ratings::seen_days(conn, &opts.profile)?;
     let filters = filters::load(conn, &opts.profile)?;
@@ -180,9 +198,11 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, days: &[String], opts: &DayO
         seeds.iter().enumerate().map(|(i, s)| (s.text_hash.as_slice(), i)).collect();
     let rowids: Vec<i64> = entries.iter().map(|(_, e)| e.paper.rowid).collect();
     let background = background_sample(flat, &rowids);
-    let ranker = Ranker::new(opts.method, seed_vecs.clone(), &background);
+    let ranker = Ranker::new(opts.method, seed_vecs, &background);
 
-    let mut scored: Vec<(Pick, Vec<f32>)> = Vec::new();
+    // Everything the filters keep, then scored together: the hybrid puts
+    // each paper on the scale of the day it is ranked with.
+    let mut kept: Vec<(Pick, Vec<f32>, Terms, Option<usize>)> = Vec::new();
     for (day, e) in entries {
         let id = e.paper.paper.id.clone();
         let rating = rated.get(&id).copied();
@@ -217,39 +237,69 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, days: &[String], opts: &DayO
             continue;
         }
         let Some(v) = lib.store.vector(model, &e.paper.text_hash)? else { continue };
-        let s = if cold { rank::Scored { score: 0.0, reasons: Vec::new() } } else { ranker.score_without(&v, own_seed) };
-        if !cold && pinned.is_none() && opts.min_score.is_some_and(|m| s.score < m) {
-            continue;
-        }
-        let reasons = s
-            .reasons
-            .iter()
-            .map(|&(i, sim)| Reason { seed: seeds[i].key.clone(), title: seeds[i].title.clone(), similarity: sim })
-            .collect();
-        let pick = Pick { rank: 0, score: s.score, paper, reasons, seen_before: e.seen_before, rating, pinned, seen };
-        scored.push((pick, v));
+        let terms = vocab.terms(&paper.title, &paper.abstract_text);
+        let pick = Pick {
+            rank: 0,
+            score: 0.0,
+            paper,
+            reasons: Vec::new(),
+            words: Vec::new(),
+            word_share: None,
+            weak: false,
+            seen_before: e.seen_before,
+            rating,
+            pinned,
+            seen,
+        };
+        kept.push((pick, v, terms, own_seed));
     }
-    // Pinned authors first, then by score; a cold profile keeps listing order.
+    let candidates: Vec<Candidate<'_>> =
+        kept.iter().map(|(_, v, t, own)| Candidate { vector: v, terms: t, own_seed: *own }).collect();
+    let scores = if cold { Vec::new() } else { ranker.score_all(&candidates) };
+    let mut scored: Vec<(Pick, usize)> = Vec::with_capacity(kept.len());
+    for (i, (pick, ..)) in kept.iter().enumerate() {
+        let mut pick = pick.clone();
+        if let Some(s) = scores.get(i) {
+            if pick.pinned.is_none() && opts.min_score.is_some_and(|m| s.score < m) {
+                continue;
+            }
+            pick.score = s.score;
+            pick.reasons = s
+                .reasons
+                .iter()
+                .map(|&(i, sim)| Reason { seed: seeds[i].key.clone(), title: seeds[i].title.clone(), similarity: sim })
+                .collect();
+            pick.weak = s.reasons.first().is_none_or(|r| r.1 < rank::WEAK_MATCH);
+            pick.words = s.words.clone();
+            pick.word_share = s.word_share;
+        }
+        scored.push((pick, i));
+    }
+    // Pinned authors first, then by score; a cold profile keeps listing
+    // order. What the reader marked not interested goes below everything
+    // else, whatever its score: it is listed (so it can be undone), not read.
+    let disliked = |p: &Pick| p.rating.is_some_and(|r| r < 0);
     if !cold {
         scored.sort_by(|(a, _), (b, _)| {
             b.pinned.is_some().cmp(&a.pinned.is_some()).then(b.score.total_cmp(&a.score)).then_with(|| a.paper.id.cmp(&b.paper.id))
         });
     }
+    let (not_interested, mut scored): (Vec<_>, Vec<_>) = scored.into_iter().partition(|(p, _)| disliked(p) && p.pinned.is_none());
     let pinned = scored.iter().take_while(|(p, _)| p.pinned.is_some()).count();
     let keep = pinned.max(opts.top.min(scored.len()));
     let rest = scored.split_off(keep.min(scored.len()));
-    digest.picks = scored.into_iter().map(|(p, _)| p).collect();
+    digest.picks = scored.into_iter().chain(not_interested).map(|(p, _)| p).collect();
     for (i, p) in digest.picks.iter_mut().enumerate() {
         p.rank = i + 1;
     }
     if opts.unsure > 0 {
-        let open: Vec<&(Pick, Vec<f32>)> = rest.iter().filter(|(p, _)| p.rating.is_none()).collect();
-        let vecs: Vec<&[f32]> = open.iter().map(|(_, v)| v.as_slice()).collect();
+        let open: Vec<&(Pick, usize)> = rest.iter().filter(|(p, _)| p.rating.is_none()).collect();
         let chosen = if cold {
             // Nothing liked yet: no boundary, so ask about the day's first papers.
-            (0..vecs.len().min(opts.unsure)).collect()
+            (0..open.len().min(opts.unsure)).collect()
         } else {
-            rank::most_uncertain(&seed_vecs, &background, &vecs, opts.unsure)
+            let c: Vec<Candidate<'_>> = open.iter().map(|(_, i)| candidates[*i]).collect();
+            rank::most_uncertain(&ranker, &background, &c, opts.unsure)
         };
         digest.unsure = chosen.into_iter().map(|i| open[i].0.clone()).collect();
     }

@@ -2,8 +2,9 @@
 //!
 //! The pipeline, one module per stage:
 //! listing → paper → embed → library (store + index) → profile → rank → report.
-//! `digest` (a day ranked for a profile) and `neighbours` (papers like one)
-//! are the two questions both front doors ask: `commands` (the command
+//! `digest` (a day ranked for a profile), `neighbours` (papers like one)
+//! and `search` (papers by id, name, words and meaning) are the questions
+//! both front doors ask: `commands` (the command
 //! line) and `serve` (the browser).
 
 pub mod cli;
@@ -21,4 +22,5 @@ pub mod parquet;
 pub mod profile;
 pub mod rank;
 pub mod report;
+pub mod search;
 pub mod serve;

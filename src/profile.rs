@@ -553,15 +553,19 @@ mod tests {
             .map(|s| crate::rank::SeedVector {
                 label: s.key.clone(),
                 vector: if s.key == "2507.07400" { vec![0.0, 1.0] } else { vec![1.0, 0.0] },
+                terms: crate::rank::Terms::default(),
                 weight: 1.0,
                 negative: false,
+                rated: false,
                 added: s.added.clone(),
             })
             .filter(|v| v.added.starts_with("2026-03-01"))
             .collect();
         let r = crate::rank::Ranker::new(crate::rank::Method::DecayedMean, vectors, &[]);
         // The newest of four weighs 1 of 1 + 1/1.30 + 1/1.48 + 1/1.60 (33%).
-        let newest_share = r.score(&[0.0, 1.0]).score / (r.score(&[0.0, 1.0]).score + r.score(&[1.0, 0.0]).score);
+        let none = crate::rank::Terms::default();
+        let score = |v: &[f32]| r.score_one(&crate::rank::Candidate { vector: v, terms: &none, own_seed: None }).score;
+        let newest_share = score(&[0.0, 1.0]) / (score(&[0.0, 1.0]) + score(&[1.0, 0.0]));
         assert!((newest_share - 0.326).abs() < 0.01, "{newest_share}");
 
         // An export's "added" date outranks the ids; a paper without an id

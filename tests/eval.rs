@@ -72,7 +72,7 @@ fn csfcube_subset_is_sane_and_deterministic() {
     assert!(ndcg > 0.2 && ndcg < 0.98, "NDCG%20 {ndcg}");
     // With the query as the only seed, centroid ranks exactly by cosine.
     let methods = first["methods"].as_array().unwrap();
-    assert_eq!(methods.len(), 4);
+    assert_eq!(methods.len(), 6);
     let centroid = methods.iter().find(|m| m["method"] == "centroid").unwrap();
     assert_eq!(centroid["map"], all["map"]);
     assert_eq!(centroid["ndcg_pct20"], all["ndcg_pct20"]);
@@ -84,7 +84,7 @@ fn csfcube_subset_is_sane_and_deterministic() {
     let row = table.lines().find(|l| l.starts_with("aggregated")).expect("an aggregated row");
     let want = format!("{:.2} {:>8.2}", 100.0 * map, 100.0 * ndcg);
     assert!(row.contains(&want), "{row:?} does not hold {want:?}");
-    for name in ["centroid", "decayed-mean", "knn", "logistic"] {
+    for name in ["hybrid", "lexical", "centroid", "decayed-mean", "knn", "logistic"] {
         assert!(table.lines().any(|l| l.starts_with(name)), "no {name} row in {table}");
     }
 }
@@ -315,12 +315,12 @@ fn history_ranks_a_consistent_authors_next_paper_high() {
         assert!(mrr > 3.0 * random_mrr, "{}: MRR {mrr} vs random {random_mrr}", m["method"]);
         assert!((m["recall_at_10"].as_f64().unwrap() - 1.0).abs() < 1e-9, "{m}");
     }
-    assert_eq!(doc["methods"].as_array().unwrap().len(), 4);
+    assert_eq!(doc["methods"].as_array().unwrap().len(), 6);
 
     // Same seed, same library: same figures; the table has every method.
     assert_eq!(doc, json_of(&paperscout(&args)));
     let table = String::from_utf8(paperscout(&args[..8]).stdout).unwrap();
-    for name in ["centroid", "decayed-mean", "knn", "logistic", "random"] {
+    for name in ["hybrid", "lexical", "centroid", "decayed-mean", "knn", "logistic", "random"] {
         assert!(table.contains(name), "{table}");
     }
 }

@@ -1,7 +1,8 @@
 //! Kill trials: `ingest` is killed (SIGKILL) at random moments, over and
 //! over, on a small corpus. After every kill `doctor` must find the library
-//! consistent (and leave it so); at the end a plain re-ingest must complete
-//! and give every paper exactly the vector a clean ingest gives it.
+//! consistent (and leave it so), the lexical index included; at the end a
+//! plain re-ingest must complete and give every paper exactly the vector a
+//! clean ingest gives it, and the lexical index every paper once.
 //!
 //! KILL_TRIALS (default 24) and KILL_PAPERS (default 1300) size it;
 //! KILL_SEED replays one run's kill times (each run prints its seed).
@@ -149,7 +150,10 @@ fn ingest_killed_at_random_moments_leaves_a_consistent_library() {
         );
         // What doctor repaired stays repaired.
         let again = ok(&lib, &["doctor"]);
-        for line in again.lines().skip(1) {
+        let mut lines = again.lines().skip(1);
+        let words = lines.next().unwrap_or_default();
+        assert!(words.starts_with("lexical index ok"), "trial {trial}: second doctor: {again}");
+        for line in lines {
             let index_ok = line.contains("index ok") || line.contains("no index needed");
             assert!(line.contains("vectors ok") && index_ok, "trial {trial}: second doctor: {again}");
         }
@@ -166,4 +170,12 @@ fn ingest_killed_at_random_moments_leaves_a_consistent_library() {
     }
     let doctor = ok(&lib, &["doctor"]);
     assert!(doctor.contains(&format!("database  ok ({papers} papers)")) && doctor.contains(" 0 paper text(s) still to embed"), "{doctor}");
+    assert!(doctor.contains(&format!("lexical index ok ({papers} papers)")), "{doctor}");
+    // Every paper is found by its words once: search by a title's words puts it first.
+    let first: serde_json::Value =
+        serde_json::from_str(std::io::BufReader::new(std::fs::File::open(&input).unwrap()).lines().next().unwrap().unwrap().as_str())
+            .unwrap();
+    let title = first["title"].as_str().unwrap();
+    let found = ok(&lib, &["search", &format!("\"{title}\""), "--no-meaning", "--json", "-k", "3"]);
+    assert!(found.lines().next().unwrap_or_default().contains(&format!("\"id\":\"{}\"", first["id"].as_str().unwrap())), "{found}");
 }

@@ -55,12 +55,16 @@ fn pages_and_their_json_twins_match_the_command_line() {
     assert_eq!(status, 200);
     assert_eq!(like.matches("<article class=\"paper\"").count(), 20);
 
-    // Search by text needs the model, loaded in the background.
+    // Search by meaning needs the model, loaded in the background; then the
+    // page finds what `search` finds: by id, name, words and meaning.
     s.wait_for_model();
     let q = "serving large language models on GPU clusters";
-    let cli = json_lines(&ok(&lib, &["like", "--text", q, "-k", "6", "--json"]));
+    let cli = json_lines(&ok(&lib, &["search", q, "-k", "6", "--json"]));
     let api = array(s.json(&format!("/api/search?q={}&k=6", q.replace(' ', "+"))));
     assert_eq!(ids(&api), ids(&cli));
+    assert_eq!(api.len(), 6);
+    assert!(api.iter().all(|p| p["matched"].as_array().is_some_and(|m| !m.is_empty())));
+    assert_eq!(array(s.json("/api/search?q=2603.00356&k=3"))[0]["id"], "2603.00356");
     let (status, found) = s.get("/search?q=GPU+cluster+scheduling&until=2026-03-02");
     assert_eq!(status, 200);
     assert!(found.matches("<article class=\"paper\"").count() > 5);

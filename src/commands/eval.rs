@@ -7,7 +7,8 @@ use crate::embed;
 use crate::eval::csfcube::{self, Aggregation, FacetSummary, QueryResult};
 use crate::eval::{feedback, history, Rng};
 use crate::library::{self, Library};
-use crate::rank::Method;
+use crate::library::lexical::LexicalIndex;
+use crate::rank::{Method, Terms, Vocabulary, DEFAULT_METHOD};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -41,23 +42,20 @@ struct CsfcubeOutput<'a> {
 }
 
 /// Aggregated figures after `n` simulated ratings per pool, beside the same
-/// remainder ranked without them.
+/// remainder ranked without them; percentages.
 #[derive(Serialize)]
 struct FeedbackRow {
+    /// The method's name, or "default" when no --method was given.
     method: &'static str,
     rule: &'static str,
     n: usize,
     map: f64,
-    ndcg_pct20: f64,
+    ndcg20: f64,
     map_without: f64,
-    ndcg_pct20_without: f64,
+    ndcg20_without: f64,
     /// Share of the ratings that were 👍.
     liked_share: f64,
 }
-
-/// Methods the feedback simulation compares: the default and the one that
-/// learns a boundary.
-const FEEDBACK_METHODS: [Method; 2] = [Method::Knn, Method::Logistic];
 
 /// Aggregated CSFCube figures of one ranking method.
 #[derive(Serialize)]
@@ -127,7 +125,12 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
 
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if args.json {
+    if args.json && !rankings.feedback.is_empty() {
+        for row in &rankings.feedback {
+            serde_json::to_writer(&mut out, row)?;
+            writeln!(out)?;
+        }
+    } else if args.json {
         let doc = CsfcubeOutput {
             benchmark: "csfcube",
             ranker,
@@ -171,28 +174,42 @@ fn embed_and_rank(
         eprintln!("embedded {} papers in {:.1}s", texts.len(), library::secs(start));
     }
     let by_id: HashMap<String, Vec<f32>> = ids.iter().cloned().zip(vectors).collect();
-    let main = queries.iter().map(|q| csfcube::rank_by_cosine(q, &by_id)).collect::<Result<_>>()?;
+    // Document frequencies over the whole collection, as a library of these
+    // papers would have them.
+    let texts: Vec<(&str, &str)> = collection.papers.values().map(|p| (p.title.trim(), p.abstract_text.trim())).collect();
+    let index = LexicalIndex::in_memory(texts)?;
+    let mut vocab = Vocabulary::new(Some(&index));
+    let terms: HashMap<String, Terms> = ids
+        .iter()
+        .filter_map(|id| collection.papers.get(id).map(|p| (id.clone(), vocab.terms(p.title.trim(), p.abstract_text.trim()))))
+        .collect();
+    let papers = csfcube::Encoded { vectors: by_id, terms };
+    let main = queries.iter().map(|q| csfcube::rank_by_cosine(q, &papers.vectors)).collect::<Result<_>>()?;
     let mut rng = Rng::new(BACKGROUND_SEED);
     let backgrounds: Vec<Vec<Vec<f32>>> =
-        queries.iter().map(|q| csfcube::background(q, &ids, &by_id, history::BACKGROUND, &mut rng)).collect();
+        queries.iter().map(|q| csfcube::background(q, &ids, &papers.vectors, history::BACKGROUND, &mut rng)).collect();
     let mut by_method = Vec::new();
     for method in Method::ALL {
         let ranked = queries
             .iter()
             .zip(&backgrounds)
-            .map(|(q, bg)| csfcube::rank_with_method(method, q, &by_id, bg))
+            .map(|(q, bg)| csfcube::rank_with_method(method, q, &papers, bg))
             .collect::<Result<_>>()?;
         by_method.push((method, ranked));
     }
     let mut rows = Vec::new();
-    for method in FEEDBACK_METHODS {
+    let (method, label) = match args.method {
+        Some(m) => (m, m.name()),
+        None => (DEFAULT_METHOD, "default"),
+    };
+    {
         for rule in feedback::Choice::ALL {
             for &n in &args.feedback {
                 let mut with = Vec::new();
                 let mut without = Vec::new();
                 let mut liked = 0;
                 for (q, bg) in queries.iter().zip(&backgrounds) {
-                    let o = feedback::simulate(q, &by_id, bg, method, rule, n)?;
+                    let o = feedback::simulate(q, &papers, bg, method, rule, n)?;
                     with.push(o.with);
                     without.push(o.without);
                     liked += o.liked;
@@ -201,14 +218,15 @@ fn embed_and_rank(
                     csfcube::summarise(r, collection.folds.as_ref()).0.into_iter().find(|s| s.facet == "aggregated")
                 };
                 let (Some(a), Some(b)) = (agg(&with), agg(&without)) else { continue };
+                let pct = |x: f64| (x * 10_000.0).round() / 100.0;
                 rows.push(FeedbackRow {
-                    method: method.name(),
+                    method: label,
                     rule: rule.name(),
                     n,
-                    map: a.map,
-                    ndcg_pct20: a.ndcg_pct20,
-                    map_without: b.map,
-                    ndcg_pct20_without: b.ndcg_pct20,
+                    map: pct(a.map),
+                    ndcg20: pct(a.ndcg_pct20),
+                    map_without: pct(b.map),
+                    ndcg20_without: pct(b.ndcg_pct20),
                     liked_share: if n == 0 { 0.0 } else { liked as f64 / (n * queries.len()) as f64 },
                 });
             }
@@ -308,11 +326,11 @@ fn write_feedback_table(out: &mut impl Write, rows: &[FeedbackRow]) -> Result<()
             r.method,
             r.rule,
             r.n,
-            100.0 * r.map,
-            100.0 * r.ndcg_pct20,
-            100.0 * r.map_without,
-            100.0 * r.ndcg_pct20_without,
-            100.0 * (r.map - r.map_without),
+            r.map,
+            r.ndcg20,
+            r.map_without,
+            r.ndcg20_without,
+            r.map - r.map_without,
             100.0 * r.liked_share
         )?;
     }
@@ -356,14 +374,15 @@ fn write_history_table(out: &mut impl Write, r: &history::Report) -> Result<()> 
         "median {} candidates per day, {} seeds per author; {} cases hide several papers",
         r.median_candidates, r.median_seeds, r.cases_with_several_hidden
     )?;
-    writeln!(out, "{:<18} {:>6} {:>10}   MRR behind the best (paired s.e.)", "method", "MRR", "recall@10")?;
+    writeln!(out, "{:<18} {:>6} {:>8} {:>10}   MRR behind the best (paired s.e.)", "method", "MRR", "±95%", "recall@10")?;
     for m in r.methods.iter().chain(std::iter::once(&r.random)) {
         let behind = match m.mrr_behind_best {
             Some((d, se)) => format!("{d:.3} ± {se:.3}"),
             None if m.method == r.random.method => String::new(),
             None => "best".to_string(),
         };
-        let line = format!("{:<18} {:>6.3} {:>10.3}   {}", m.method, m.mrr, m.recall_at_10, behind);
+        let ci = if m.mrr_ci95 > 0.0 { format!("{:.3}", m.mrr_ci95) } else { String::new() };
+        let line = format!("{:<18} {:>6.3} {:>8} {:>10.3}   {}", m.method, m.mrr, ci, m.recall_at_10, behind);
         writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())

@@ -101,6 +101,12 @@ pub fn ingest_batches(
         let embedder = gate.load(None)?;
         embedded = embed_missing(lib, embedder, counts.new + counts.updated)?;
     }
+    // The words grow with the library too, whether or not it embeds.
+    let start = Instant::now();
+    let words = lib.update_lexical(false)?;
+    if verbose {
+        eprintln!("lexical index: {} added, {} removed in {:.1}s", words.added, words.removed, library::secs(start));
+    }
     if let Some(embedder) = &gate.embedder {
         // The derived files grow with the library: the new rows are appended
         // and, past INDEX_FROM vectors, inserted into the index and the

@@ -12,6 +12,7 @@ pub mod ingest;
 pub mod like;
 pub mod parse;
 pub mod rate;
+pub mod search;
 pub mod seed;
 pub mod serve;
 pub mod stats;
@@ -37,6 +38,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Ingest(args) => ingest::run(&args, cli.verbose),
         Command::Export(args) => export::run(&args),
         Command::Like(args) => like::run(&args, cli.verbose),
+        Command::Search(args) => search::run(&args, cli.verbose),
         Command::Stats(args) => stats::run(&args),
         Command::Doctor(args) => doctor::run(&args),
         Command::Eval(args) => eval::run(&args, cli.verbose),

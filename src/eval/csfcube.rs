@@ -17,7 +17,7 @@
 
 use super::{average_precision, ndcg, ndcg_pct20, Rng};
 use crate::library::vectors::dot;
-use crate::rank::{Method, Ranker, SeedVector};
+use crate::rank::{Candidate, Method, Ranker, SeedVector, Terms};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use serde_json::Value;
@@ -318,25 +318,51 @@ pub fn rank_by_cosine(query: &Query, vectors: &HashMap<String, Vec<f32>>) -> Res
     rank_by(query, vectors, |v| dot(qv, v))
 }
 
+/// Every paper the evaluation needs, as the ranker sees it: its vector and
+/// its words (weighted by document frequencies over the whole collection,
+/// as a library's would be).
+pub struct Encoded {
+    pub vectors: HashMap<String, Vec<f32>>,
+    pub terms: HashMap<String, Terms>,
+}
+
+impl Encoded {
+    pub fn seed(&self, pid: &str, negative: bool, rated: bool) -> Result<SeedVector> {
+        Ok(SeedVector {
+            label: pid.to_string(),
+            vector: vector_of(&self.vectors, pid)?.to_vec(),
+            terms: self.terms.get(pid).cloned().unwrap_or_default(),
+            weight: 1.0,
+            negative,
+            rated,
+            added: String::new(),
+        })
+    }
+
+    pub fn candidate(&self, pid: &str) -> Result<Candidate<'_>> {
+        static NONE: std::sync::OnceLock<Terms> = std::sync::OnceLock::new();
+        Ok(Candidate {
+            vector: vector_of(&self.vectors, pid)?,
+            terms: self.terms.get(pid).unwrap_or_else(|| NONE.get_or_init(Terms::default)),
+            own_seed: None,
+        })
+    }
+}
+
 /// The pool's grades ranked by one of the recommender's methods with the
 /// query paper as the only seed. With one seed, centroid, decayed-mean and
 /// knn order the pool exactly as the cosine does; logistic also learns from
 /// `background` (random papers of the collection, as a library would give).
-pub fn rank_with_method(
-    method: Method,
-    query: &Query,
-    vectors: &HashMap<String, Vec<f32>>,
-    background: &[Vec<f32>],
-) -> Result<Vec<u8>> {
-    let seed = SeedVector {
-        label: query.pid.clone(),
-        vector: vector_of(vectors, &query.pid)?.to_vec(),
-        weight: 1.0,
-        negative: false,
-        added: String::new(),
-    };
-    let ranker = Ranker::new(method, vec![seed], background);
-    rank_by(query, vectors, |v| ranker.score(v).score)
+pub fn rank_with_method(method: Method, query: &Query, papers: &Encoded, background: &[Vec<f32>]) -> Result<Vec<u8>> {
+    let ranker = Ranker::new(method, vec![papers.seed(&query.pid, false, false)?], background);
+    rank_pool(query, papers, &ranker)
+}
+
+/// The pool's grades in the order `ranker` scores the pool, scored together.
+pub fn rank_pool(query: &Query, papers: &Encoded, ranker: &Ranker) -> Result<Vec<u8>> {
+    let candidates: Vec<Candidate<'_>> = query.pool.iter().map(|(p, _)| papers.candidate(p)).collect::<Result<_>>()?;
+    let scores: Vec<f32> = ranker.score_all(&candidates).into_iter().map(|s| s.score).collect();
+    Ok(in_score_order(query, &scores))
 }
 
 /// Up to `n` random papers of the collection outside the query's pool, for
@@ -361,12 +387,17 @@ fn vector_of<'a>(vectors: &'a HashMap<String, Vec<f32>>, pid: &str) -> Result<&'
 /// judged-pools file lists candidates best grade first, so keeping file
 /// order on ties would leak the answer.
 fn rank_by(query: &Query, vectors: &HashMap<String, Vec<f32>>, score: impl Fn(&[f32]) -> f32) -> Result<Vec<u8>> {
-    let mut scored = Vec::with_capacity(query.pool.len());
-    for (pid, grade) in &query.pool {
-        scored.push((score(vector_of(vectors, pid)?), pid.as_str(), *grade));
-    }
+    let scores: Vec<f32> = query.pool.iter().map(|(pid, _)| Ok(score(vector_of(vectors, pid)?))).collect::<Result<_>>()?;
+    Ok(in_score_order(query, &scores))
+}
+
+/// The pool's grades sorted by `scores` (one per pool entry), best first,
+/// ties to the smaller paper id.
+pub fn in_score_order(query: &Query, scores: &[f32]) -> Vec<u8> {
+    let mut scored: Vec<(f32, &str, u8)> =
+        query.pool.iter().zip(scores).map(|((pid, grade), &s)| (s, pid.as_str(), *grade)).collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-    Ok(scored.into_iter().map(|(_, _, g)| g).collect())
+    scored.into_iter().map(|(_, _, g)| g).collect()
 }
 
 /// The pool's grades in the order another system ranked it. The ranking
@@ -510,8 +541,9 @@ mod tests {
         .collect();
         let cosine = rank_by_cosine(&q, &vectors).unwrap();
         assert_eq!(cosine, vec![3, 2, 1, 0]);
+        let papers = Encoded { vectors, terms: HashMap::new() };
         for m in [Method::Centroid, Method::DecayedMean, Method::Knn] {
-            assert_eq!(rank_with_method(m, &q, &vectors, &[]).unwrap(), cosine, "{m}");
+            assert_eq!(rank_with_method(m, &q, &papers, &[]).unwrap(), cosine, "{m}");
         }
     }
 

@@ -12,7 +12,7 @@
 
 use super::{median, random_reciprocal_rank, Rng};
 use crate::library::Library;
-use crate::rank::{Method, Ranker, SeedVector};
+use crate::rank::{Candidate, Method, Ranker, SeedVector, Terms, Vocabulary};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -38,6 +38,9 @@ pub struct Options {
 pub struct MethodScore {
     pub method: String,
     pub mrr: f64,
+    /// Half-width of the 95% confidence interval of the MRR (1.96 standard
+    /// errors over the cases).
+    pub mrr_ci95: f64,
     pub recall_at_10: f64,
     /// MRR of the best method less this one's, case by case, with the
     /// standard error of that mean: the methods rank the same cases, so the
@@ -68,6 +71,8 @@ struct Entry {
     /// Position of its vector in the flat file.
     pos: usize,
     day: usize,
+    title: String,
+    abstract_text: String,
 }
 
 /// Everything read from the library in one pass.
@@ -92,9 +97,9 @@ fn read_history(lib: &Library, position: &HashMap<i64, usize>) -> Result<History
     let mut stmt = lib
         .store
         .conn()
-        .prepare("SELECT rowid, authors, first_date FROM papers WHERE first_date IS NOT NULL ORDER BY rowid")?;
+        .prepare("SELECT rowid, authors, first_date, title, abstract FROM papers WHERE first_date IS NOT NULL ORDER BY rowid")?;
     let mut rows = stmt.query([])?;
-    let mut raw: Vec<(i64, usize, String, Vec<String>)> = Vec::new();
+    let mut raw: Vec<(i64, usize, String, Vec<String>, String, String)> = Vec::new();
     let mut days = BTreeMap::new();
     while let Some(row) = rows.next()? {
         let rowid: i64 = row.get(0)?;
@@ -104,7 +109,7 @@ fn read_history(lib: &Library, position: &HashMap<i64, usize>) -> Result<History
         // A malformed author list loses that paper's authors, not the run.
         let authors: Vec<String> = serde_json::from_str(&authors_json).unwrap_or_default();
         days.insert(date.clone(), 0usize);
-        raw.push((rowid, pos, date, authors));
+        raw.push((rowid, pos, date, authors, row.get(3)?, row.get(4)?));
     }
     for (i, v) in days.values_mut().enumerate() {
         *v = i;
@@ -115,10 +120,10 @@ fn read_history(lib: &Library, position: &HashMap<i64, usize>) -> Result<History
         by_day: vec![Vec::new(); days.len()],
         by_author: HashMap::new(),
     };
-    for (rowid, pos, date, authors) in raw {
+    for (rowid, pos, date, authors, title, abstract_text) in raw {
         let idx = h.entries.len();
         let day = days[&date];
-        h.entries.push(Entry { rowid, pos, day });
+        h.entries.push(Entry { rowid, pos, day, title, abstract_text });
         h.by_day[day].push(idx);
         let mut names: Vec<String> = authors.iter().map(|a| normalise_author(a)).filter(|a| !a.is_empty()).collect();
         names.sort_unstable();
@@ -183,6 +188,16 @@ fn paired_difference(a: &[f64], b: &[f64]) -> (f64, f64) {
     (mean, (var / n).sqrt())
 }
 
+/// Standard error of the mean of `xs`.
+fn standard_error(xs: &[f64]) -> f64 {
+    if xs.len() < 2 {
+        return 0.0;
+    }
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) / n).sqrt()
+}
+
 /// Up to `n` random vectors from the whole library, none of them a
 /// candidate of the day or a seed.
 fn background(
@@ -224,6 +239,13 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
     }
     let mut rng = Rng::new(opts.seed);
     let sampled = rng.sample(&eligible, opts.cases);
+    // Words weighted by the library's own document frequencies, as `daily` does.
+    let lexical = lib.lexical()?;
+    let mut vocab = Vocabulary::new(lexical.as_ref());
+    let mut terms: Vec<Option<Terms>> = (0..h.entries.len()).map(|_| None).collect();
+    let mut terms_of = |i: usize, vocab: &mut Vocabulary| -> Terms {
+        terms[i].get_or_insert_with(|| vocab.terms(&h.entries[i].title, &h.entries[i].abstract_text)).clone()
+    };
 
     let mut outcomes: Vec<Vec<CaseOutcome>> = Method::ALL.iter().map(|_| Vec::new()).collect();
     let (mut random_rr, mut random_recall) = (0.0, 0.0);
@@ -241,8 +263,10 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
                 SeedVector {
                     label: e.rowid.to_string(),
                     vector: flat.vector(e.pos).to_vec(),
+                    terms: terms_of(i, &mut vocab),
                     weight: 1.0,
                     negative: false,
+                    rated: false,
                     added: h.days[e.day].clone(),
                 }
             })
@@ -254,11 +278,19 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
         exclude.extend(mine.iter().map(|&i| h.entries[i].pos));
         let bg = background(&flat, &exclude, BACKGROUND, &mut rng);
 
+        let words: Vec<Terms> = candidates.iter().map(|&i| terms_of(i, &mut vocab)).collect();
+        let day: Vec<Candidate<'_>> = candidates
+            .iter()
+            .zip(&words)
+            .map(|(&i, t)| Candidate { vector: flat.vector(h.entries[i].pos), terms: t, own_seed: None })
+            .collect();
         for (m, method) in Method::ALL.iter().enumerate() {
             let ranker = Ranker::new(*method, seeds.clone(), &bg);
-            let scores: Vec<(f32, i64)> = candidates
-                .iter()
-                .map(|&i| (ranker.score(flat.vector(h.entries[i].pos)).score, h.entries[i].rowid))
+            let scores: Vec<(f32, i64)> = ranker
+                .score_all(&day)
+                .into_iter()
+                .zip(candidates)
+                .map(|(s, &i)| (s.score, h.entries[i].rowid))
                 .collect();
             outcomes[m].push(outcome(&hidden_ranks(&scores, &hidden)));
         }
@@ -280,6 +312,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
         .map(|(m, method)| MethodScore {
             method: method.name().to_string(),
             mrr: mrr[m],
+            mrr_ci95: 1.96 * standard_error(&rr[m]),
             recall_at_10: per_case(outcomes[m].iter().map(|o| o.recall).sum()),
             mrr_behind_best: (m != best).then(|| paired_difference(&rr[best], &rr[m])),
         })
@@ -297,6 +330,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
         random: MethodScore {
             method: "random (expected)".to_string(),
             mrr: per_case(random_rr),
+            mrr_ci95: 0.0,
             recall_at_10: per_case(random_recall),
             mrr_behind_best: None,
         },

@@ -1,9 +1,11 @@
 //! The library: one directory holding the SQLite database (the source of
-//! truth) and files derived from it per model — a flat vector file and an
-//! HNSW index over it — which grow as the database does and are rebuilt
-//! only when missing or damaged.
+//! truth) and files derived from it — per model a flat vector file, an HNSW
+//! index and a one-bit sketch over it; for all models one lexical index —
+//! which grow as the database does and are rebuilt only when missing or
+//! damaged.
 
 pub mod index;
+pub mod lexical;
 pub mod sketch;
 pub mod stats;
 pub mod store;
@@ -294,6 +296,84 @@ impl Library {
 
     pub fn sketch_path(&self, model: &str) -> PathBuf {
         self.model_dir(model).join("sketch.bin")
+    }
+
+    pub fn lexical_dir(&self) -> PathBuf {
+        self.dir.join("derived").join("lexical")
+    }
+
+    /// Brings the lexical index up to the database (`ingest` does, so no
+    /// query has to), building it when there is none.
+    pub fn update_lexical(&self, rebuild: bool) -> Result<lexical::Updated> {
+        let _lock = lock_file_in(&self.dir.join("derived"), "lexical.lock", true)?;
+        lexical::update(&self.lexical_dir(), &self.store, rebuild)
+    }
+
+    /// The lexical index, caught up with the database first when it lags
+    /// unless another process is updating it: a reader does not wait, it
+    /// reads the index as it stands (document frequencies hardly move with
+    /// one day's papers). `None` where there is none and none can be made
+    /// (a read-only library).
+    pub fn lexical(&self) -> Result<Option<lexical::LexicalIndex>> {
+        let dir = self.lexical_dir();
+        let found = lexical::LexicalIndex::open(&dir).unwrap_or_else(|e| {
+            eprintln!("warning: {e:#}; rebuilding it");
+            None
+        });
+        if let Some(ix) = &found {
+            if !lexical::behind(ix.mark, &self.store)? {
+                return Ok(found);
+            }
+        }
+        let lock = match lock_file_in(&self.dir.join("derived"), "lexical.lock", false) {
+            Ok(lock) => lock,
+            Err(_) => return Ok(found),
+        };
+        match lexical::update(&dir, &self.store, false) {
+            Ok(_) => {
+                drop(lock);
+                lexical::LexicalIndex::open(&dir)
+            }
+            Err(e) => {
+                warn_unshared(&e);
+                Ok(found)
+            }
+        }
+    }
+
+    /// `doctor`'s check of the lexical index: readable, of this format, and
+    /// holding exactly the database's papers up to its mark; else rebuilt.
+    pub fn check_lexical(&self, rebuild: bool) -> Result<String> {
+        let dir = self.lexical_dir();
+        let why = match lexical::LexicalIndex::open(&dir) {
+            _ if rebuild => "as asked".to_string(),
+            Ok(None) => "missing".to_string(),
+            Err(e) => format!("unreadable: {e:#}"),
+            Ok(Some(ix)) => {
+                let held = ix.rowids()?;
+                let mut want = Vec::with_capacity(held.len());
+                self.store.papers_after(0, |p| {
+                    if p.rowid > ix.mark.through {
+                        return Ok(false);
+                    }
+                    want.push(p.rowid);
+                    Ok(true)
+                })?;
+                if held == want {
+                    drop(ix);
+                    let done = self.update_lexical(false)?;
+                    let grown = if done.added + done.removed > 0 {
+                        format!("; {} added, {} removed", done.added, done.removed)
+                    } else {
+                        String::new()
+                    };
+                    return Ok(format!("lexical index ok ({} papers{grown})", held.len()));
+                }
+                format!("damaged: {} papers where the database has {}", held.len(), want.len())
+            }
+        };
+        let done = self.update_lexical(true)?;
+        Ok(format!("lexical index rebuilt ({why}; {} papers)", done.added))
     }
 
     /// The flat vectors for `model`, brought up to date with the database
@@ -682,10 +762,20 @@ impl IndexState {
 
 /// The derived files' lock: one process updates them at a time.
 fn lock_derived(dir: &Path) -> Result<File> {
+    lock_file_in(dir, "update.lock", true)
+}
+
+/// Locks `name` in `dir`, waiting for it when `wait`, else failing at once
+/// when another process holds it.
+fn lock_file_in(dir: &Path, name: &str, wait: bool) -> Result<File> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let path = dir.join("update.lock");
+    let path = dir.join(name);
     let f = open_lock(&path)?;
-    f.lock().with_context(|| format!("cannot lock {}", path.display()))?;
+    if wait {
+        f.lock().with_context(|| format!("cannot lock {}", path.display()))?;
+    } else if f.try_lock().is_err() {
+        anyhow::bail!("{} is held by another process", path.display());
+    }
     Ok(f)
 }
 

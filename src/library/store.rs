@@ -581,6 +581,24 @@ impl Store {
         Ok(())
     }
 
+    /// Papers past rowid `after`, in rowid order (read a row at a time: the
+    /// lexical index catches up with millions); `f` returns false to stop.
+    pub fn papers_after(&self, after: i64, mut f: impl FnMut(StoredPaper) -> Result<bool>) -> Result<()> {
+        let mut stmt = self.conn.prepare(&format!("{SELECT_PAPER} WHERE p.rowid > ?1 ORDER BY p.rowid"))?;
+        let mut rows = stmt.query([after])?;
+        while let Some(row) = rows.next()? {
+            if !f(row_to_paper(row)?)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The largest rowid a paper has (0 for an empty library).
+    pub fn last_rowid(&self) -> Result<i64> {
+        Ok(self.conn.query_row("SELECT coalesce(max(rowid), 0) FROM papers", [], |r| r.get(0))?)
+    }
+
     /// Papers whose text has no vector for `model` yet: (text hash, text).
     pub fn missing_vectors(&self, model: &str) -> Result<Vec<(Vec<u8>, String)>> {
         let skip_failed = if self.has_failures {
@@ -783,14 +801,14 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
     Ok(outcome)
 }
 
-/// A paper's rowid and what its rows in the derived vector files record
-/// (text hash, subjects, first date).
-type Placement = (i64, (Vec<u8>, String, Option<String>));
+/// A paper's rowid and what the derived files record of it (text hash,
+/// subjects, first date in the vector files; authors in the lexical index).
+type Placement = (i64, (Vec<u8>, String, Option<String>, String));
 
 fn placement(tx: &Transaction<'_>, id: &str) -> Result<Option<Placement>> {
     Ok(tx
-        .prepare_cached("SELECT rowid, text_hash, subjects, first_date FROM papers WHERE id = ?1")?
-        .query_row([id], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))
+        .prepare_cached("SELECT rowid, text_hash, subjects, first_date, authors FROM papers WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))))
         .optional()?)
 }
 

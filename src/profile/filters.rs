@@ -10,8 +10,10 @@
 //! 5. `include`: when any keyword is included, hidden unless its title or
 //!    abstract mentions one.
 //!
-//! Keywords match whole words, case-insensitively; a keyword of several
-//! words matches them in sequence with any spacing between.
+//! Keywords match whole words in any of their forms (cut and stemmed as the
+//! lexical index does: `blockchain` also matches "Blockchains"); a keyword
+//! of several words matches them in sequence. A keyword with symbols the
+//! analyzer drops (`C++`) matches as written, case-insensitively.
 
 use crate::paper::Paper;
 use anyhow::{bail, Result};
@@ -79,8 +81,8 @@ pub enum Verdict {
 #[derive(Debug, Default)]
 pub struct Filters {
     rules: Vec<FilterRule>,
-    include: Vec<(String, Regex)>,
-    exclude: Vec<(String, Regex)>,
+    include: Vec<(String, Keyword)>,
+    exclude: Vec<(String, Keyword)>,
     authors: Vec<(String, String)>,
     allow: Vec<String>,
     deny: Vec<String>,
@@ -95,12 +97,32 @@ pub fn normalise(rule: Rule, value: &str) -> Result<String> {
     if v.chars().count() > 200 {
         bail!("a {rule} filter is at most 200 characters");
     }
-    if matches!(rule, Rule::Allow | Rule::Deny)
-        && !v.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
-    {
-        bail!("{v:?} is not an arXiv category like cs.DC or astro-ph.GA");
+    if matches!(rule, Rule::Allow | Rule::Deny) && !is_category(&v) {
+        bail!(
+            "{v:?} is not an arXiv category like cs.DC, astro-ph.GA or hep-th; to hide papers that mention it, use `filter add exclude {v}`"
+        );
     }
     Ok(v)
+}
+
+/// arXiv's archives, current and retired (their old-style ids still appear).
+const ARCHIVES: [&str; 38] = [
+    "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an", "chao-dyn", "chem-ph", "cmp-lg",
+    "comp-gas", "cond-mat", "cs", "dg-ga", "econ", "eess", "funct-an", "gr-qc", "hep-ex", "hep-lat", "hep-ph", "hep-th",
+    "math", "math-ph", "mtrl-th", "nlin", "nucl-ex", "nucl-th", "patt-sol", "physics", "plasm-ph", "q-alg", "q-bio",
+    "q-fin", "quant-ph", "solv-int", "stat", "supr-con",
+];
+
+/// `archive` or `archive.SUBJECT` for one of arXiv's archives: `cs.DC`,
+/// `astro-ph.GA`, `hep-th`, `math.AG`.
+pub fn is_category(v: &str) -> bool {
+    let (archive, subject) = match v.split_once('.') {
+        Some((a, s)) => (a, Some(s)),
+        None => (v, None),
+    };
+    let archive = archive.to_ascii_lowercase();
+    ARCHIVES.contains(&archive.as_str())
+        && subject.is_none_or(|s| !s.is_empty() && s.len() <= 8 && s.chars().all(|c| c.is_ascii_alphabetic() || c == '-'))
 }
 
 pub fn add(conn: &Connection, profile: &str, rule: Rule, value: &str) -> Result<bool> {
@@ -139,12 +161,53 @@ pub fn load(conn: &Connection, profile: &str) -> Result<Filters> {
     Filters::new(list(conn, profile)?)
 }
 
-/// Whole-word, case-insensitive, any spacing between the words of a phrase.
-fn keyword_regex(keyword: &str) -> Result<Regex> {
-    let words: Vec<String> = keyword.split_whitespace().map(regex::escape).collect();
+/// A keyword compiled for matching.
+#[derive(Debug)]
+enum Keyword {
+    /// Its stems, to be found in sequence among a paper's.
+    Words(Vec<String>),
+    /// Whole-word, case-insensitive, any spacing between its words.
+    Literal(Regex),
+}
+
+/// The stems of `text`, as the lexical index cuts them.
+fn stems(text: &str) -> Vec<String> {
+    let mut analyzer = crate::library::lexical::word_analyzer();
+    let mut stream = analyzer.token_stream(text);
+    let mut out = Vec::new();
+    while let Some(t) = stream.next() {
+        out.push(t.text.clone());
+    }
+    out
+}
+
+fn keyword(value: &str) -> Result<Keyword> {
+    let plain = value.chars().all(|c| c.is_alphanumeric() || c.is_whitespace() || c == '-' || c == '\'');
+    let words = stems(value);
+    if plain && !words.is_empty() {
+        return Ok(Keyword::Words(words));
+    }
+    let parts: Vec<String> = value.split_whitespace().map(regex::escape).collect();
     // \b only works next to word characters; "C++" must still match alone.
-    let pattern = format!(r"(?i)(?:^|[^\w]){}(?:[^\w]|$)", words.join(r"\s+"));
-    Ok(Regex::new(&pattern)?)
+    let pattern = format!(r"(?i)(?:^|[^\w]){}(?:[^\w]|$)", parts.join(r"\s+"));
+    Ok(Keyword::Literal(Regex::new(&pattern)?))
+}
+
+/// Stems of one word: Snowball leaves an acronym's plural alone ("gpus"),
+/// so a trailing s is forgiven either way.
+fn same_word(a: &str, b: &str) -> bool {
+    a == b || a.strip_suffix('s') == Some(b) || b.strip_suffix('s') == Some(a)
+}
+
+impl Keyword {
+    fn found_in(&self, text: &str, text_stems: &[String]) -> bool {
+        match self {
+            Keyword::Words(words) => {
+                text_stems.windows(words.len()).any(|w| w.iter().zip(words).all(|(t, k)| same_word(t, k)))
+            }
+            Keyword::Literal(re) => re.is_match(text),
+        }
+    }
 }
 
 /// Author names compared without case, spacing or initials' full stops.
@@ -157,8 +220,8 @@ impl Filters {
         let mut f = Filters::default();
         for r in &rules {
             match r.rule {
-                Rule::Include => f.include.push((r.value.clone(), keyword_regex(&r.value)?)),
-                Rule::Exclude => f.exclude.push((r.value.clone(), keyword_regex(&r.value)?)),
+                Rule::Include => f.include.push((r.value.clone(), keyword(&r.value)?)),
+                Rule::Exclude => f.exclude.push((r.value.clone(), keyword(&r.value)?)),
                 Rule::Author => f.authors.push((r.value.clone(), author_key(&r.value))),
                 Rule::Allow => f.allow.push(r.value.to_ascii_lowercase()),
                 Rule::Deny => f.deny.push(r.value.to_ascii_lowercase()),
@@ -199,10 +262,11 @@ impl Filters {
             return Verdict::Keep;
         }
         let text = format!("{}\n{}", p.title, p.abstract_text);
-        if let Some((k, _)) = self.exclude.iter().find(|(_, re)| re.is_match(&text)) {
+        let text_stems = stems(&text);
+        if let Some((k, _)) = self.exclude.iter().find(|(_, kw)| kw.found_in(&text, &text_stems)) {
             return Verdict::Hidden(format!("exclude: {k}"));
         }
-        if !self.include.is_empty() && !self.include.iter().any(|(_, re)| re.is_match(&text)) {
+        if !self.include.is_empty() && !self.include.iter().any(|(_, kw)| kw.found_in(&text, &text_stems)) {
             let names: Vec<&str> = self.include.iter().map(|(k, _)| k.as_str()).collect();
             return Verdict::Hidden(format!("include: mentions none of {}", names.join(", ")));
         }
@@ -230,10 +294,16 @@ mod tests {
     }
 
     #[test]
-    fn keywords_match_whole_words_without_case() {
+    fn keywords_match_whole_words_in_any_form_without_case() {
         let f = filters(&[(Rule::Exclude, "blockchain"), (Rule::Exclude, "graph  neural network")]);
-        let keep = paper("Blockchains everywhere", "A blockchainy idea.", &[], &["cs.DC"]);
+        let keep = paper("Ledgers everywhere", "A blockchainy idea.", &[], &["cs.DC"]);
         assert_eq!(f.judge(&keep), Verdict::Keep, "a word inside a longer word is not the word");
+        let plural = paper("Blockchains everywhere", "", &[], &["cs.DC"]);
+        assert_eq!(f.judge(&plural), Verdict::Hidden("exclude: blockchain".into()), "a plural is the word");
+        let networks = paper("T", "Graph neural networks, trained.", &[], &["cs.LG"]);
+        assert_eq!(f.judge(&networks), Verdict::Hidden("exclude: graph neural network".into()));
+        let acronyms = filters(&[(Rule::Exclude, "GPU")]);
+        assert!(matches!(acronyms.judge(&paper("Many GPUs", "", &[], &["cs.DC"])), Verdict::Hidden(_)));
         let hit = paper("On BLOCKCHAIN consensus", "", &[], &["cs.DC"]);
         assert_eq!(f.judge(&hit), Verdict::Hidden("exclude: blockchain".into()));
         let phrase = paper("T", "We train a graph\nneural network on it.", &[], &["cs.LG"]);
@@ -253,6 +323,13 @@ mod tests {
         assert_eq!(f.judge(&paper("T", "", &[], &["cs.LG", "cs.DC"])), Verdict::Keep, "a cross-list into an allowed category counts");
         assert!(matches!(f.judge(&paper("T", "", &[], &["cs.LG"])), Verdict::Hidden(r) if r.starts_with("allow:")));
         assert!(normalise(Rule::Deny, "cs DC; drop").is_err());
+        for good in ["cs.DC", "astro-ph.GA", "hep-th", "math.AG", "q-bio.NC", "stat.ML", "cond-mat.str-el"] {
+            assert!(normalise(Rule::Allow, good).is_ok(), "{good}");
+        }
+        for bad in ["blockchain", "cs.", "xx.YY", "cs.DC.x", "csDC"] {
+            let e = normalise(Rule::Deny, bad).unwrap_err().to_string();
+            assert!(e.contains("is not an arXiv category"), "{bad}: {e}");
+        }
         assert!(normalise(Rule::Include, "   ").is_err());
     }
 }

@@ -5,8 +5,11 @@ use crate::digest::{Digest, Pick, Reason};
 use crate::paper::Paper;
 use std::io::{self, Write};
 
+/// Why a paper was picked: its closest seeds by meaning, the words it
+/// shares with the seeds, and plainly when the match is weak.
 pub fn reason_text(p: &Pick) -> String {
-    match p.reasons.first() {
+    let mut s = match p.reasons.first() {
+        Some(r) if p.weak => format!("weak match: nearest seed {} ({:.2})", short_title(r), r.similarity),
         Some(r) => {
             let mut s = format!("close to your seed {} ({:.2})", short_title(r), r.similarity);
             if let Some(r2) = p.reasons.get(1) {
@@ -15,7 +18,19 @@ pub fn reason_text(p: &Pick) -> String {
             s
         }
         None => String::new(),
+    };
+    // Words that lift the score no higher than the day's average are no reason.
+    if !p.words.is_empty() && p.word_share.is_none_or(|share| share > 0.0) {
+        let words: Vec<String> = p.words.iter().map(|w| format!("\u{201c}{w}\u{201d}")).collect();
+        if !s.is_empty() {
+            s.push_str("; ");
+        }
+        s.push_str(&format!("shares {} with your seeds", words.join(", ")));
+        if let Some(share) = p.word_share {
+            s.push_str(&format!(" (words {:.0}% of its lift)", 100.0 * share));
+        }
     }
+    s
 }
 
 fn short_title(r: &Reason) -> String {

@@ -33,3 +33,21 @@ pub fn neighbour(n: &crate::neighbours::Neighbour) -> serde_json::Value {
         "listing_date": n.paper.first_date,
     })
 }
+
+/// One object per paper found: [`neighbour`]'s fields and `matched` (how:
+/// "id", "author", "words", "meaning").
+pub fn write_found(out: &mut impl Write, found: &[crate::search::Found]) -> io::Result<()> {
+    for f in found {
+        serde_json::to_writer(&mut *out, &found_value(f))?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+pub fn found_value(f: &crate::search::Found) -> serde_json::Value {
+    let mut v = neighbour(&f.hit);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("matched".into(), f.matched.iter().map(|m| m.name()).collect::<Vec<_>>().into());
+    }
+    v
+}

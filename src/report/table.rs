@@ -43,6 +43,24 @@ pub fn write_neighbours(out: &mut impl Write, found: &[crate::neighbours::Neighb
     Ok(())
 }
 
+/// Like [`write_neighbours`], with how each paper matched.
+pub fn write_found(out: &mut impl Write, found: &[crate::search::Found]) -> io::Result<()> {
+    for f in found {
+        let p = &f.hit.paper.paper;
+        let how: Vec<&str> = f.matched.iter().map(|m| m.name()).collect();
+        writeln!(
+            out,
+            "{:.3}  {:<16} {:<10} {:<14} {}",
+            f.hit.score,
+            p.id,
+            f.hit.paper.first_date.as_deref().unwrap_or("-"),
+            how.join("+"),
+            truncate(&p.title, 90)
+        )?;
+    }
+    Ok(())
+}
+
 fn printable(s: &str) -> String {
     s.chars().filter(|c| !c.is_control()).collect()
 }

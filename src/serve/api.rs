@@ -11,6 +11,7 @@ use crate::library::stats;
 use crate::neighbours::{self, Neighbour};
 use crate::profile::{self, filters, ratings};
 use crate::report;
+use crate::search::{self, Found};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State as Shared};
 use axum::http::{HeaderMap, StatusCode};
@@ -52,13 +53,21 @@ pub fn like_results(st: &State, id: &str, q: &Params) -> Result<(StoredPaper, Ve
     Ok((paper, found))
 }
 
-pub fn search_results(st: &State, q: &Params) -> Result<Vec<Neighbour>, Failure> {
+/// Papers found for `q` by id, name, words and meaning; while the model
+/// loads, by id, name and words alone, with a note that says so.
+pub fn search_results(st: &State, q: &Params) -> Result<(Vec<Found>, Option<String>), Failure> {
     let text = q.query()?.ok_or_else(|| Failure::bad_request("give the text to search for in q"))?;
     let (k, scope) = (q.k()?, q.scope()?);
     let lib = st.reader()?;
     let snap = st.vectors(&lib)?;
-    let v = st.embed(&text)?;
-    Ok(neighbours::nearest(&lib, &snap.vectors, &v, k, None, &scope)?)
+    let lexical = lib.lexical()?;
+    let (v, note) = match st.embed(&text) {
+        Ok(v) => (Some(v), None),
+        Err(f) if f.status == StatusCode::SERVICE_UNAVAILABLE && lexical.is_some() => (None, Some(f.message)),
+        Err(f) => return Err(f),
+    };
+    let meaning = v.as_deref().map(|v| (&snap.vectors, v));
+    Ok((search::find(&lib, lexical.as_ref(), meaning, &text, k, &scope)?, note))
 }
 
 /// A paper with its versions, listing days, the profile's rating and its neighbours.
@@ -116,8 +125,8 @@ pub async fn like(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(
 }
 
 pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
-    let found = blocking(move || search_results(&st, &q)).await?;
-    Ok(Json(found.iter().map(report::json::neighbour).collect()))
+    let (found, _) = blocking(move || search_results(&st, &q)).await?;
+    Ok(Json(found.iter().map(report::json::found_value).collect()))
 }
 
 pub async fn paper(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(q): Query<Params>) -> Api {

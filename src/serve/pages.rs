@@ -229,9 +229,16 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> 
         let (mut cards, mut notice, mut refresh, mut status) = (Vec::new(), String::new(), false, StatusCode::OK);
         if text.is_some() {
             match api::search_results(st, &q) {
-                Ok(found) => {
+                Ok((found, note)) => {
                     let r = rated(st, &profile)?;
-                    cards = neighbour_cards(&found, &r);
+                    let hits: Vec<crate::neighbours::Neighbour> = found.into_iter().map(|f| f.hit).collect();
+                    cards = neighbour_cards(&hits, &r);
+                    if let Some(note) = note {
+                        refresh = st.model_status() == "loading";
+                        notice = format!("{note} Meanwhile these match by id, name and words.");
+                    } else if cards.is_empty() {
+                        notice = "No good match: nothing in the library has these words, this name or id, or a close meaning.".into();
+                    }
                 }
                 // The model still loading is a state to show, not an error page.
                 Err(f) if f.status == StatusCode::SERVICE_UNAVAILABLE => {
@@ -245,7 +252,7 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> 
         let page = ListPage {
             base,
             heading: "Search".into(),
-            subtitle: "Papers whose title and abstract mean what you type, nearest first.".into(),
+            subtitle: "By arXiv id, author, words (\"quoted phrases\" too) and meaning, best first.".into(),
             action: "/search".into(),
             show_query: true,
             searched: text.is_some(),

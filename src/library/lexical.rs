@@ -1,0 +1,345 @@
+//! The library's full-text index (tantivy), beside the vectors: every
+//! paper's title and abstract as stemmed words, its authors' names and its
+//! id. Like the vector files it is derived from the database and only
+//! grows: each update deletes the rows the database retired and adds the
+//! papers past the last rowid it holds, in one tantivy commit whose payload
+//! records how far it got. A kill before that commit leaves the previous
+//! commit whole, and the next update redoes the rest.
+//!
+//! Ranking reads two things from it: the analyzer (so the words of a seed
+//! and of a candidate are cut the way the index cuts them) and document
+//! frequencies over the whole library. Search reads BM25.
+
+use super::store::{StoredPaper, Store};
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, QueryParser, TermQuery};
+use tantivy::schema::{
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, STRING,
+};
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter,
+    TextAnalyzer,
+};
+use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
+
+pub const ENGINE: &str = "tantivy (BM25; English stemming and stop words)";
+/// What a change of schema or analyzer bumps: an index of another format is rebuilt.
+const FORMAT: u32 = 1;
+/// Analyzer of titles and abstracts.
+pub const WORDS: &str = "paperscout_words";
+/// Analyzer of author names: folded and lower-cased, never stemmed.
+const NAMES: &str = "paperscout_names";
+/// Memory the writer may buffer before it flushes a segment.
+const WRITER_HEAP: usize = 96 << 20;
+
+/// The words of titles and abstracts: split at anything not a letter or
+/// digit (Unicode-aware), accents folded, English stop words dropped,
+/// Snowball-stemmed, so "caching" and "caches" are one word.
+pub fn word_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .filter(StopWordFilter::new(Language::English).unwrap_or_else(|| StopWordFilter::remove(Vec::new())))
+        .filter(Stemmer::new(Language::English))
+        .build()
+}
+
+fn name_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default()).filter(LowerCaser).filter(AsciiFoldingFilter).build()
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Fields {
+    pub rowid: Field,
+    pub id: Field,
+    pub title: Field,
+    /// Title and abstract together: the field document frequencies count.
+    pub text: Field,
+    pub authors: Field,
+}
+
+fn schema() -> Schema {
+    let mut b = Schema::builder();
+    b.add_u64_field("rowid", NumericOptions::default().set_indexed().set_fast());
+    b.add_text_field("id", STRING);
+    let words = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default().set_tokenizer(WORDS).set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
+    b.add_text_field("title", words.clone());
+    b.add_text_field("text", words);
+    b.add_text_field(
+        "authors",
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default().set_tokenizer(NAMES).set_index_option(IndexRecordOption::WithFreqsAndPositions),
+        ),
+    );
+    b.build()
+}
+
+fn fields(schema: &Schema) -> Result<Fields> {
+    let f = |name: &str| schema.get_field(name).with_context(|| format!("the lexical index has no field {name}"));
+    Ok(Fields { rowid: f("rowid")?, id: f("id")?, title: f("title")?, text: f("text")?, authors: f("authors")? })
+}
+
+/// How far the index has followed the database: stored as the payload of
+/// the commit that got it there, so the two can never disagree.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mark {
+    pub format: u32,
+    /// The last paper rowid added.
+    pub through: i64,
+    /// The last position of the database's retired-rowid log applied.
+    pub retired: i64,
+}
+
+/// A library's lexical index, or one made in memory (`eval csfcube`).
+pub struct LexicalIndex {
+    index: Index,
+    reader: IndexReader,
+    pub fields: Fields,
+    pub mark: Mark,
+}
+
+/// One search hit: the paper's rowid and its BM25 score.
+#[derive(Debug, Clone, Copy)]
+pub struct Hit {
+    pub rowid: i64,
+    pub score: f32,
+}
+
+fn register(index: &Index) {
+    index.tokenizers().register(WORDS, word_analyzer());
+    index.tokenizers().register(NAMES, name_analyzer());
+}
+
+fn read_mark(index: &Index) -> Result<Mark> {
+    let metas = index.load_metas()?;
+    Ok(match metas.payload {
+        Some(p) => serde_json::from_str(&p).context("the lexical index's commit record is unreadable")?,
+        None => Mark::default(),
+    })
+}
+
+impl LexicalIndex {
+    /// Opens the index in `dir`; `None` when there is none yet.
+    pub fn open(dir: &Path) -> Result<Option<LexicalIndex>> {
+        if !dir.join("meta.json").is_file() {
+            return Ok(None);
+        }
+        let index = Index::open_in_dir(dir).with_context(|| format!("cannot open the lexical index in {}", dir.display()))?;
+        register(&index);
+        let fields = fields(&index.schema())?;
+        let mark = read_mark(&index)?;
+        if mark.format != FORMAT {
+            bail!("the lexical index in {} is of another format ({}, this paperscout writes {FORMAT})", dir.display(), mark.format);
+        }
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        Ok(Some(LexicalIndex { index, reader, fields, mark }))
+    }
+
+    /// An index of the given titles and abstracts held in memory.
+    pub fn in_memory<'a>(papers: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<LexicalIndex> {
+        let index = Index::create_in_ram(schema());
+        register(&index);
+        let f = fields(&index.schema())?;
+        let mut writer: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, 32 << 20)?;
+        for (i, (title, abstract_text)) in papers.into_iter().enumerate() {
+            writer.add_document(doc!(
+                f.rowid => i as u64 + 1,
+                f.title => title,
+                f.text => format!("{title}\n{abstract_text}"),
+            ))?;
+        }
+        writer.commit()?;
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        Ok(LexicalIndex { index, reader, fields: f, mark: Mark { format: FORMAT, ..Mark::default() } })
+    }
+
+    pub fn searcher(&self) -> Searcher {
+        self.reader.searcher()
+    }
+
+    /// Papers it holds.
+    pub fn len(&self) -> u64 {
+        self.searcher().num_docs()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes on disk (0 in memory).
+    pub fn size(&self, dir: &Path) -> u64 {
+        std::fs::read_dir(dir)
+            .map(|entries| entries.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
+            .unwrap_or(0)
+    }
+
+    /// Every rowid it holds, sorted (`doctor` compares them with the database).
+    pub fn rowids(&self) -> Result<Vec<i64>> {
+        let searcher = self.searcher();
+        let mut out = Vec::with_capacity(searcher.num_docs() as usize);
+        for segment in searcher.segment_readers() {
+            let column = segment.fast_fields().u64("rowid")?;
+            for doc in segment.doc_ids_alive() {
+                if let Some(r) = column.first(doc) {
+                    out.push(r as i64);
+                }
+            }
+        }
+        out.sort_unstable();
+        Ok(out)
+    }
+
+    /// Papers matching `query` best first by BM25: words (stemmed as the
+    /// index stems them; "quoted phrases" must occur as written) in the
+    /// title (counted double), abstract or authors. Never fails on syntax:
+    /// what does not parse is read as plain words.
+    pub fn search(&self, query: &str, k: usize) -> Result<Vec<Hit>> {
+        let f = self.fields;
+        let mut parser = QueryParser::for_index(&self.index, vec![f.title, f.text, f.authors]);
+        parser.set_field_boost(f.title, 2.0);
+        let (parsed, _errors) = parser.parse_query_lenient(query);
+        self.top(&parsed, k)
+    }
+
+    /// Papers one of whose authors carries every word of `name` (any order,
+    /// accents folded): "stoica", "Ion Stoica".
+    pub fn search_author(&self, name: &str, k: usize) -> Result<Vec<Hit>> {
+        let mut analyzer = name_analyzer();
+        let mut stream = analyzer.token_stream(name);
+        let mut parts: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        while let Some(t) = stream.next() {
+            let term = Term::from_field_text(self.fields.authors, &t.text);
+            parts.push((Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))));
+        }
+        if parts.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.top(&BooleanQuery::new(parts), k)
+    }
+
+    /// The paper with this exact id (no version), if the index holds it.
+    pub fn find_id(&self, id: &str) -> Result<Option<i64>> {
+        let term = Term::from_field_text(self.fields.id, id);
+        let query = BoostQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), 1.0);
+        Ok(self.top(&query, 1)?.first().map(|h| h.rowid))
+    }
+
+    fn top(&self, query: &dyn Query, k: usize) -> Result<Vec<Hit>> {
+        let searcher = self.searcher();
+        let found = searcher.search(query, &TopDocs::with_limit(k.max(1)).order_by_score())?;
+        let mut out = Vec::with_capacity(found.len());
+        for (score, addr) in found {
+            let column = searcher.segment_reader(addr.segment_ord).fast_fields().u64("rowid")?;
+            if let Some(rowid) = column.first(addr.doc_id) {
+                out.push(Hit { rowid: rowid as i64, score });
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn document(f: &Fields, p: &StoredPaper) -> TantivyDocument {
+    let text = format!("{}\n{}", p.paper.title, p.paper.abstract_text);
+    let mut d = doc!(
+        f.rowid => p.rowid as u64,
+        f.id => p.paper.id.as_str(),
+        f.title => p.paper.title.as_str(),
+        f.text => text,
+    );
+    for a in &p.paper.authors {
+        d.add_text(f.authors, a);
+    }
+    d
+}
+
+/// What [`update`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Updated {
+    pub added: usize,
+    pub removed: usize,
+    /// Built from nothing (there was none, or `rebuild` asked).
+    pub built: bool,
+}
+
+/// Whether the index lags behind the database (two indexed lookups).
+pub fn behind(mark: Mark, store: &Store) -> Result<bool> {
+    Ok(mark.through < store.last_rowid()? || mark.retired < store.retired_mark()?)
+}
+
+/// Brings the index in `dir` up to the database: removes retired rows,
+/// adds papers past its mark, commits once. Creates it when missing (or
+/// unreadable, or `rebuild` asks). The caller holds the derived files' lock.
+pub fn update(dir: &Path, store: &Store, rebuild: bool) -> Result<Updated> {
+    let existing = if rebuild { None } else { LexicalIndex::open(dir).ok().flatten() };
+    let built = existing.is_none();
+    let (index, mark) = match existing {
+        Some(ix) => (ix.index, ix.mark),
+        None => {
+            if dir.exists() {
+                std::fs::remove_dir_all(dir).with_context(|| format!("cannot remove {}", dir.display()))?;
+            }
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            let index = Index::create_in_dir(dir, schema())
+                .with_context(|| format!("cannot create the lexical index in {}", dir.display()))?;
+            register(&index);
+            (index, Mark { format: FORMAT, ..Mark::default() })
+        }
+    };
+    let f = fields(&index.schema())?;
+    let mut writer: IndexWriter<TantivyDocument> =
+        index.writer(WRITER_HEAP).with_context(|| format!("cannot write the lexical index in {}", dir.display()))?;
+    // One snapshot: the papers and the retired log agree with each other.
+    let snapshot = store.conn().unchecked_transaction()?;
+    let mut next = mark;
+    let mut removed = 0;
+    for (seq, rowid) in store.retired_after(mark.retired)? {
+        if rowid <= mark.through {
+            writer.delete_term(Term::from_field_u64(f.rowid, rowid as u64));
+            removed += 1;
+        }
+        next.retired = seq;
+    }
+    let mut added = 0;
+    store.papers_after(mark.through, |p| {
+        writer.add_document(document(&f, &p))?;
+        next.through = p.rowid;
+        added += 1;
+        Ok(true)
+    })?;
+    drop(snapshot);
+    if next != mark || built {
+        let mut commit = writer.prepare_commit()?;
+        commit.set_payload(&serde_json::to_string(&next)?);
+        commit.commit()?;
+    }
+    writer.wait_merging_threads()?;
+    Ok(Updated { added, removed, built })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        let mut a = word_analyzer();
+        let mut s = a.token_stream(text);
+        let mut out = Vec::new();
+        while let Some(t) = s.next() {
+            out.push(t.text.clone());
+        }
+        out
+    }
+
+    #[test]
+    fn words_are_stemmed_folded_and_stop_words_dropped() {
+        assert_eq!(words("The Caching of KV-caches"), vec!["cach", "kv", "cach"]);
+        assert_eq!(words("Schrödinger équations"), vec!["schroding", "equat"]);
+        assert_eq!(words("blockchains"), words("blockchain"));
+    }
+}

@@ -1,0 +1,179 @@
+//! The hybrid ranking on the fixture library with the real model: reasons
+//! that name words, ratings that move the next order, 👎 below every
+//! unrated pick, search by surname, id and phrase, and the lexical index
+//! rebuilt by `doctor` when damaged.
+
+mod common;
+
+use common::{demo_library, json_lines, ok, output, root};
+use serde_json::Value;
+
+fn day(lib: &std::path::Path, extra: &[&str]) -> Vec<Value> {
+    let mut args = vec!["daily", "--format", "json", "--date", "2026-03-03", "--include", "new,cross,replaced"];
+    args.extend_from_slice(extra);
+    json_lines(&ok(lib, &args)).into_iter().filter(|p| p["section"] == "pick").collect()
+}
+
+fn position(picks: &[Value], id: &str) -> Option<usize> {
+    picks.iter().position(|p| p["id"] == id)
+}
+
+#[test]
+fn the_default_is_hybrid_and_its_reasons_name_shared_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let table = ok(&lib, &["daily", "--date", "2026-03-03", "--top", "5"]);
+    assert!(table.contains("method hybrid"), "{table}");
+    let picks = day(&lib, &["--top", "10"]);
+    assert_eq!(picks.len(), 10);
+    let first = &picks[0];
+    let words = first["words"].as_array().expect("words");
+    assert!(!words.is_empty(), "the best pick shares words with the seeds: {first}");
+    // The words are the candidate's own, as written in its title or abstract.
+    let text = format!("{} {}", first["title"], first["abstract"]).to_lowercase();
+    for w in words {
+        assert!(text.contains(&w.as_str().unwrap().to_lowercase()), "{w} is not in {text}");
+    }
+    assert!(table.contains("shares \u{201c}"), "{table}");
+    let share = first["word_share"].as_f64().expect("word share");
+    assert!((0.0..=1.0).contains(&share));
+    // Scores fall down the list, and a weak match says so.
+    for w in picks.windows(2) {
+        assert!(w[0]["score"].as_f64() >= w[1]["score"].as_f64());
+    }
+    let all = day(&lib, &["--top", "200"]);
+    let weak = all.iter().filter(|p| p["weak"] == true).count();
+    assert!(weak > 0 && weak < all.len(), "{weak} of {} weak", all.len());
+    for p in all.iter().filter(|p| p["weak"] == true) {
+        assert!(p["reasons"][0]["similarity"].as_f64().unwrap() < 0.35);
+    }
+    // Every method stays selectable.
+    for m in ["lexical", "knn", "centroid", "decayed-mean", "logistic", "hybrid"] {
+        let l = json_lines(&ok(&lib, &["daily", "--date", "2026-03-03", "--format", "json", "--top", "3", "--method", m]));
+        assert_eq!(l.len(), 3, "{m}");
+    }
+}
+
+#[test]
+fn a_dislike_goes_below_every_unrated_pick_and_a_like_lifts_its_neighbours() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let before = day(&lib, &["--top", "10"]);
+    let second = before[1]["id"].as_str().unwrap().to_string();
+    ok(&lib, &["rate", &second, "-"]);
+    let after = day(&lib, &["--top", "10"]);
+    let at = position(&after, &second).expect("a disliked paper stays listed, to be undone");
+    assert_eq!(at, after.len() - 1, "below every unrated pick");
+    assert_eq!(after[at]["rating"], -1);
+    assert!(after[..at].iter().all(|p| p["rating"].is_null()));
+    assert!(ok(&lib, &["daily", "--date", "2026-03-03", "--top", "10", "--include", "new,cross,replaced"]).contains("[not interested]"));
+
+    // A 👍 on a paper far down the list lifts the papers like it.
+    let all = day(&lib, &["--top", "200"]);
+    let low = all[all.len() / 2]["id"].as_str().unwrap().to_string();
+    let near = json_lines(&ok(&lib, &["like", &low, "-k", "3", "--json", "--since", "2026-03-03", "--until", "2026-03-03"]));
+    ok(&lib, &["rate", &low, "+"]);
+    let liked = day(&lib, &["--top", "200"]);
+    let mut rose = 0;
+    for n in &near {
+        let id = n["id"].as_str().unwrap();
+        if let (Some(b), Some(a)) = (position(&all, id), position(&liked, id)) {
+            rose += usize::from(a < b);
+        }
+    }
+    assert!(rose >= 2, "{rose} of {} neighbours of the liked paper rose", near.len());
+    assert_eq!(liked[position(&liked, &low).unwrap()]["rating"], 1);
+}
+
+#[test]
+fn search_finds_a_paper_by_surname_id_and_phrase_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let papers = json_lines(&ok(&lib, &["daily", "--date", "2026-03-03", "--format", "json", "--top", "200", "--include", "new,cross,replaced"]));
+    let target = papers.iter().find(|p| p["authors"].as_array().is_some_and(|a| a.len() >= 2)).unwrap();
+    let id = target["id"].as_str().unwrap();
+    let first = |args: &[&str]| -> Value {
+        let mut a = vec!["search", "--json", "-k", "5"];
+        a.extend_from_slice(args);
+        json_lines(&ok(&lib, &a)).into_iter().next().unwrap_or(Value::Null)
+    };
+    // By id, with or without version and prefix.
+    assert_eq!(first(&[id])["id"], id);
+    assert_eq!(first(&[&format!("arXiv:{id}v1")])["id"], id);
+    assert_eq!(first(&[id])["matched"][0], "id");
+    // By a phrase of its title.
+    let title = target["title"].as_str().unwrap();
+    let phrase: Vec<&str> = title.split_whitespace().take(6).collect();
+    assert_eq!(first(&["--no-meaning", &format!("\"{}\"", phrase.join(" "))])["id"], id, "{title}");
+    // By an author's surname and full name: that author's papers come first.
+    let author = target["authors"][0].as_str().unwrap();
+    let surname = author.split_whitespace().last().unwrap();
+    let by_name = json_lines(&ok(&lib, &["search", "--json", "-k", "20", "--no-meaning", author]));
+    assert!(by_name[0]["authors"].as_array().unwrap().iter().any(|a| a.as_str() == Some(author)), "{by_name:?}");
+    let by_surname = first(&["--no-meaning", surname]);
+    assert!(by_surname["authors"].as_array().unwrap().iter().any(|a| a.as_str().unwrap().contains(surname)));
+    // Nothing near: no nearest noise, a plain message.
+    let none = output(&lib, &["search", "qwzxv", "plokhj"]);
+    assert!(none.status.success());
+    assert!(String::from_utf8_lossy(&none.stdout).trim().is_empty());
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no good match"));
+}
+
+#[test]
+fn old_style_ids_are_found_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let feed = root()
+        .join("../shared/fixtures/feeds/api-atom-2026__arxiv.py__id_astro-ph_0601001_s0_m100_3150dca9dc76.xml");
+    ok(&lib, &["ingest", "--no-embed", feed.to_str().unwrap()]);
+    let found = json_lines(&ok(&lib, &["search", "--json", "astro-ph/0601001"]));
+    assert_eq!(found[0]["id"], "astro-ph/0601001");
+}
+
+#[test]
+fn doctor_rebuilds_a_damaged_lexical_index_and_ingest_grows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let doctor = ok(&lib, &["doctor"]);
+    let line = doctor.lines().nth(1).unwrap();
+    assert!(line.starts_with("lexical index ok ("), "{doctor}");
+    let papers: usize = line["lexical index ok (".len()..].split(' ').next().unwrap().parse().unwrap();
+    assert!(papers > 50);
+
+    // Damage: its commit record overwritten.
+    let meta = lib.join("derived/lexical/meta.json");
+    std::fs::write(&meta, b"{ not json").unwrap();
+    let repaired = ok(&lib, &["doctor"]);
+    assert!(repaired.lines().nth(1).unwrap().starts_with("lexical index rebuilt (unreadable"), "{repaired}");
+    assert!(ok(&lib, &["doctor"]).lines().nth(1).unwrap().starts_with(&format!("lexical index ok ({papers} papers")));
+
+    // Gone altogether: the next search makes it again.
+    std::fs::remove_dir_all(lib.join("derived/lexical")).unwrap();
+    let found = json_lines(&ok(&lib, &["search", "--json", "--no-meaning", "GPU"]));
+    assert!(!found.is_empty());
+    assert!(ok(&lib, &["doctor"]).contains(&format!("lexical index ok ({papers} papers)")));
+}
+
+#[test]
+fn keyword_filters_match_word_forms_and_categories_must_look_like_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let all = day(&lib, &["--top", "200"]);
+    let with_gpus = all.iter().filter(|p| format!("{} {}", p["title"], p["abstract"]).contains("GPUs")).count();
+    assert!(with_gpus > 0);
+    ok(&lib, &["filter", "add", "exclude", "gpu"]);
+    let kept = day(&lib, &["--top", "200"]);
+    let mentions_gpu = |p: &Value| {
+        let text = format!("{} {}", p["title"], p["abstract"]).to_lowercase();
+        text.split(|c: char| !c.is_alphanumeric()).any(|w| w == "gpu" || w == "gpus")
+    };
+    assert!(kept.len() < all.len() && !kept.iter().any(mentions_gpu), "GPUs hidden too");
+    let bad = output(&lib, &["filter", "add", "deny", "blockchain"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not an arXiv category"));
+}
