@@ -21,6 +21,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         println!("vectors   {} for {}", m.vectors, m.model);
         println!("index     {}", m.index);
     }
+    println!("words     {}", s.lexical);
     for p in &s.profiles {
         println!(
             "profile   {}: {} seeds, {} liked, {} not interested, {} filters",

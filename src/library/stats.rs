@@ -23,6 +23,8 @@ pub struct Stats {
     pub first_day: Option<String>,
     pub last_day: Option<String>,
     pub models: Vec<ModelStats>,
+    /// One line on the lexical index: engine, papers held, bytes, currency.
+    pub lexical: String,
     pub profiles: Vec<ProfileStats>,
     pub disk_bytes: u64,
 }
@@ -56,7 +58,23 @@ pub fn collect(lib: &Library) -> Result<Stats> {
             profile: name,
         });
     }
+    // As it stands: stats never builds or updates it.
+    let lexical = match super::lexical::LexicalIndex::open(&lib.lexical_dir()) {
+        Ok(Some(ix)) => {
+            let behind = super::lexical::behind(ix.mark, s)?;
+            format!(
+                "{}: {} papers, {}{}",
+                super::lexical::ENGINE,
+                ix.len(),
+                human_bytes(ix.size(&lib.lexical_dir())),
+                if behind { "; behind the database (the next ingest or query catches up)" } else { "" }
+            )
+        }
+        Ok(None) => "none yet (the next ingest or query builds it)".to_string(),
+        Err(e) => format!("unreadable ({e:#}); `paperscout doctor` rebuilds it"),
+    };
     Ok(Stats {
+        lexical,
         library: lib.dir.display().to_string(),
         papers: s.count("SELECT count(*) FROM papers")?,
         versions: s.count("SELECT count(*) FROM versions")?,

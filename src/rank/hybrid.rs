@@ -11,7 +11,6 @@
 use super::learn::{self, Example, LinearModel};
 use super::{Candidate, Ranker, SeedVector, Terms};
 use crate::library::vectors::dot;
-use std::collections::HashMap;
 
 /// Weight of meaning against words in the cold score (per-day z-scores).
 pub const DENSE_WEIGHT: f32 = 0.6;
@@ -29,26 +28,33 @@ const RATINGS_TO_TRUST: f32 = 5.0;
 /// Share of the negative weight the 👎 carry; random library papers the rest.
 const DISLIKED_SHARE: f32 = 0.9;
 
-/// A sum of TF-IDF vectors: the cosine to it is the cosine to their centroid.
+/// A sum of TF-IDF vectors: the cosine to it is the cosine to their
+/// centroid. Dense over term ids (a day's vocabulary is some ten thousand
+/// terms), so every sum runs in the same order and a ranking is the same
+/// to the last bit on every run.
 pub struct WordSum {
-    sum: HashMap<u32, f32>,
+    sum: Vec<f32>,
     norm2: f32,
 }
 
 impl WordSum {
     pub fn new<'a>(terms: impl Iterator<Item = (&'a Terms, f32)>) -> WordSum {
-        let mut sum: HashMap<u32, f32> = HashMap::new();
+        let mut sum: Vec<f32> = Vec::new();
         for (t, w) in terms {
             for &(id, x) in &t.entries {
-                *sum.entry(id).or_insert(0.0) += w * x;
+                let id = id as usize;
+                if id >= sum.len() {
+                    sum.resize(id + 1, 0.0);
+                }
+                sum[id] += w * x;
             }
         }
-        let norm2 = sum.values().map(|x| x * x).sum();
+        let norm2 = sum.iter().map(|x| x * x).sum();
         WordSum { sum, norm2 }
     }
 
     fn overlap(&self, t: &Terms) -> f32 {
-        t.entries.iter().map(|(id, w)| w * self.sum.get(id).copied().unwrap_or(0.0)).sum()
+        t.entries.iter().map(|&(id, w)| w * self.weight(id).unwrap_or(0.0)).sum()
     }
 
     /// Cosine of `t` to the sum, without `own` (a summed vector and its weight).
@@ -66,9 +72,9 @@ impl WordSum {
         }
     }
 
-    /// A term's weight in the sum.
+    /// A term's weight in the sum, if any seed has it.
     pub fn weight(&self, id: u32) -> Option<f32> {
-        self.sum.get(&id).copied()
+        self.sum.get(id as usize).copied().filter(|&x| x != 0.0)
     }
 }
 
