@@ -9,10 +9,11 @@ use crate::library::Library;
 use crate::paper::{Kind, Paper};
 use crate::profile::filters::{self, Verdict};
 use crate::profile::{self, ratings};
-use crate::rank::{self, Candidate, Method, Ranker, SeedVector, Terms, Vocabulary};
+use crate::rank::{self, Candidate, Method, Ranker, SeedVector, Terms, Vocabulary, WordCache};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 /// Background papers the logistic method (and the unsure rule) learn "not this" from.
 const BACKGROUND: usize = 200;
@@ -111,12 +112,12 @@ impl Default for DayOptions {
 }
 
 /// The profile's seeds as the ranker sees them, in `profile::list` order,
-/// their words cut and weighted by `vocab`.
+/// their words cut and weighted by `words`.
 pub fn seed_vectors(
     lib: &Library,
     model: &str,
     profile_name: &str,
-    vocab: &mut Vocabulary,
+    words: &Mutex<WordCache>,
 ) -> Result<(Vec<profile::Seed>, Vec<SeedVector>)> {
     let seeds = profile::list(lib.store.conn(), profile_name)?;
     let mut vectors = Vec::with_capacity(seeds.len());
@@ -127,7 +128,7 @@ pub fn seed_vectors(
         vectors.push(SeedVector {
             label: s.key.clone(),
             vector: v,
-            terms: vocab.terms(&s.title, &s.abstract_text),
+            terms: terms_of(words, &s.text_hash, &s.title, &s.abstract_text)?,
             weight: s.weight,
             negative: s.negative,
             rated: s.origin == ratings::ORIGIN,
@@ -149,23 +150,29 @@ impl Digest {
 }
 
 /// Scores every included entry of `day` against the profile. `flat` holds
-/// the library's vectors for its model (background for the logistic model).
-pub fn rank_day(lib: &Library, flat: &FlatVectors, day: &str, opts: &DayOptions) -> Result<Digest> {
-    rank_days(lib, flat, &[day.to_string()], opts)
+/// the library's vectors for its model (background for the logistic
+/// models), `words` the papers' words weighted by the library's lexical
+/// index (one cache per library state; [`words_for`] makes one).
+pub fn rank_day(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, day: &str, opts: &DayOptions) -> Result<Digest> {
+    rank_days(lib, flat, words, &[day.to_string()], opts)
 }
 
 /// Ranks the listing days `days` (oldest first) together, for a reader who
 /// reads once a week: each paper once, as its first listing among them
 /// showed it.
-pub fn rank_days(lib: &Library, flat: &FlatVectors, days: &[String], opts: &DayOptions) -> Result<Digest> {
+pub fn rank_days(
+    lib: &Library,
+    flat: &FlatVectors,
+    words: &Mutex<WordCache>,
+    days: &[String],
+    opts: &DayOptions,
+) -> Result<Digest> {
     let (Some(first), Some(last)) = (days.first(), days.last()) else {
         anyhow::bail!("no listing days to rank");
     };
     let model = flat.model.as_str();
     let conn = lib.store.conn();
-    let lexical = lib.lexical()?;
-    let mut vocab = Vocabulary::new(lexical.as_ref());
-    let (seeds, seed_vecs) = seed_vectors(lib, model, &opts.profile, &mut vocab)?;
+    let (seeds, seed_vecs) = seed_vectors(lib, model, &opts.profile, words)?;
     let rated = ratings::by_id(conn, &opts.profile)?;
     let seen_days = ratings::seen_days(conn, &opts.profile)?;
     let filters = filters::load(conn, &opts.profile)?;
@@ -237,7 +244,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, days: &[String], opts: &DayO
             continue;
         }
         let Some(v) = lib.store.vector(model, &e.paper.text_hash)? else { continue };
-        let terms = vocab.terms(&paper.title, &paper.abstract_text);
+        let terms = terms_of(words, &e.paper.text_hash, &paper.title, &paper.abstract_text)?;
         let pick = Pick {
             rank: 0,
             score: 0.0,
@@ -304,6 +311,19 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, days: &[String], opts: &DayO
         digest.unsure = chosen.into_iter().map(|i| open[i].0.clone()).collect();
     }
     Ok(digest)
+}
+
+/// The words of one text, the cache locked only while it is read or filled
+/// (concurrent requests rank in parallel and share what each has cut).
+fn terms_of(words: &Mutex<WordCache>, hash: &[u8], title: &str, abstract_text: &str) -> Result<Terms> {
+    let mut cache = words.lock().map_err(|_| anyhow::anyhow!("the word cache was left broken by a failed request"))?;
+    Ok(cache.terms(hash, title, abstract_text))
+}
+
+/// A word cache over the library's lexical index (`None`: every word
+/// counts alike), for one ranking or for every ranking of one library state.
+pub fn words_for(lexical: Option<&crate::library::lexical::LexicalIndex>) -> Mutex<WordCache> {
+    Mutex::new(WordCache::new(Vocabulary::new(lexical)))
 }
 
 /// Evenly spaced library vectors outside today's candidates: deterministic,

@@ -52,7 +52,8 @@ pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
     };
     let model = lib.store.default_model()?.context("the library holds no vectors yet")?;
     let flat = lib.flat_vectors(&model)?;
-    let digest = digest::rank_days(&lib, &flat, &days, &options(args))?;
+    let words = digest::words_for(lib.lexical()?.as_ref());
+    let digest = digest::rank_days(&lib, &flat, &words, &days, &options(args))?;
     if digest.cold {
         bail!("profile {:?} has no liked seeds; add some with `paperscout seed add ID|FILE|--text …` or rate papers", args.profile);
     }

@@ -150,10 +150,11 @@ pub struct Scores {
     pub word_share: Vec<f32>,
 }
 
-pub fn score(r: &Ranker, candidates: &[Candidate<'_>]) -> Scores {
-    let dense: Vec<f32> = candidates.iter().map(|c| r.top_mean(c.vector, &r.positives, NEAREST, c.own_seed)).collect();
+/// Scores a day; `dense` holds each candidate's cosine to its nearest liked
+/// seed (the caller has the cosines at hand for the reasons).
+pub fn score(r: &Ranker, candidates: &[Candidate<'_>], dense: &[f32]) -> Scores {
     let words: Vec<f32> = candidates.iter().map(|c| r.word_similarity(c.terms, c.own_seed)).collect();
-    let (dense, words) = (standardise(&dense), standardise(&words));
+    let (dense, words) = (standardise(dense), standardise(&words));
     let mut fused = Vec::with_capacity(candidates.len());
     let mut word_share = Vec::with_capacity(candidates.len());
     for (d, w) in dense.iter().zip(&words) {

@@ -17,7 +17,7 @@ use learn::{sigmoid, Example, LinearModel};
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
-pub use words::{Terms, Vocabulary};
+pub use words::{Terms, Vocabulary, WordCache};
 
 /// How a candidate is scored against the seeds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -260,13 +260,7 @@ impl Ranker {
             .filter(|&&i| Some(i) != skip)
             .map(|&i| dot(v, &self.seeds[i].vector) * self.seeds[i].weight)
             .collect();
-        sims.sort_by(|a, b| b.total_cmp(a));
-        let k = k.min(sims.len());
-        if k == 0 {
-            0.0
-        } else {
-            sims[..k].iter().sum::<f32>() / k as f32
-        }
+        mean_of_largest(&mut sims, k)
     }
 
     /// TF-IDF cosine between a candidate and the liked seeds' summed word
@@ -294,16 +288,22 @@ impl Ranker {
             .collect()
     }
 
-    fn reasons(&self, v: &[f32], skip: Option<usize>) -> Vec<(usize, f32)> {
-        let mut reasons: Vec<(usize, f32)> = self
-            .positives
-            .iter()
-            .filter(|&&i| Some(i) != skip)
-            .map(|&i| (i, dot(v, &self.seeds[i].vector)))
-            .collect();
-        reasons.sort_by(|a, b| b.1.total_cmp(&a.1));
-        reasons.truncate(REASONS);
-        reasons
+    /// The cosines of `v` to every liked seed but `skip`: (seed, cosine).
+    fn liked_cosines(&self, v: &[f32], skip: Option<usize>) -> Vec<(usize, f32)> {
+        self.positives.iter().filter(|&&i| Some(i) != skip).map(|&i| (i, dot(v, &self.seeds[i].vector))).collect()
+    }
+
+    /// The closest of the liked seeds, best first.
+    fn reasons(&self, cosines: &[(usize, f32)]) -> Vec<(usize, f32)> {
+        let mut best: Vec<(usize, f32)> = Vec::with_capacity(REASONS + 1);
+        for &(i, c) in cosines {
+            if best.len() < REASONS || c > best[best.len() - 1].1 {
+                let at = best.iter().position(|b| c > b.1).unwrap_or(best.len());
+                best.insert(at, (i, c));
+                best.truncate(REASONS);
+            }
+        }
+        best
     }
 
     /// One method's score of one candidate, before any per-day scaling.
@@ -328,21 +328,27 @@ impl Ranker {
 
     /// Scores every candidate of a day (or any set ranked together).
     pub fn score_all(&self, candidates: &[Candidate<'_>]) -> Vec<Scored> {
-        let base: Vec<f32> = candidates.iter().map(|c| self.dense_score(c)).collect();
+        // One pass over the liked seeds per candidate gives both the reasons
+        // and (for the hybrid) the dense similarity.
+        let mut dense = Vec::with_capacity(candidates.len());
         let mut scored: Vec<Scored> = candidates
             .iter()
-            .zip(&base)
-            .map(|(c, &score)| Scored {
-                score,
-                reasons: self.reasons(c.vector, c.own_seed),
-                words: self.shared_words(c.terms),
-                word_share: None,
+            .map(|c| {
+                let cosines = self.liked_cosines(c.vector, c.own_seed);
+                let score = if self.method == Method::Hybrid {
+                    let mut weighted: Vec<f32> = cosines.iter().map(|&(i, x)| x * self.seeds[i].weight).collect();
+                    mean_of_largest(&mut weighted, hybrid::NEAREST)
+                } else {
+                    self.dense_score(c)
+                };
+                dense.push(score);
+                Scored { score, reasons: self.reasons(&cosines), words: self.shared_words(c.terms), word_share: None }
             })
             .collect();
         if self.method != Method::Hybrid {
             return scored;
         }
-        let day = hybrid::score(self, candidates);
+        let day = hybrid::score(self, candidates, &dense);
         for (i, s) in scored.iter_mut().enumerate() {
             s.score = sigmoid(day.fused[i]);
             s.word_share = Some(day.word_share[i]);
@@ -375,6 +381,18 @@ impl Ranker {
         let model = self.train(background, 1e-3, Some(DISLIKED_SHARE));
         candidates.iter().map(|c| (model.probability(c.vector) - 0.5).abs()).collect()
     }
+}
+
+/// The mean of the `k` largest values (0 when there are none), in linear time.
+fn mean_of_largest(xs: &mut [f32], k: usize) -> f32 {
+    let k = k.min(xs.len());
+    if k == 0 {
+        return 0.0;
+    }
+    if k < xs.len() {
+        xs.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
+    }
+    xs[..k].iter().sum::<f32>() / k as f32
 }
 
 /// A word as a reason shows it: lower case, unless it is an acronym or a

@@ -128,3 +128,34 @@ impl Vocabulary {
         self.idf.is_empty()
     }
 }
+
+/// Papers' words kept between rankings of the same library state: the
+/// server ranks the same day for every request, and cutting and stemming
+/// three hundred abstracts costs more than ranking them.
+pub struct WordCache {
+    vocab: Vocabulary,
+    by_text: HashMap<Vec<u8>, Terms>,
+}
+
+/// Papers whose words a cache holds before it starts over (a few days'
+/// listings; memory stays bounded whatever the requests ask for).
+const CACHED_PAPERS: usize = 20_000;
+
+impl WordCache {
+    pub fn new(vocab: Vocabulary) -> WordCache {
+        WordCache { vocab, by_text: HashMap::new() }
+    }
+
+    /// The words of a text known by its hash.
+    pub fn terms(&mut self, text_hash: &[u8], title: &str, abstract_text: &str) -> Terms {
+        if let Some(t) = self.by_text.get(text_hash) {
+            return t.clone();
+        }
+        if self.by_text.len() >= CACHED_PAPERS {
+            self.by_text.clear();
+        }
+        let t = self.vocab.terms(title, abstract_text);
+        self.by_text.insert(text_hash.to_vec(), t.clone());
+        t
+    }
+}

@@ -40,7 +40,7 @@ pub fn day_digest(st: &State, q: &Params, date: Option<String>, unsure: usize) -
             .ok_or_else(|| Failure::not_found("the library has no listings yet; run `paperscout ingest` with a listing"))?,
     };
     let snap = st.vectors(&lib)?;
-    Ok(digest::rank_day(&lib, &snap.vectors.flat, &day, &opts)?)
+    Ok(digest::rank_day(&lib, &snap.vectors.flat, &snap.words, &day, &opts)?)
 }
 
 pub fn like_results(st: &State, id: &str, q: &Params) -> Result<(StoredPaper, Vec<Neighbour>), Failure> {
@@ -60,14 +60,14 @@ pub fn search_results(st: &State, q: &Params) -> Result<(Vec<Found>, Option<Stri
     let (k, scope) = (q.k()?, q.scope()?);
     let lib = st.reader()?;
     let snap = st.vectors(&lib)?;
-    let lexical = lib.lexical()?;
+    let lexical = snap.lexical.as_ref();
     let (v, note) = match st.embed(&text) {
         Ok(v) => (Some(v), None),
         Err(f) if f.status == StatusCode::SERVICE_UNAVAILABLE && lexical.is_some() => (None, Some(f.message)),
         Err(f) => return Err(f),
     };
     let meaning = v.as_deref().map(|v| (&snap.vectors, v));
-    Ok((search::find(&lib, lexical.as_ref(), meaning, &text, k, &scope)?, note))
+    Ok((search::find(&lib, lexical, meaning, &text, k, &scope)?, note))
 }
 
 /// A paper with its versions, listing days, the profile's rating and its neighbours.

@@ -6,6 +6,8 @@
 use super::failure::Failure;
 use crate::cli::ModelArgs;
 use crate::embed::{self, Embedder, SentenceEmbedder};
+use crate::library::lexical::LexicalIndex;
+use crate::rank::WordCache;
 use crate::library::{Library, UseIndex, Vectors};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
@@ -27,6 +29,10 @@ pub enum ModelStatus {
 pub struct Snapshot {
     pub generation: i64,
     pub vectors: Vectors,
+    /// Opened once per generation, like the vectors.
+    pub lexical: Option<LexicalIndex>,
+    /// The words of the papers ranked so far in this generation.
+    pub words: Mutex<WordCache>,
 }
 
 pub struct State {
@@ -110,7 +116,9 @@ impl State {
         // The index is mapped once per generation; searches then cost
         // well under a millisecond at any library size.
         let vectors = lib.vectors(&model, UseIndex::IfBuilt)?;
-        let snap = Arc::new(Snapshot { generation, vectors });
+        let lexical = lib.lexical()?;
+        let words = crate::digest::words_for(lexical.as_ref());
+        let snap = Arc::new(Snapshot { generation, vectors, lexical, words });
         if let Ok(mut s) = self.snapshot.lock() {
             *s = Some(snap.clone());
         }
