@@ -409,15 +409,8 @@ pub struct LikeArgs {
     /// How many papers to show.
     #[arg(short, default_value_t = 10)]
     pub k: usize,
-    /// Only papers first listed on or after this date (YYYY-MM-DD).
-    #[arg(long)]
-    pub since: Option<String>,
-    /// Only papers first listed on or before this date (YYYY-MM-DD).
-    #[arg(long)]
-    pub until: Option<String>,
-    /// Only papers with this subject (any of their categories).
-    #[arg(long)]
-    pub category: Option<String>,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
     /// Search the HNSW index (built first if missing) instead of scanning
     /// every vector exactly; a one-shot scan is faster than opening the
     /// index at any size measured (docs/benchmarks.md), `serve` uses it.
@@ -432,14 +425,9 @@ pub struct LikeArgs {
     pub model: ModelArgs,
 }
 
+/// Which papers `like` and `search` may return.
 #[derive(Debug, clap::Args)]
-pub struct SearchArgs {
-    /// Words, a "quoted phrase", an author's name, an arXiv id (new or old style) or a sentence.
-    #[arg(required = true)]
-    pub query: Vec<String>,
-    /// How many papers to show.
-    #[arg(short, default_value_t = 10)]
-    pub k: usize,
+pub struct ScopeArgs {
     /// Only papers first listed on or after this date (YYYY-MM-DD).
     #[arg(long)]
     pub since: Option<String>,
@@ -449,6 +437,24 @@ pub struct SearchArgs {
     /// Only papers with this subject (any of their categories).
     #[arg(long)]
     pub category: Option<String>,
+}
+
+impl ScopeArgs {
+    pub fn scope(&self) -> crate::neighbours::Scope {
+        crate::neighbours::Scope { since: self.since.clone(), until: self.until.clone(), category: self.category.clone() }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// Words, a "quoted phrase", an author's name, an arXiv id (new or old style) or a sentence.
+    #[arg(required = true)]
+    pub query: Vec<String>,
+    /// How many papers to show.
+    #[arg(short, default_value_t = 10)]
+    pub k: usize,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
     /// Words, names and ids only: no model is loaded.
     #[arg(long)]
     pub no_meaning: bool,

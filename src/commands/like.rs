@@ -1,7 +1,7 @@
 use crate::cli::LikeArgs;
 use crate::embed;
 use crate::library::{self, Library, UseIndex};
-use crate::neighbours::{self, Scope};
+use crate::neighbours;
 use crate::report;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
@@ -33,7 +33,7 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
     };
     let use_index = if args.approx { UseIndex::Always } else { UseIndex::Never };
     let vectors = lib.vectors(&model, use_index)?;
-    let scope = Scope { since: args.since.clone(), until: args.until.clone(), category: args.category.clone() };
+    let scope = args.scope.scope();
     let found = neighbours::nearest(&lib, &vectors, &query, args.k, exclude, &scope)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

@@ -1,7 +1,6 @@
 use crate::cli::SearchArgs;
 use crate::embed;
 use crate::library::{self, Library, UseIndex};
-use crate::neighbours::Scope;
 use crate::{report, search};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
@@ -14,7 +13,7 @@ pub fn run(args: &SearchArgs, verbose: bool) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     let lib = Library::open_read(&dir)?;
     let lexical = lib.lexical()?;
-    let scope = Scope { since: args.since.clone(), until: args.until.clone(), category: args.category.clone() };
+    let scope = args.scope.scope();
     let model = lib.store.default_model()?;
     let meaning = match (&model, args.no_meaning) {
         (Some(known), false) => {
