@@ -59,6 +59,13 @@ pub struct Found {
     pub matched: Vec<Match>,
 }
 
+/// The arXiv id `query` is, when it is one and nothing else (a sentence
+/// that mentions an id is searched as words).
+pub fn id_query(query: &str) -> Option<ArxivId> {
+    let query = query.trim();
+    ArxivId::parse(query).filter(|_| !query.contains(char::is_whitespace))
+}
+
 /// Up to `k` papers for `query`, best first; empty when nothing clears its
 /// floor. `meaning` is the query's embedding and the vectors to search,
 /// when a model is at hand (the server answers by words while it loads).
@@ -73,7 +80,7 @@ pub fn find(
     scope.check()?;
     let query = query.trim();
     let mut lists: Vec<(Match, Vec<i64>)> = Vec::new();
-    if let Some(id) = ArxivId::parse(query).filter(|_| !query.contains(char::is_whitespace)) {
+    if let Some(id) = id_query(query) {
         if let Some(p) = lib.store.get_paper(&id.id)? {
             lists.push((Match::Id, vec![p.rowid]));
         }

@@ -15,8 +15,10 @@ pub fn run(args: &SearchArgs, verbose: bool) -> Result<()> {
     let lexical = lib.lexical()?;
     let scope = args.scope.scope();
     let model = lib.store.default_model()?;
-    let meaning = match (&model, args.no_meaning) {
-        (Some(known), false) => {
+    // An id is looked up, not embedded: no model to load for it.
+    let wants_meaning = !args.no_meaning && search::id_query(&query).is_none();
+    let meaning = match (&model, wants_meaning) {
+        (Some(known), true) => {
             let embedder = embed::load(&embed::args_for_library(&args.model, Some(known)), verbose)?;
             if embedder.model_id() != known {
                 bail!(embed::model_mismatch(known, embedder.model_id()));

@@ -311,35 +311,35 @@ impl Ranker {
         let v = c.vector;
         match self.method {
             Method::Centroid | Method::DecayedMean => dot(v, &self.direction),
-            Method::Knn => {
-                let pos = self.top_mean(v, &self.positives, KNN_K, c.own_seed);
-                let neg = if self.negatives.iter().all(|&i| Some(i) == c.own_seed) {
-                    0.0
-                } else {
-                    self.top_mean(v, &self.negatives, 1, c.own_seed)
-                };
-                pos - NEGATIVE_PULL * neg.max(0.0)
-            }
+            Method::Knn => self.top_mean(v, &self.positives, KNN_K, c.own_seed) - self.negative_pull(c),
             Method::Logistic => sigmoid(dot(v, &self.direction) + self.bias),
             Method::Lexical => self.word_similarity(c.terms, c.own_seed),
             Method::Hybrid => self.top_mean(v, &self.positives, hybrid::NEAREST, c.own_seed),
         }
     }
 
+    /// `knn`'s penalty: half the cosine to the nearest disliked seed.
+    fn negative_pull(&self, c: &Candidate<'_>) -> f32 {
+        if self.negatives.iter().all(|&i| Some(i) == c.own_seed) {
+            return 0.0;
+        }
+        NEGATIVE_PULL * self.top_mean(c.vector, &self.negatives, 1, c.own_seed).max(0.0)
+    }
+
     /// Scores every candidate of a day (or any set ranked together).
     pub fn score_all(&self, candidates: &[Candidate<'_>]) -> Vec<Scored> {
         // One pass over the liked seeds per candidate gives both the reasons
-        // and (for the hybrid) the dense similarity.
+        // and (for the hybrid and knn) the dense similarity.
         let mut dense = Vec::with_capacity(candidates.len());
         let mut scored: Vec<Scored> = candidates
             .iter()
             .map(|c| {
                 let cosines = self.liked_cosines(c.vector, c.own_seed);
-                let score = if self.method == Method::Hybrid {
-                    let mut weighted: Vec<f32> = cosines.iter().map(|&(i, x)| x * self.seeds[i].weight).collect();
-                    mean_of_largest(&mut weighted, hybrid::NEAREST)
-                } else {
-                    self.dense_score(c)
+                let weighted = || cosines.iter().map(|&(i, x)| x * self.seeds[i].weight).collect::<Vec<f32>>();
+                let score = match self.method {
+                    Method::Hybrid => mean_of_largest(&mut weighted(), hybrid::NEAREST),
+                    Method::Knn => mean_of_largest(&mut weighted(), KNN_K) - self.negative_pull(c),
+                    _ => self.dense_score(c),
                 };
                 dense.push(score);
                 Scored { score, reasons: self.reasons(&cosines), words: self.shared_words(c.terms), word_share: None }
