@@ -46,6 +46,48 @@ pub enum Command {
     Filter(FilterArgs),
     /// Read, rate and search in the browser (a local web server).
     Serve(ServeArgs),
+    /// Accounts of a library shared by several people (for `serve`).
+    User(UserArgs),
+}
+
+/// Whose profile a command acts on, in a library with accounts.
+#[derive(Debug, Clone, clap::Args)]
+pub struct OwnerArgs {
+    /// The account whose profile this is (needed when a library has
+    /// several; with one, it is that one's).
+    #[arg(long, env = "PAPERSCOUT_USER", value_name = "NAME", global = true)]
+    pub user: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct UserArgs {
+    #[command(flatten)]
+    pub library: LibraryArgs,
+    #[command(subcommand)]
+    pub action: UserAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserAction {
+    /// Add an account. The first account takes over the profiles the library
+    /// already has.
+    Add {
+        name: String,
+        /// Read the password from the first line of this file instead of
+        /// asking for it.
+        #[arg(long, value_name = "FILE")]
+        password_file: Option<PathBuf>,
+    },
+    /// List the accounts.
+    List,
+    /// Remove an account, its sessions and its profiles' seeds, ratings and filters.
+    Rm { name: String },
+    /// Set an account's password; its browser sessions end.
+    Passwd {
+        name: String,
+        #[arg(long, value_name = "FILE")]
+        password_file: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -58,6 +100,8 @@ pub struct RateArgs {
     #[arg(long, default_value = "default")]
     pub profile: String,
     #[command(flatten)]
+    pub owner: OwnerArgs,
+    #[command(flatten)]
     pub library: LibraryArgs,
 }
 
@@ -65,6 +109,8 @@ pub struct RateArgs {
 pub struct FilterArgs {
     #[arg(long, default_value = "default", global = true)]
     pub profile: String,
+    #[command(flatten)]
+    pub owner: OwnerArgs,
     #[command(flatten)]
     pub library: LibraryArgs,
     #[command(subcommand)]
@@ -105,6 +151,28 @@ pub struct ServeArgs {
     /// The profile pages open with (each page can switch).
     #[arg(long, default_value = "default")]
     pub profile: String,
+    /// Another name this server answers to (repeatable): the name users
+    /// type, or the one a reverse proxy passes on. Loopback names and the
+    /// bound address need none.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
+    /// Ask for a sign-in on loopback too (needs an account: `paperscout user add`).
+    /// A library with accounts always asks.
+    #[arg(long)]
+    pub login: bool,
+    /// Serve HTTPS with this PEM certificate chain (and --tls-key).
+    #[arg(long, value_name = "PEM", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The certificate's PEM private key.
+    #[arg(long, value_name = "PEM", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// Seconds a client has to send a request's head (or a body, or to
+    /// finish a TLS handshake); also how long an idle connection stays open.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub client_timeout: u64,
+    /// Connections open at once; more wait until one closes.
+    #[arg(long, default_value_t = 512, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_connections: u64,
     #[command(flatten)]
     pub library: LibraryArgs,
     #[command(flatten)]
@@ -157,6 +225,8 @@ pub struct SeedArgs {
     /// Profile name: several profiles can live in one library.
     #[arg(long, default_value = "default", global = true)]
     pub profile: String,
+    #[command(flatten)]
+    pub owner: OwnerArgs,
     #[command(flatten)]
     pub library: LibraryArgs,
     #[command(flatten)]
@@ -290,6 +360,8 @@ pub struct DailyArgs {
     pub since: Option<String>,
     #[arg(long, default_value = "default")]
     pub profile: String,
+    #[command(flatten)]
+    pub owner: OwnerArgs,
     /// How many papers to show.
     #[arg(long, default_value_t = 20)]
     pub top: usize,

@@ -7,6 +7,7 @@
 //! both front doors ask: `commands` (the command
 //! line) and `serve` (the browser).
 
+pub mod accounts;
 pub mod cli;
 pub mod commands;
 pub mod digest;

@@ -406,8 +406,8 @@ pub fn set_weight(conn: &Connection, profile: &str, key: &str, weight: f32) -> R
 
 /// Moves a seed (and its rating, if it came from one) to another profile,
 /// replacing a seed with the same key there. False when there is no such seed.
+/// Both are profiles as stored (see `accounts::profile_key`), checked by the caller.
 pub fn move_seed(conn: &Connection, from: &str, key: &str, to: &str) -> Result<bool> {
-    check_profile_name(to)?;
     if from == to {
         return Ok(conn.query_row("SELECT count(*) FROM seeds WHERE profile = ?1 AND key = ?2", params![from, key], |r| {
             r.get::<_, i64>(0)

@@ -298,24 +298,31 @@ fn an_ingest_by_another_process_shows_without_a_restart() {
 }
 
 #[test]
-fn loopback_by_default_and_a_warning_for_any_other_address() {
-    use std::io::BufRead;
+fn loopback_by_default_and_no_open_door_on_the_network() {
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
     demo_library(&lib);
     let s = Server::start(&lib);
     assert!(s.url.starts_with("http://127.0.0.1:"), "{}", s.url);
 
+    // Without an account it will not listen where others can reach it;
+    // with one it signs users in, and says when there is no TLS.
+    let refused = common::output(&lib, &["serve", "--addr", "0.0.0.0:0"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("add an account first"));
+    let pw = dir.path().join("pw");
+    std::fs::write(&pw, "correct horse battery\n").unwrap();
+    ok(&lib, &["user", "add", "alice", "--password-file", pw.to_str().unwrap()]);
     let mut child = common::command(&lib, &["serve", "--addr", "0.0.0.0:0"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let mut line = String::new();
-    std::io::BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stderr.take().unwrap()), &mut line).unwrap();
     let _ = child.kill();
     let _ = child.wait();
-    assert!(line.starts_with("warning: listening on 0.0.0.0:"), "{line}");
+    assert!(line.starts_with("warning: serving on 0.0.0.0:") && line.contains("--tls-cert"), "{line}");
 
     let missing = common::output(&dir.path().join("nowhere"), &["serve", "--addr", "127.0.0.1:0"]);
     assert!(!missing.status.success());

@@ -1,11 +1,10 @@
 use crate::cli::{FilterAction, FilterArgs};
 use crate::library::{self, Library};
-use crate::profile::{self, filters};
+use crate::profile::filters;
 use anyhow::Result;
 use std::io::Write;
 
 pub fn run(args: &FilterArgs) -> Result<()> {
-    profile::check_profile_name(&args.profile)?;
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     // Read first: a mistyped --library must not create an empty library.
     let lib = Library::open_read(&dir)?;

@@ -16,6 +16,7 @@ pub mod search;
 pub mod seed;
 pub mod serve;
 pub mod stats;
+pub mod user;
 
 use crate::cli::{Cli, Command};
 
@@ -32,7 +33,22 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<()> {
-    match cli.command {
+    let mut command = cli.command;
+    // A profile is named the same way for one user or many; in a library
+    // with accounts it is stored under its user's name.
+    match &mut command {
+        Command::Seed(a) => {
+            own(&mut a.profile, &a.owner, &a.library)?;
+            if let crate::cli::SeedAction::Move { to, .. } = &mut a.action {
+                own(to, &a.owner, &a.library)?;
+            }
+        }
+        Command::Daily(a) => own(&mut a.profile, &a.owner, &a.library)?,
+        Command::Rate(a) => own(&mut a.profile, &a.owner, &a.library)?,
+        Command::Filter(a) => own(&mut a.profile, &a.owner, &a.library)?,
+        _ => {}
+    }
+    match command {
         Command::Parse(args) => parse::run(&args, cli.verbose),
         Command::Embed(args) => embed::run(&args, cli.verbose),
         Command::Ingest(args) => ingest::run(&args, cli.verbose),
@@ -48,7 +64,23 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Rate(args) => rate::run(&args),
         Command::Filter(args) => filter::run(&args),
         Command::Serve(args) => serve::run(&args, cli.verbose),
+        Command::User(args) => user::run(&args),
     }
+}
+
+/// `profile` as the library stores it for `owner` (see `accounts`).
+fn own(profile: &mut String, owner: &crate::cli::OwnerArgs, library: &crate::cli::LibraryArgs) -> anyhow::Result<()> {
+    let dir = crate::library::resolve_dir(library.library.as_deref())?;
+    if !dir.join("library.sqlite").exists() {
+        // A library still to be made has no accounts yet.
+        if let Some(u) = &owner.user {
+            anyhow::bail!("no user {u:?}: there is no library at {} yet", dir.display());
+        }
+        return crate::profile::check_profile_name(profile);
+    }
+    let lib = crate::library::Library::open_read(&dir)?;
+    *profile = crate::accounts::profile_for(lib.store.conn(), owner.user.as_deref(), profile)?;
+    Ok(())
 }
 
 /// Applies `change` to each of `keys` in one transaction of the existing

@@ -1,11 +1,10 @@
 use crate::cli::RateArgs;
 use crate::library::{self, Library};
 use crate::paper::ArxivId;
-use crate::profile::{self, ratings};
+use crate::profile::ratings;
 use anyhow::{Context, Result};
 
 pub fn run(args: &RateArgs) -> Result<()> {
-    profile::check_profile_name(&args.profile)?;
     let rating = ratings::parse_value(&args.rating)?;
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     // Opened for reading first, so a mistyped --library is an error rather than a new library.

@@ -112,7 +112,6 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
 
 /// `seed sync zotero`: the profile's Zotero seeds made to match the database.
 fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, verbose: bool) -> Result<()> {
-    profile::check_profile_name(&args.profile)?;
     let db = match &z.db {
         Some(p) => p.clone(),
         None => dirs::home_dir().context("no home directory to find ~/Zotero/zotero.sqlite in; give --db")?.join("Zotero/zotero.sqlite"),

@@ -98,6 +98,19 @@ CREATE TABLE IF NOT EXISTS retired (
     seq   INTEGER PRIMARY KEY AUTOINCREMENT,
     paper INTEGER NOT NULL          -- the rowid the paper left
 );
+-- Accounts of a shared library (`paperscout user`); their profiles are
+-- stored as 'USER/NAME' in the tables above.
+CREATE TABLE IF NOT EXISTS users (
+    name    TEXT PRIMARY KEY,
+    hash    TEXT NOT NULL,          -- argon2id, PHC string format
+    created TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sessions (
+    token   BLOB PRIMARY KEY,       -- SHA-256 of the cookie's value
+    user    TEXT NOT NULL,
+    csrf    TEXT NOT NULL,
+    expires INTEGER NOT NULL        -- Unix seconds
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS embed_failures (
     model     TEXT NOT NULL,
     text_hash BLOB NOT NULL,        -- a text this model could not embed: not tried again
@@ -321,6 +334,10 @@ impl Store {
 
     pub fn conn(&self) -> &Connection {
         &self.conn
+    }
+
+    pub fn conn_mut(&mut self) -> &mut Connection {
+        &mut self.conn
     }
 
     pub fn transaction(&mut self) -> Result<Transaction<'_>> {

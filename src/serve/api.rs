@@ -3,6 +3,7 @@
 //! writes take a small JSON body and the page's CSRF token.
 
 use super::failure::{blocking, ApiError, Failure};
+use super::login::Who;
 use super::state::State;
 use super::view::{checked_id, clip, Params};
 use crate::digest::{self, Digest};
@@ -14,6 +15,7 @@ use crate::report;
 use crate::search::{self, Found};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State as Shared};
+use axum::Extension;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use serde::Deserialize;
@@ -29,8 +31,10 @@ pub fn now() -> String {
 // ---- the work behind both a page and its JSON twin ----
 
 /// A day ranked for the profile in `q`: `date`, else `q.date`, else the newest day.
-pub fn day_digest(st: &State, q: &Params, date: Option<String>, unsure: usize) -> Result<Digest, Failure> {
-    let opts = q.day_options(&st.default_profile, unsure)?;
+pub fn day_digest(st: &State, who: &Who, q: &Params, date: Option<String>, unsure: usize) -> Result<Digest, Failure> {
+    let mut opts = q.day_options(&st.default_profile, unsure)?;
+    let name = std::mem::take(&mut opts.profile);
+    opts.profile = who.key(&name);
     let lib = st.reader()?;
     let day = match date.or(q.date()?) {
         Some(d) => d,
@@ -40,7 +44,9 @@ pub fn day_digest(st: &State, q: &Params, date: Option<String>, unsure: usize) -
             .ok_or_else(|| Failure::not_found("the library has no listings yet; run `paperscout ingest` with a listing"))?,
     };
     let snap = st.vectors(&lib)?;
-    Ok(digest::rank_day(&lib, &snap.vectors.flat, &snap.words, &day, &opts)?)
+    let mut d = digest::rank_day(&lib, &snap.vectors.flat, &snap.words, &day, &opts)?;
+    d.profile = name;
+    Ok(d)
 }
 
 pub fn like_results(st: &State, id: &str, q: &Params) -> Result<(StoredPaper, Vec<Neighbour>), Failure> {
@@ -79,9 +85,9 @@ pub struct Record {
     pub neighbours: Vec<Neighbour>,
 }
 
-pub fn paper_record(st: &State, id: &str, q: &Params) -> Result<Record, Failure> {
+pub fn paper_record(st: &State, who: &Who, id: &str, q: &Params) -> Result<Record, Failure> {
     let id = checked_id(id)?;
-    let profile = q.profile(&st.default_profile)?;
+    let profile = who.key(&q.profile(&st.default_profile)?);
     let lib = st.reader()?;
     let paper = lib
         .store
@@ -105,16 +111,20 @@ pub fn paper_record(st: &State, id: &str, q: &Params) -> Result<Record, Failure>
 
 // ---- reads ----
 
-pub async fn daily(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
-    let d = blocking(move || day_digest(&st, &q, None, 0)).await?;
+pub async fn daily(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Api {
+    let d = blocking(move || day_digest(&st, &who, &q, None, 0)).await?;
     Ok(Json(Value::Array(report::digest::json_values(&d))))
 }
 
 /// The profile's picks of the day as an Atom feed, the bytes `daily
 /// --format atom` writes.
-pub async fn feed(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Result<axum::response::Response, ApiError> {
+pub async fn feed(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    Query(q): Query<Params>,
+) -> Result<axum::response::Response, ApiError> {
     use axum::response::IntoResponse;
-    let d = blocking(move || day_digest(&st, &q, None, 0)).await?;
+    let d = blocking(move || day_digest(&st, &who, &q, None, 0)).await?;
     let body = report::render(crate::cli::DigestFormat::Atom, &d).map_err(anyhow::Error::from)?;
     Ok(([(axum::http::header::CONTENT_TYPE, "application/atom+xml; charset=utf-8")], body).into_response())
 }
@@ -129,8 +139,13 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> 
     Ok(Json(found.iter().map(report::json::found_value).collect()))
 }
 
-pub async fn paper(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(q): Query<Params>) -> Api {
-    let r = blocking(move || paper_record(&st, &id, &q)).await?;
+pub async fn paper(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    Path(id): Path<String>,
+    Query(q): Query<Params>,
+) -> Api {
+    let r = blocking(move || paper_record(&st, &who, &id, &q)).await?;
     let mut obj = serde_json::to_value(&r.paper.paper).map_err(anyhow::Error::from)?;
     if let Some(o) = obj.as_object_mut() {
         o.insert("first_date".into(), json!(r.paper.first_date));
@@ -151,11 +166,12 @@ pub async fn paper(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query
 /// One of the profile's lists (`q.profile`, else the server's), as JSON.
 async fn profile_list<T: serde::Serialize + Send + 'static>(
     st: Arc<State>,
+    who: Who,
     q: Params,
     read: fn(&rusqlite::Connection, &str) -> anyhow::Result<Vec<T>>,
 ) -> Api {
     let list = blocking(move || {
-        let profile = q.profile(&st.default_profile)?;
+        let profile = who.key(&q.profile(&st.default_profile)?);
         Ok(read(st.reader()?.store.conn(), &profile)?)
     })
     .await?;
@@ -163,22 +179,35 @@ async fn profile_list<T: serde::Serialize + Send + 'static>(
 }
 
 /// As `seed list --json`.
-pub async fn seeds(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
-    profile_list(st, q, profile::list).await
+pub async fn seeds(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Api {
+    profile_list(st, who, q, profile::list).await
 }
 
-pub async fn ratings(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
-    profile_list(st, q, ratings::list).await
+pub async fn ratings(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Api {
+    profile_list(st, who, q, ratings::list).await
 }
 
 /// As `filter list --json`.
-pub async fn filters(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
-    profile_list(st, q, filters::list).await
+pub async fn filters(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Api {
+    profile_list(st, who, q, filters::list).await
 }
 
 /// As `stats --json`, plus the model's state.
-pub async fn stats(Shared(st): Shared<Arc<State>>) -> Api {
-    let (s, model) = blocking(move || Ok((stats::collect(&*st.reader()?)?, st.model_status()))).await?;
+/// The library's figures, with only the profiles of the user `who` acts for.
+pub fn own_stats(st: &State, who: &Who) -> Result<stats::Stats, Failure> {
+    let mut s = stats::collect(&*st.reader()?)?;
+    s.profiles.retain_mut(|p| match crate::accounts::own_profile(who.user.as_deref(), &p.profile) {
+        Some(name) => {
+            p.profile = name;
+            true
+        }
+        None => false,
+    });
+    Ok(s)
+}
+
+pub async fn stats(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>) -> Api {
+    let (s, model) = blocking(move || Ok((own_stats(&st, &who)?, st.model_status()))).await?;
     let mut v = serde_json::to_value(s).map_err(anyhow::Error::from)?;
     if let Some(o) = v.as_object_mut() {
         o.insert("model_status".into(), json!(model));
@@ -188,13 +217,18 @@ pub async fn stats(Shared(st): Shared<Arc<State>>) -> Api {
 
 // ---- writes ----
 
+/// Compared in constant time: the token stands between another site and
+/// the user's library.
+pub fn same_token(sent: &str, expected: &str) -> bool {
+    !expected.is_empty()
+        && sent.len() == expected.len()
+        && sent.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+}
+
 /// Every write must carry the token its page was served with.
-fn check_csrf(st: &State, headers: &HeaderMap) -> Result<(), Failure> {
+fn check_csrf(who: &Who, headers: &HeaderMap) -> Result<(), Failure> {
     let sent = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or("");
-    // Compared in constant time: the token is the only thing between another
-    // site and the user's library.
-    let same = sent.len() == st.csrf.len() && sent.bytes().zip(st.csrf.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
-    if same {
+    if same_token(sent, &who.csrf) {
         Ok(())
     } else {
         Err(Failure::forbidden("missing or wrong X-CSRF-Token header: reload the page and try again"))
@@ -213,8 +247,11 @@ fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, Failure> {
     })
 }
 
-fn profile_of(st: &State, p: &Option<String>) -> Result<String, Failure> {
-    Params { profile: p.clone(), ..Default::default() }.profile(&st.default_profile)
+/// The profile a write names: its name, and its key as stored for `who`.
+fn profile_of(st: &State, who: &Who, p: &Option<String>) -> Result<(String, String), Failure> {
+    let name = Params { profile: p.clone(), ..Default::default() }.profile(&st.default_profile)?;
+    let key = who.key(&name);
+    Ok((name, key))
 }
 
 #[derive(Deserialize)]
@@ -224,10 +261,14 @@ pub struct RateBody {
     profile: Option<String>,
 }
 
-pub async fn rate(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<Json<RateBody>, JsonRejection>) -> Api {
-    check_csrf(&st, &headers)?;
+pub async fn rate(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    headers: HeaderMap,
+    b: Result<Json<RateBody>, JsonRejection>) -> Api {
+    check_csrf(&who, &headers)?;
     let b = body(b)?;
-    let profile = profile_of(&st, &b.profile)?;
+    let (profile, owned) = profile_of(&st, &who, &b.profile)?;
     if !(-1..=1).contains(&b.rating) {
         return Err(Failure::bad_request("rating is 1 (liked), -1 (not interested) or 0 (clear)").into());
     }
@@ -239,12 +280,12 @@ pub async fn rate(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<
             .get_paper(&id.id)?
             .ok_or_else(|| Failure::not_found(format!("{} is not in the library", id.id)))?;
         let tx = lib.store.transaction().map_err(Failure::from)?;
-        let r = ratings::rate(&tx, &profile, &paper, b.rating, &now())?;
+        let r = ratings::rate(&tx, &owned, &paper, b.rating, &now())?;
         tx.commit().map_err(anyhow::Error::from)?;
         // A paper's vector is normally stored already; one that is not is
         // embedded now, if the model is up, so the new seed counts at once.
         if let Ok(e) = st.embedder() {
-            profile::embed_missing(&mut lib, &profile, e.as_ref())?;
+            profile::embed_missing(&mut lib, &owned, e.as_ref())?;
         }
         Ok(json!({"id": paper.paper.id, "rating": r.map_or(0, |r| r.rating), "profile": profile}))
     })
@@ -258,17 +299,21 @@ pub struct SeenBody {
     profile: Option<String>,
 }
 
-pub async fn seen(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<Json<SeenBody>, JsonRejection>) -> Api {
-    check_csrf(&st, &headers)?;
+pub async fn seen(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    headers: HeaderMap,
+    b: Result<Json<SeenBody>, JsonRejection>) -> Api {
+    check_csrf(&who, &headers)?;
     let b = body(b)?;
-    let profile = profile_of(&st, &b.profile)?;
+    let (profile, owned) = profile_of(&st, &who, &b.profile)?;
     let id = checked_id(&b.id)?;
     let v = blocking(move || {
         let lib = st.writer()?;
         if lib.store.get_paper(&id.id)?.is_none() {
             return Err(Failure::not_found(format!("{} is not in the library", id.id)));
         }
-        ratings::mark_seen(lib.store.conn(), &profile, &id.id, &now())?;
+        ratings::mark_seen(lib.store.conn(), &owned, &id.id, &now())?;
         Ok(json!({"id": id.id, "seen": true, "profile": profile}))
     })
     .await?;
@@ -290,15 +335,19 @@ fn seed_key(key: &str) -> Result<String, Failure> {
     Ok(checked_id(key)?.id)
 }
 
-pub async fn remove_seed(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<Json<SeedBody>, JsonRejection>) -> Api {
-    check_csrf(&st, &headers)?;
+pub async fn remove_seed(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    headers: HeaderMap,
+    b: Result<Json<SeedBody>, JsonRejection>) -> Api {
+    check_csrf(&who, &headers)?;
     let b = body(b)?;
-    let profile = profile_of(&st, &b.profile)?;
+    let (profile, owned) = profile_of(&st, &who, &b.profile)?;
     let key = seed_key(&b.key)?;
     let v = blocking(move || {
         let mut lib = st.writer()?;
         let tx = lib.store.transaction().map_err(Failure::from)?;
-        let missing = profile::remove(&tx, &profile, std::slice::from_ref(&key))?;
+        let missing = profile::remove(&tx, &owned, std::slice::from_ref(&key))?;
         if !missing.is_empty() {
             return Err(Failure::not_found(format!("{} is not a seed of profile {profile:?}", clip(&key))));
         }
@@ -309,10 +358,14 @@ pub async fn remove_seed(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: 
     Ok(Json(v))
 }
 
-pub async fn weigh_seed(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<Json<SeedBody>, JsonRejection>) -> Api {
-    check_csrf(&st, &headers)?;
+pub async fn weigh_seed(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    headers: HeaderMap,
+    b: Result<Json<SeedBody>, JsonRejection>) -> Api {
+    check_csrf(&who, &headers)?;
     let b = body(b)?;
-    let profile = profile_of(&st, &b.profile)?;
+    let (profile, owned) = profile_of(&st, &who, &b.profile)?;
     let key = seed_key(&b.key)?;
     let weight = b.weight.ok_or_else(|| Failure::bad_request("give the new weight"))?;
     if !(weight.is_finite() && weight > 0.0 && weight <= 100.0) {
@@ -320,7 +373,7 @@ pub async fn weigh_seed(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: R
     }
     let v = blocking(move || {
         let lib = st.writer()?;
-        if !profile::set_weight(lib.store.conn(), &profile, &key, weight)? {
+        if !profile::set_weight(lib.store.conn(), &owned, &key, weight)? {
             return Err(Failure::not_found(format!("{} is not a seed of profile {profile:?}", clip(&key))));
         }
         Ok(json!({"key": key, "weight": weight, "profile": profile}))
@@ -329,17 +382,21 @@ pub async fn weigh_seed(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: R
     Ok(Json(v))
 }
 
-pub async fn move_seed(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<Json<SeedBody>, JsonRejection>) -> Api {
-    check_csrf(&st, &headers)?;
+pub async fn move_seed(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    headers: HeaderMap,
+    b: Result<Json<SeedBody>, JsonRejection>) -> Api {
+    check_csrf(&who, &headers)?;
     let b = body(b)?;
-    let profile = profile_of(&st, &b.profile)?;
+    let (profile, owned) = profile_of(&st, &who, &b.profile)?;
     let key = seed_key(&b.key)?;
     let to = b.to.clone().ok_or_else(|| Failure::bad_request("give the profile to move to in `to`"))?;
     crate::profile::check_profile_name(&to).map_err(|e| Failure::bad_request(e.to_string()))?;
     let v = blocking(move || {
         let mut lib = st.writer()?;
         let tx = lib.store.transaction().map_err(Failure::from)?;
-        if !profile::move_seed(&tx, &profile, &key, &to)? {
+        if !profile::move_seed(&tx, &owned, &key, &who.key(&to))? {
             return Err(Failure::not_found(format!("{} is not a seed of profile {profile:?}", clip(&key))));
         }
         tx.commit().map_err(anyhow::Error::from)?;
@@ -359,10 +416,14 @@ pub struct FilterBody {
     profile: Option<String>,
 }
 
-pub async fn change_filter(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b: Result<Json<FilterBody>, JsonRejection>) -> Api {
-    check_csrf(&st, &headers)?;
+pub async fn change_filter(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    headers: HeaderMap,
+    b: Result<Json<FilterBody>, JsonRejection>) -> Api {
+    check_csrf(&who, &headers)?;
     let b = body(b)?;
-    let profile = profile_of(&st, &b.profile)?;
+    let (profile, owned) = profile_of(&st, &who, &b.profile)?;
     let rule = filters::Rule::parse(&b.rule)
         .ok_or_else(|| Failure::bad_request(format!("{:?} is not a rule: include, exclude, author, allow or deny", clip(&b.rule))))?;
     let add = match b.action.as_deref().unwrap_or("add") {
@@ -376,9 +437,9 @@ pub async fn change_filter(Shared(st): Shared<Arc<State>>, headers: HeaderMap, b
     let v = blocking(move || {
         let lib = st.writer()?;
         let changed = if add {
-            filters::add(lib.store.conn(), &profile, rule, &b.value)?
+            filters::add(lib.store.conn(), &owned, rule, &b.value)?
         } else {
-            filters::remove(lib.store.conn(), &profile, rule, &b.value)?
+            filters::remove(lib.store.conn(), &owned, rule, &b.value)?
         };
         Ok(json!({"rule": rule, "value": b.value, "action": if add { "add" } else { "rm" }, "changed": changed, "profile": profile}))
     })

@@ -53,9 +53,16 @@ impl From<anyhow::Error> for Failure {
     }
 }
 
-/// Runs library work off the async threads; a panic in it is a 500, never
-/// the end of the server.
+/// Library work in flight: threads, memory and open files stay bounded
+/// however many requests arrive; the rest wait here, costing no thread.
+static WORK: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(super::state::WORK_SLOTS);
+
+/// Runs library work off the async threads, a few at a time; a panic in it
+/// is a 500, never the end of the server.
 pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, Failure> + Send + 'static) -> Result<T, Failure> {
+    let Ok(_slot) = WORK.acquire().await else {
+        return Err(Failure::unavailable("the server is shutting down"));
+    };
     match tokio::task::spawn_blocking(f).await {
         Ok(r) => r,
         Err(e) => {

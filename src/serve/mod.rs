@@ -5,15 +5,21 @@
 
 mod api;
 mod failure;
+mod guard;
+mod listen;
+mod login;
 mod pages;
 mod state;
 mod view;
+
+pub use listen::{tls_config, Limits};
 
 use crate::cli::ModelArgs;
 use crate::library::Library;
 use anyhow::{Context, Result};
 use axum::extract::DefaultBodyLimit;
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::{from_fn_with_state, map_response};
 use axum::routing::{get, post};
 use axum::Router;
 use state::State;
@@ -21,9 +27,14 @@ use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
+use tower_http::map_request_body::MapRequestBodyLayer;
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
 /// Request bodies are small JSON objects; anything larger is refused.
 const BODY_LIMIT: usize = 16 * 1024;
+/// The most a request may take, waiting for its turn included.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 
 pub struct Options {
     pub dir: PathBuf,
@@ -31,21 +42,35 @@ pub struct Options {
     pub profile: String,
     pub model: ModelArgs,
     pub verbose: bool,
+    pub allow_hosts: Vec<String>,
+    pub login: bool,
+    pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
+    pub limits: Limits,
 }
 
 pub fn run(opts: Options) -> Result<()> {
-    // Fails with the usual message when there is no library yet.
-    drop(Library::open_read(&opts.dir)?);
     let addr: SocketAddr = opts
         .addr
         .to_socket_addrs()
         .ok()
         .and_then(|mut a| a.next())
         .with_context(|| format!("{:?} is not an address like 127.0.0.1:8180", opts.addr))?;
-    if !addr.ip().is_loopback() {
-        eprintln!(
-            "warning: listening on {addr}: anyone who can reach this machine can read this library and rate papers in it"
+    // Fails with the usual message when there is no library yet; creates
+    // the account tables in a library made before them.
+    let users = crate::accounts::names(Library::open_write_existing(&opts.dir)?.store.conn())?;
+    let login = opts.login || !users.is_empty();
+    let add = format!("paperscout user add NAME --library {}", opts.dir.display());
+    if users.is_empty() && !addr.ip().is_loopback() {
+        anyhow::bail!(
+            "serving on {addr} would let anyone who reaches this machine read and change this library; \
+             add an account first (`{add}`) and users sign in"
         );
+    }
+    if users.is_empty() && login {
+        anyhow::bail!("--login needs an account to sign in with: add one with `{add}`");
+    }
+    if !addr.ip().is_loopback() && opts.tls.is_none() {
+        eprintln!("warning: serving on {addr} without --tls-cert: passwords and cookies cross the network in clear unless a TLS proxy stands in front");
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -55,22 +80,26 @@ pub fn run(opts: Options) -> Result<()> {
         let listener =
             tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
         let local = listener.local_addr()?;
-        let state = Arc::new(State::new(opts.dir.clone(), opts.profile.clone())?);
+        let hosts = guard::HostPolicy::new(local, opts.tls.is_some(), &opts.allow_hosts);
+        let state = Arc::new(State::new(opts.dir.clone(), opts.profile.clone(), hosts, login)?);
         state::load_model_in_background(state.clone(), opts.model.clone(), opts.verbose);
-        println!("paperscout: serving {} at http://{local}/ (Ctrl-C stops)", opts.dir.display());
+        let scheme = if opts.tls.is_some() { "https" } else { "http" };
+        let who = if login { format!(" for {} account(s), sign-in required", users.len()) } else { String::new() };
+        println!("paperscout: serving {} at {scheme}://{local}/{who} (Ctrl-C stops)", opts.dir.display());
         std::io::stdout().flush()?;
-        axum::serve(listener, router(state))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        listen::serve(listener, router(state, opts.limits.header_timeout), opts.limits, opts.tls, shutdown)
             .await
-            .context("the server stopped")?;
-        Ok(())
+            .context("the server stopped")
     })
 }
 
-pub fn router(state: Arc<State>) -> Router {
+pub fn router(state: Arc<State>, body_timeout: Duration) -> Router {
     Router::new()
+        .route("/login", get(login::form).post(login::sign_in))
+        .route("/logout", post(login::sign_out))
         .route("/", get(pages::today))
         .route("/day/{date}", get(pages::day))
         .route("/like/{*id}", get(pages::like))
@@ -93,7 +122,14 @@ pub fn router(state: Arc<State>) -> Router {
         .route("/api/stats", get(api::stats))
         .fallback(pages::not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(axum::middleware::map_response(security_headers))
+        // Innermost first: who the request acts for, after the name and
+        // origin checks; a body must keep arriving, and no request lasts.
+        .layer(from_fn_with_state(state.clone(), login::require))
+        .layer(from_fn_with_state(state.clone(), guard::check))
+        .layer(MapRequestBodyLayer::new(axum::body::Body::new))
+        .layer(RequestBodyTimeoutLayer::new(body_timeout))
+        .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, REQUEST_TIMEOUT))
+        .layer(map_response(security_headers))
         .with_state(state)
 }
 

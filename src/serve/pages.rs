@@ -4,6 +4,7 @@
 
 use super::api::{self, Record};
 use super::failure::{blocking, Failure};
+use super::login::Who;
 use super::state::{random_hex, State};
 use super::view::{checked_date, score_range, Card, Params};
 use crate::digest::Hidden;
@@ -12,6 +13,7 @@ use crate::profile::{self, filters, ratings};
 use crate::rank::Method;
 use askama::Template;
 use axum::extract::{Path, Query, State as Shared};
+use axum::Extension;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use std::collections::HashMap;
@@ -35,14 +37,18 @@ pub struct Base {
     pub model_status: &'static str,
     /// The page shows one paper: opening it marks it seen.
     pub opened: bool,
+    /// Signed in as this user (with a sign-out button); empty otherwise.
+    pub user: String,
+    /// A page outside the library (sign-in): no navigation.
+    pub bare: bool,
 }
 
 impl Base {
-    fn new(st: &State, title: impl Into<String>, profile: &str, profiles: Vec<String>) -> Base {
+    fn new(st: &State, who: &Who, title: impl Into<String>, profile: &str, profiles: Vec<String>) -> Base {
         let q = if profile == st.default_profile { String::new() } else { format!("?profile={profile}") };
         Base {
             title: title.into(),
-            csrf: st.csrf.clone(),
+            csrf: who.csrf.clone(),
             nonce: random_hex(16).unwrap_or_else(|_| "0".repeat(32)),
             script: SCRIPT,
             profile: profile.to_string(),
@@ -52,13 +58,23 @@ impl Base {
             search: String::new(),
             model_status: st.model_status(),
             opened: false,
+            user: if who.signed_in { who.user.clone().unwrap_or_default() } else { String::new() },
+            bare: false,
         }
+    }
+
+    /// The frame of a page shown before signing in.
+    pub fn bare(st: &State, title: &str) -> Base {
+        let nobody = Who { user: None, csrf: String::new(), signed_in: false };
+        let mut base = Base::new(st, &nobody, title, &st.default_profile, Vec::new());
+        base.bare = true;
+        base
     }
 }
 
 /// Renders with a policy that allows this page's own script and styles
 /// and nothing else: an injected script or handler would not run.
-fn render(page: &impl Template, base: &Base, status: StatusCode) -> Response {
+pub fn render(page: &impl Template, base: &Base, status: StatusCode) -> Response {
     match page.render() {
         Ok(html) => {
             let csp = format!(
@@ -87,14 +103,16 @@ struct ErrorPage {
     message: String,
 }
 
-fn error_page(st: &State, f: Failure) -> Response {
-    let base = Base::new(st, "Error", &st.default_profile, vec![st.default_profile.clone()]);
+fn error_page(st: &State, who: &Who, f: Failure) -> Response {
+    let base = Base::new(st, who, "Error", &st.default_profile, vec![st.default_profile.clone()]);
     let page = ErrorPage { status: f.status.to_string(), message: f.message, base };
     render(&page, &page.base, f.status)
 }
 
-fn profiles_of(st: &State) -> Vec<String> {
-    let mut names = st.reader().ok().and_then(|lib| profile::names(lib.store.conn()).ok()).unwrap_or_default();
+/// The profiles of the user `who` acts for, by their names.
+fn profiles_of(st: &State, who: &Who) -> Vec<String> {
+    let keys = st.reader().ok().and_then(|lib| profile::names(lib.store.conn()).ok()).unwrap_or_default();
+    let mut names: Vec<String> = keys.iter().filter_map(|k| crate::accounts::own_profile(who.user.as_deref(), k)).collect();
     if !names.contains(&st.default_profile) {
         names.insert(0, st.default_profile.clone());
     }
@@ -102,14 +120,14 @@ fn profiles_of(st: &State) -> Vec<String> {
 }
 
 /// Runs `work` off the async threads and renders its page, or the error page.
-async fn page<F>(st: Arc<State>, work: F) -> Response
+async fn page<F>(st: Arc<State>, who: Who, work: F) -> Response
 where
-    F: FnOnce(&State) -> Result<Response, Failure> + Send + 'static,
+    F: FnOnce(&State, &Who) -> Result<Response, Failure> + Send + 'static,
 {
-    let st2 = st.clone();
-    match blocking(move || work(&st2)).await {
+    let (st2, who2) = (st.clone(), who.clone());
+    match blocking(move || work(&st2, &who2)).await {
         Ok(res) => res,
-        Err(f) => error_page(&st, f),
+        Err(f) => error_page(&st, &who, f),
     }
 }
 
@@ -134,12 +152,12 @@ struct DayPage {
 /// Unsure papers the page shows unless told otherwise.
 const PAGE_UNSURE: usize = 5;
 
-fn day_page(st: &State, q: &Params, date: Option<String>) -> Result<Response, Failure> {
-    let d = api::day_digest(st, q, date, PAGE_UNSURE)?;
+fn day_page(st: &State, who: &Who, q: &Params, date: Option<String>) -> Result<Response, Failure> {
+    let d = api::day_digest(st, who, q, date, PAGE_UNSURE)?;
     let opts = q.day_options(&st.default_profile, PAGE_UNSURE)?;
     let days = st.reader()?.store.days(14)?;
     let range = score_range(&d.picks);
-    let mut base = Base::new(st, format!("digest {}", d.date), &d.profile, profiles_of(st));
+    let mut base = Base::new(st, who, format!("digest {}", d.date), &d.profile, profiles_of(st, who));
     base.q = if d.profile == st.default_profile { String::new() } else { format!("?profile={}", d.profile) };
     let page = DayPage {
         date: d.date.clone(),
@@ -159,12 +177,17 @@ fn day_page(st: &State, q: &Params, date: Option<String>) -> Result<Response, Fa
     Ok(render(&page, &page.base, StatusCode::OK))
 }
 
-pub async fn today(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Response {
-    page(st, move |st| day_page(st, &q, None)).await
+pub async fn today(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Response {
+    page(st, who, move |st, who| day_page(st, who, &q, None)).await
 }
 
-pub async fn day(Shared(st): Shared<Arc<State>>, Path(date): Path<String>, Query(q): Query<Params>) -> Response {
-    page(st, move |st| day_page(st, &q, Some(checked_date(&date)?))).await
+pub async fn day(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    Path(date): Path<String>,
+    Query(q): Query<Params>,
+) -> Response {
+    page(st, who, move |st, who| day_page(st, who, &q, Some(checked_date(&date)?))).await
 }
 
 #[derive(Template)]
@@ -196,13 +219,18 @@ fn rated(st: &State, profile: &str) -> Result<HashMap<String, i8>, Failure> {
     Ok(ratings::by_id(st.reader()?.store.conn(), profile)?)
 }
 
-pub async fn like(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(q): Query<Params>) -> Response {
-    page(st, move |st| {
+pub async fn like(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    Path(id): Path<String>,
+    Query(q): Query<Params>,
+) -> Response {
+    page(st, who, move |st, who| {
         let profile = q.profile(&st.default_profile)?;
         let (paper, found) = api::like_results(st, &id, &q)?;
-        let r = rated(st, &profile)?;
+        let r = rated(st, &who.key(&profile))?;
         let page = ListPage {
-            base: Base::new(st, format!("like {}", paper.paper.id), &profile, profiles_of(st)),
+            base: Base::new(st, who, format!("like {}", paper.paper.id), &profile, profiles_of(st, who)),
             heading: format!("Papers like {}", paper.paper.title),
             subtitle: format!("{} · nearest by title and abstract", paper.paper.id),
             action: format!("/like/{}", paper.paper.id),
@@ -220,17 +248,17 @@ pub async fn like(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(
     .await
 }
 
-pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Response {
-    page(st, move |st| {
+pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Response {
+    page(st, who, move |st, who| {
         let profile = q.profile(&st.default_profile)?;
         let text = q.query()?;
-        let mut base = Base::new(st, "search", &profile, profiles_of(st));
+        let mut base = Base::new(st, who, "search", &profile, profiles_of(st, who));
         base.search = text.clone().unwrap_or_default();
         let (mut cards, mut notice, mut refresh, mut status) = (Vec::new(), String::new(), false, StatusCode::OK);
         if text.is_some() {
             match api::search_results(st, &q) {
                 Ok((found, note)) => {
-                    let r = rated(st, &profile)?;
+                    let r = rated(st, &who.key(&profile))?;
                     let hits: Vec<crate::neighbours::Neighbour> = found.into_iter().map(|f| f.hit).collect();
                     cards = neighbour_cards(&hits, &r);
                     if let Some(note) = note {
@@ -278,14 +306,19 @@ struct PaperPage {
     neighbours: Vec<Card>,
 }
 
-pub async fn paper(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(q): Query<Params>) -> Response {
-    page(st, move |st| {
+pub async fn paper(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    Path(id): Path<String>,
+    Query(q): Query<Params>,
+) -> Response {
+    page(st, who, move |st, who| {
         let profile = q.profile(&st.default_profile)?;
-        let Record { paper, versions, listings, rating, neighbours } = api::paper_record(st, &id, &q)?;
-        let r = rated(st, &profile)?;
+        let Record { paper, versions, listings, rating, neighbours } = api::paper_record(st, who, &id, &q)?;
+        let r = rated(st, &who.key(&profile))?;
         let mut c = Card::new(&paper.paper, paper.first_date.as_deref());
         c.rating = rating;
-        let mut base = Base::new(st, paper.paper.id.clone(), &profile, profiles_of(st));
+        let mut base = Base::new(st, who, paper.paper.id.clone(), &profile, profiles_of(st, who));
         base.opened = true;
         let page = PaperPage {
             base,
@@ -310,18 +343,20 @@ struct SeedsPage {
     rules: Vec<&'static str>,
 }
 
-pub async fn seeds(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Response {
-    page(st, move |st| {
+pub async fn seeds(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Response {
+    page(st, who, move |st, who| {
         let profile = q.profile(&st.default_profile)?;
+        let key = who.key(&profile);
+        let profiles = profiles_of(st, who);
         let lib = st.reader()?;
         let conn = lib.store.conn();
-        let rs = ratings::list(conn, &profile)?;
+        let rs = ratings::list(conn, &key)?;
         let page = SeedsPage {
-            base: Base::new(st, format!("seeds of {profile}"), &profile, profiles_of(st)),
-            seeds: profile::list(conn, &profile)?,
+            base: Base::new(st, who, format!("seeds of {profile}"), &profile, profiles),
+            seeds: profile::list(conn, &key)?,
             liked: rs.iter().filter(|r| r.rating > 0).count(),
             disliked: rs.iter().filter(|r| r.rating < 0).count(),
-            filters: filters::list(conn, &profile)?,
+            filters: filters::list(conn, &key)?,
             rules: filters::Rule::ALL.iter().map(|r| r.name()).collect(),
         };
         Ok(render(&page, &page.base, StatusCode::OK))
@@ -337,12 +372,12 @@ struct StatsPage {
     disk: String,
 }
 
-pub async fn stats(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Response {
-    page(st, move |st| {
+pub async fn stats(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Response {
+    page(st, who, move |st, who| {
         let profile = q.profile(&st.default_profile)?;
-        let s = stats::collect(&*st.reader()?)?;
+        let s = api::own_stats(st, who)?;
         let page = StatsPage {
-            base: Base::new(st, "stats", &profile, profiles_of(st)),
+            base: Base::new(st, who, "stats", &profile, profiles_of(st, who)),
             disk: stats::human_bytes(s.disk_bytes),
             s,
         };
@@ -351,10 +386,13 @@ pub async fn stats(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> R
     .await
 }
 
-pub async fn not_found(Shared(st): Shared<Arc<State>>, uri: axum::http::Uri) -> Response {
+pub async fn not_found(Shared(st): Shared<Arc<State>>, who: Option<Extension<Who>>, uri: axum::http::Uri) -> Response {
     if uri.path().starts_with("/api/") {
         return super::failure::ApiError(Failure::not_found(format!("no endpoint {}", super::view::clip(uri.path()))))
             .into_response();
     }
-    error_page(&st, Failure::not_found("no such page"))
+    match who {
+        Some(Extension(who)) => error_page(&st, &who, Failure::not_found("no such page")),
+        None => error_page(&st, &Who { user: None, csrf: String::new(), signed_in: false }, Failure::not_found("no such page")),
+    }
 }

@@ -11,13 +11,19 @@ use crate::rank::WordCache;
 use crate::library::{Library, UseIndex, Vectors};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::Duration;
 
 /// How long a write waits for another process (an ingest) to finish writing.
 const WRITE_PATIENCE: Duration = Duration::from_secs(10);
-/// Read connections kept open between requests.
-const POOL: usize = 8;
+/// Read connections, opened on first use and then kept: every handler
+/// shares these, so a burst of requests never opens more files.
+pub const READERS: usize = 8;
+/// Library work running at once (the rest wait without a thread). Fewer
+/// than `READERS`, so that work holding one reader can always get a second.
+pub const WORK_SLOTS: usize = 6;
+/// How long a request waits for a free reader before it gets a 503.
+const READER_PATIENCE: Duration = Duration::from_secs(20);
 
 pub enum ModelStatus {
     Loading,
@@ -37,13 +43,29 @@ pub struct Snapshot {
 
 pub struct State {
     pub dir: PathBuf,
-    /// Must come back in `X-CSRF-Token` with every write: another site open
-    /// in the same browser cannot read it, so it cannot forge a write.
+    /// The names requests must give in `Host`.
+    pub hosts: super::guard::HostPolicy,
+    /// Every request needs a signed-in session.
+    pub login: bool,
+    pub throttle: super::login::Throttle,
+    /// Without sign-in, must come back in `X-CSRF-Token` with every write:
+    /// another site open in the same browser cannot read it, so it cannot
+    /// forge a write. Signed-in sessions have their own.
     pub csrf: String,
     pub default_profile: String,
     model: RwLock<ModelStatus>,
-    readers: Mutex<Vec<Library>>,
+    readers: Mutex<Pool>,
+    returned: Condvar,
     snapshot: Mutex<Option<Arc<Snapshot>>>,
+    /// Serialises this server's writes; SQLite takes one writer at a time anyway.
+    write: Mutex<()>,
+}
+
+/// The fixed pool: connections not lent out, and how many exist.
+#[derive(Default)]
+struct Pool {
+    idle: Vec<Library>,
+    open: usize,
 }
 
 /// A read connection borrowed from the pool; it goes back when dropped.
@@ -62,10 +84,28 @@ impl std::ops::Deref for Reader<'_> {
 impl Drop for Reader<'_> {
     fn drop(&mut self) {
         if let (Some(lib), Ok(mut pool)) = (self.lib.take(), self.state.readers.lock()) {
-            if pool.len() < POOL {
-                pool.push(lib);
-            }
+            pool.idle.push(lib);
+            self.state.returned.notify_one();
         }
+    }
+}
+
+/// The library opened for writing, held with this server's write turn.
+pub struct Writer<'a> {
+    lib: Library,
+    _turn: std::sync::MutexGuard<'a, ()>,
+}
+
+impl std::ops::Deref for Writer<'_> {
+    type Target = Library;
+    fn deref(&self) -> &Library {
+        &self.lib
+    }
+}
+
+impl std::ops::DerefMut for Writer<'_> {
+    fn deref_mut(&mut self) -> &mut Library {
+        &mut self.lib
     }
 }
 
@@ -76,28 +116,57 @@ pub fn random_hex(bytes: usize) -> Result<String> {
 }
 
 impl State {
-    pub fn new(dir: PathBuf, default_profile: String) -> Result<State> {
+    pub fn new(dir: PathBuf, default_profile: String, hosts: super::guard::HostPolicy, login: bool) -> Result<State> {
         Ok(State {
             dir,
+            hosts,
+            login,
+            throttle: Default::default(),
             csrf: random_hex(32)?,
             default_profile,
             model: RwLock::new(ModelStatus::Loading),
-            readers: Mutex::new(Vec::new()),
+            readers: Mutex::new(Pool::default()),
+            returned: Condvar::new(),
             snapshot: Mutex::new(None),
+            write: Mutex::new(()),
         })
     }
 
+    /// A read connection from the fixed pool, waiting (bounded) for one to
+    /// come back when all are lent out.
     pub fn reader(&self) -> Result<Reader<'_>, Failure> {
-        let pooled = self.readers.lock().ok().and_then(|mut p| p.pop());
-        let lib = match pooled {
-            Some(lib) => lib,
-            None => Library::open_read(&self.dir)?,
-        };
-        Ok(Reader { lib: Some(lib), state: self })
+        let busy = || Failure::unavailable("the server is busy; try again in a moment");
+        let mut pool = self.readers.lock().map_err(|_| busy())?;
+        let deadline = std::time::Instant::now() + READER_PATIENCE;
+        loop {
+            if let Some(lib) = pool.idle.pop() {
+                return Ok(Reader { lib: Some(lib), state: self });
+            }
+            if pool.open < READERS {
+                pool.open += 1;
+                drop(pool);
+                return match Library::open_read(&self.dir) {
+                    Ok(lib) => Ok(Reader { lib: Some(lib), state: self }),
+                    Err(e) => {
+                        if let Ok(mut p) = self.readers.lock() {
+                            p.open -= 1;
+                        }
+                        Err(e.into())
+                    }
+                };
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Err(busy());
+            }
+            pool = self.returned.wait_timeout(pool, left).map_err(|_| busy())?.0;
+        }
     }
 
-    pub fn writer(&self) -> Result<Library, Failure> {
-        Ok(Library::open_write_within(&self.dir, WRITE_PATIENCE)?)
+    /// The library opened for one write; this server's writes take turns.
+    pub fn writer(&self) -> Result<Writer<'_>, Failure> {
+        let turn = self.write.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        Ok(Writer { lib: Library::open_write_within(&self.dir, WRITE_PATIENCE)?, _turn: turn })
     }
 
     /// The library's vectors, reloaded when its generation has moved on

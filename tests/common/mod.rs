@@ -81,8 +81,20 @@ pub struct Server {
 
 impl Server {
     pub fn start(lib: &Path) -> Server {
+        Server::start_with(lib, &[])
+    }
+
+    /// With more arguments for `serve`.
+    pub fn start_with(lib: &Path, extra: &[&str]) -> Server {
+        let mut args = vec!["serve", "--addr", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        Server::spawn(command(lib, &args))
+    }
+
+    /// `command` must run `paperscout serve` and print its URL first.
+    pub fn spawn(mut command: Command) -> Server {
         use std::io::BufRead;
-        let mut child = command(lib, &["serve", "--addr", "127.0.0.1:0"])
+        let mut child = command
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::inherit())
             .spawn()
@@ -93,11 +105,26 @@ impl Server {
         reader.read_line(&mut line).expect("the server prints its URL");
         let url = line
             .split_whitespace()
-            .find(|w| w.starts_with("http://"))
+            .find(|w| w.starts_with("http://") || w.starts_with("https://"))
             .unwrap_or_else(|| panic!("no URL in {line:?}"))
             .trim_end_matches('/')
             .to_string();
         Server { url, child, _stdout: reader }
+    }
+
+    /// kill -9.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// `host:port` of the server.
+    pub fn addr(&self) -> String {
+        self.url.rsplit('/').next().unwrap_or_default().to_string()
     }
 
     pub fn get(&self, path: &str) -> (u16, String) {

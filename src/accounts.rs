@@ -1,0 +1,269 @@
+//! Who may use a shared library: accounts with argon2id password hashes,
+//! the browser sessions they sign in to, and whose profiles are whose.
+//!
+//! Papers, vectors and indexes are shared; seeds, ratings, filters and seen
+//! marks belong to a profile, and a user's profiles are stored under
+//! `USER/NAME`. A profile name cannot hold a `/`, so no name of one user can
+//! reach another's rows, and a library without accounts keeps its plain
+//! names unchanged.
+
+use anyhow::{bail, Context, Result};
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use rusqlite::{params, Connection, OptionalExtension};
+use sha2::{Digest, Sha256};
+use std::sync::OnceLock;
+
+/// How long a browser stays signed in without signing in again.
+pub const SESSION_DAYS: i64 = 14;
+/// Longer passwords are refused before hashing: argon2 reads all of it.
+const MAX_PASSWORD: usize = 1024;
+const MIN_PASSWORD: usize = 8;
+/// Tables that hold a profile's own rows.
+const PROFILE_TABLES: [&str; 5] = ["seeds", "seed_sources", "ratings", "seen", "filters"];
+
+pub fn check_user_name(name: &str) -> Result<()> {
+    if name.is_empty()
+        || name.len() > 32
+        || name.starts_with('.')
+        || !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        bail!("{:?} is not a user name: use letters, digits, '-', '_' or '.' (at most 32)", clip(name));
+    }
+    Ok(())
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(40).filter(|c| !c.is_control()).collect()
+}
+
+pub fn check_password(password: &str) -> Result<()> {
+    if password.chars().count() < MIN_PASSWORD {
+        bail!("a password has at least {MIN_PASSWORD} characters");
+    }
+    if password.len() > MAX_PASSWORD {
+        bail!("a password has at most {MAX_PASSWORD} bytes");
+    }
+    Ok(())
+}
+
+/// The profile `name` of `user` as the profile tables store it.
+pub fn profile_key(user: Option<&str>, name: &str) -> String {
+    match user {
+        Some(u) => format!("{u}/{name}"),
+        None => name.to_string(),
+    }
+}
+
+/// The profile names of `user` (or, for `None`, of the library's single
+/// user), from keys as stored.
+pub fn own_profile(user: Option<&str>, key: &str) -> Option<String> {
+    match (user, key.split_once('/')) {
+        (Some(u), Some((owner, name))) if owner == u => Some(name.to_string()),
+        (None, None) => Some(key.to_string()),
+        _ => None,
+    }
+}
+
+fn has_table(conn: &Connection, table: &str) -> Result<bool> {
+    Ok(conn
+        .query_row("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", [table], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+/// Account names, in order; none in a library made before accounts.
+pub fn names(conn: &Connection) -> Result<Vec<String>> {
+    if !has_table(conn, "users")? {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare_cached("SELECT name FROM users ORDER BY name")?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// The profile a command acts on: `name` of `user`, else of the only
+/// account, else (a library without accounts) `name` itself.
+pub fn profile_for(conn: &Connection, user: Option<&str>, name: &str) -> Result<String> {
+    crate::profile::check_profile_name(name)?;
+    let users = names(conn)?;
+    match user {
+        Some(u) => {
+            check_user_name(u)?;
+            if !users.iter().any(|x| x == u) {
+                bail!("no user {u:?} in this library; add one with `paperscout user add {u}`");
+            }
+            Ok(profile_key(Some(u), name))
+        }
+        None => match users.as_slice() {
+            [] => Ok(name.to_string()),
+            [only] => Ok(profile_key(Some(only), name)),
+            many => bail!("this library has {} accounts ({}): say whose profile with --user NAME", many.len(), many.join(", ")),
+        },
+    }
+}
+
+fn hasher() -> Argon2<'static> {
+    // argon2id, version 19, 19 MiB, 2 passes: OWASP's recommendation.
+    Argon2::default()
+}
+
+fn hash_password(password: &str) -> Result<String> {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).map_err(|e| anyhow::anyhow!("no randomness for a password salt: {e}"))?;
+    let salt = SaltString::encode_b64(&salt).map_err(|e| anyhow::anyhow!("cannot encode a salt: {e}"))?;
+    Ok(hasher()
+        .hash_password(password.as_bytes(), &salt)
+        .map_err(|e| anyhow::anyhow!("cannot hash the password: {e}"))?
+        .to_string())
+}
+
+/// Adds an account. The first account of a library that has been used
+/// without accounts takes over its profiles: they are its user's data.
+/// Returns the profiles it adopted.
+pub fn add(conn: &mut Connection, name: &str, password: &str, now: &str) -> Result<Vec<String>> {
+    check_user_name(name)?;
+    check_password(password)?;
+    let hash = hash_password(password)?;
+    let tx = conn.transaction()?;
+    let first = names(&tx)?.is_empty();
+    let added = tx.execute("INSERT OR IGNORE INTO users (name, hash, created) VALUES (?1, ?2, ?3)", params![name, hash, now])?;
+    if added == 0 {
+        bail!("user {name:?} exists already; change the password with `paperscout user passwd {name}`");
+    }
+    let mut adopted = Vec::new();
+    if first {
+        adopted = crate::profile::names(&tx)?.into_iter().filter(|p| !p.contains('/')).collect();
+        for table in PROFILE_TABLES {
+            tx.execute(&format!("UPDATE {table} SET profile = ?1 || '/' || profile WHERE instr(profile, '/') = 0"), [name])?;
+        }
+        // `names` always offers `default`; it is adopted only if it held rows.
+        adopted.retain(|p| profile_has_rows(&tx, &profile_key(Some(name), p)).unwrap_or(false));
+    }
+    tx.commit()?;
+    Ok(adopted)
+}
+
+fn profile_has_rows(conn: &Connection, key: &str) -> Result<bool> {
+    for table in PROFILE_TABLES {
+        let n: i64 = conn.query_row(&format!("SELECT count(*) FROM {table} WHERE profile = ?1"), [key], |r| r.get(0))?;
+        if n > 0 {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// What removing a user took with it.
+pub struct Removed {
+    pub rows: usize,
+    pub sessions: usize,
+}
+
+/// Removes an account, its sessions and everything its profiles held.
+pub fn remove(conn: &mut Connection, name: &str) -> Result<Removed> {
+    check_user_name(name)?;
+    let tx = conn.transaction()?;
+    if tx.execute("DELETE FROM users WHERE name = ?1", [name])? == 0 {
+        bail!("no user {name:?} in this library");
+    }
+    let sessions = tx.execute("DELETE FROM sessions WHERE user = ?1", [name])?;
+    let mut rows = 0;
+    for table in PROFILE_TABLES {
+        rows += tx.execute(
+            &format!("DELETE FROM {table} WHERE substr(profile, 1, length(?1) + 1) = ?1 || '/'"),
+            [name],
+        )?;
+    }
+    tx.commit()?;
+    Ok(Removed { rows, sessions })
+}
+
+/// Sets a new password and signs the user out everywhere.
+pub fn set_password(conn: &mut Connection, name: &str, password: &str) -> Result<()> {
+    check_user_name(name)?;
+    check_password(password)?;
+    let hash = hash_password(password)?;
+    let tx = conn.transaction()?;
+    if tx.execute("UPDATE users SET hash = ?2 WHERE name = ?1", params![name, hash])? == 0 {
+        bail!("no user {name:?} in this library");
+    }
+    tx.execute("DELETE FROM sessions WHERE user = ?1", [name])?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Whether `password` is `name`'s. An unknown name costs the same time as
+/// a wrong password, so timing does not tell which names exist.
+pub fn verify(conn: &Connection, name: &str, password: &str) -> Result<bool> {
+    static DECOY: OnceLock<String> = OnceLock::new();
+    let stored: Option<String> = if check_user_name(name).is_ok() && password.len() <= MAX_PASSWORD {
+        conn.query_row("SELECT hash FROM users WHERE name = ?1", [name], |r| r.get(0)).optional()?
+    } else {
+        None
+    };
+    let decoy = match DECOY.get() {
+        Some(d) => d.clone(),
+        None => {
+            let d = hash_password("a password that no account has")?;
+            DECOY.get_or_init(|| d).clone()
+        }
+    };
+    let known = stored.is_some();
+    let hash = stored.unwrap_or(decoy);
+    let parsed = PasswordHash::new(&hash).map_err(|e| anyhow::anyhow!("the stored hash of {name:?} is damaged: {e}"))?;
+    let password = &password.as_bytes()[..password.len().min(MAX_PASSWORD)];
+    let ok = hasher().verify_password(password, &parsed).is_ok();
+    Ok(ok && known)
+}
+
+/// A signed-in browser.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub user: String,
+    /// Must come back with every write made from this session's pages.
+    pub csrf: String,
+}
+
+fn token_hash(token: &str) -> Vec<u8> {
+    Sha256::digest(token.as_bytes()).to_vec()
+}
+
+fn random_hex(bytes: usize) -> Result<String> {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).map_err(|e| anyhow::anyhow!("no randomness for a session: {e}"))?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Starts a session for `user`: the cookie's value (256 random bits; only
+/// its hash is stored) and the session.
+pub fn start_session(conn: &Connection, user: &str, now: i64) -> Result<(String, Session)> {
+    let token = random_hex(32)?;
+    let csrf = random_hex(32)?;
+    conn.execute("DELETE FROM sessions WHERE expires <= ?1", [now])?;
+    conn.execute(
+        "INSERT INTO sessions (token, user, csrf, expires) VALUES (?1, ?2, ?3, ?4)",
+        params![token_hash(&token), user, csrf, now + SESSION_DAYS * 86_400],
+    )
+    .context("cannot store the session")?;
+    Ok((token, Session { user: user.to_string(), csrf }))
+}
+
+/// The live session a cookie names, if any.
+pub fn session(conn: &Connection, token: &str, now: i64) -> Result<Option<Session>> {
+    if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(None);
+    }
+    Ok(conn
+        .query_row(
+            "SELECT user, csrf FROM sessions WHERE token = ?1 AND expires > ?2",
+            params![token_hash(token), now],
+            |r| Ok(Session { user: r.get(0)?, csrf: r.get(1)? }),
+        )
+        .optional()?)
+}
+
+pub fn end_session(conn: &Connection, token: &str) -> Result<()> {
+    conn.execute("DELETE FROM sessions WHERE token = ?1", [token_hash(token)])?;
+    Ok(())
+}

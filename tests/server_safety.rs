@@ -1,0 +1,537 @@
+//! `paperscout serve` left running, tried as an attacker would: foreign
+//! names and origins, accounts and sign-in, one user reaching for another's
+//! data, floods of idle and slow connections, bursts that could open files.
+
+mod common;
+
+use common::{demo_library, ok, output, Server};
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Sends `request` as is and returns (status, headers and body as text).
+fn raw(addr: &str, request: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (status, text)
+}
+
+fn post_raw(addr: &str, path: &str, host: &str, extra: &str, body: &str) -> (u16, String) {
+    raw(
+        addr,
+        &format!(
+            "POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n{body}",
+            body.len()
+        ),
+    )
+}
+
+fn password_file(dir: &Path, name: &str, password: &str) -> String {
+    let f = dir.join(format!("{name}.pw"));
+    std::fs::write(&f, format!("{password}\n")).unwrap();
+    f.to_string_lossy().into_owned()
+}
+
+fn add_user(lib: &Path, dir: &Path, name: &str, password: &str) {
+    ok(lib, &["user", "add", name, "--password-file", &password_file(dir, name, password)]);
+}
+
+/// A browser's session with a signed-in server: no redirects followed, the
+/// cookie sent back.
+struct Browser {
+    agent: ureq::Agent,
+    url: String,
+    cookie: String,
+    csrf: String,
+}
+
+fn agent() -> ureq::Agent {
+    ureq::AgentBuilder::new().redirects(0).build()
+}
+
+fn reply(r: Result<ureq::Response, ureq::Error>) -> ureq::Response {
+    match r {
+        Ok(res) | Err(ureq::Error::Status(_, res)) => res,
+        Err(e) => panic!("request failed: {e}"),
+    }
+}
+
+fn sign_in(url: &str, user: &str, password: &str) -> ureq::Response {
+    reply(agent().post(&format!("{url}/login")).send_form(&[("user", user), ("password", password), ("next", "/seeds")]))
+}
+
+impl Browser {
+    fn new(s: &Server, user: &str, password: &str) -> Browser {
+        let res = sign_in(&s.url, user, password);
+        assert_eq!(res.status(), 303, "sign-in of {user}");
+        let set = res.header("set-cookie").expect("a session cookie").to_string();
+        let cookie = set.split(';').next().unwrap().to_string();
+        let mut b = Browser { agent: agent(), url: s.url.clone(), cookie, csrf: String::new() };
+        let (status, page) = b.get("/stats");
+        assert_eq!(status, 200);
+        let at = page.find("name=\"csrf-token\" content=\"").expect("csrf meta tag") + 27;
+        b.csrf = page[at..at + 64].to_string();
+        b
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        let res = reply(self.agent.get(&format!("{}{path}", self.url)).set("Cookie", &self.cookie).call());
+        (res.status(), res.into_string().unwrap_or_default())
+    }
+
+    fn json(&self, path: &str) -> Value {
+        let (status, body) = self.get(path);
+        assert_eq!(status, 200, "GET {path}: {body}");
+        serde_json::from_str(&body).unwrap()
+    }
+
+    fn post(&self, path: &str, body: Value) -> (u16, String) {
+        let res = reply(
+            self.agent
+                .post(&format!("{}{path}", self.url))
+                .set("Cookie", &self.cookie)
+                .set("X-CSRF-Token", &self.csrf)
+                .set("Content-Type", "application/json")
+                .send_string(&body.to_string()),
+        );
+        (res.status(), res.into_string().unwrap_or_default())
+    }
+}
+
+#[test]
+fn foreign_names_and_origins_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let s = Server::start_with(&lib, &["--allow-host", "paperscout.lab.example"]);
+    let addr = s.addr();
+    let port = addr.rsplit(':').next().unwrap().to_string();
+    let get = |host: &str| raw(&addr, &format!("GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"));
+
+    // A page that renamed itself to 127.0.0.1 (DNS rebinding) gets no page
+    // and no token.
+    for host in [format!("evil.example:{port}"), "evil.example".into(), format!("127.0.0.1.evil.example:{port}"), format!("localhost:{}", port.parse::<u32>().unwrap() + 1)] {
+        let (status, body) = get(&host);
+        assert_eq!(status, 421, "{host}: {body}");
+        assert!(!body.contains("csrf-token"), "{host}");
+    }
+    let (status, _) = raw(&addr, "GET /api/stats HTTP/1.0\r\n\r\n");
+    assert_eq!(status, 421, "no Host at all");
+    for host in [addr.clone(), format!("localhost:{port}"), format!("[::1]:{port}"), "paperscout.lab.example".into(), "PaperScout.Lab.Example:443".into()] {
+        assert_eq!(get(&host).0, 200, "{host}");
+    }
+
+    // A write with the right token from a foreign page changes nothing.
+    let token = s.csrf();
+    let rating = json!({"id": "2507.07400", "rating": 1}).to_string();
+    let with = |extra: &str| format!("X-CSRF-Token: {token}\r\n{extra}");
+    for extra in [
+        "Origin: http://evil.example\r\n",
+        "Origin: null\r\n",
+        &format!("Origin: http://localhost:{port}\r\n"),
+        &format!("Origin: https://{addr}\r\n"),
+        "Sec-Fetch-Site: cross-site\r\n",
+        "Sec-Fetch-Site: same-site\r\n",
+    ] {
+        let (status, body) = post_raw(&addr, "/api/ratings", &addr, &with(extra), &rating);
+        assert_eq!(status, 403, "{extra}: {body}");
+    }
+    assert_eq!(post_raw(&addr, "/api/ratings", &format!("evil.example:{port}"), &with("Origin: http://evil.example\r\n"), &rating).0, 421);
+    assert_eq!(s.json("/api/ratings"), json!([]));
+
+    // The server's own pages write as before.
+    let (status, body) = post_raw(&addr, "/api/ratings", &addr, &with(&format!("Origin: http://{addr}\r\nSec-Fetch-Site: same-origin\r\n")), &rating);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(s.json("/api/ratings")[0]["id"], "2507.07400");
+    let other = json!({"id": "2507.07114", "rating": -1}).to_string();
+    assert_eq!(post_raw(&addr, "/api/ratings", &addr, &with(""), &other).0, 200, "a client that is no browser page");
+}
+
+#[test]
+fn accounts_are_managed_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let seeds_before = ok(&lib, &["seed", "list", "--json"]);
+
+    // Without an account the server stays on loopback.
+    let out = output(&lib, &["serve", "--addr", "0.0.0.0:0"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("paperscout user add"), "{err}");
+    let out = output(&lib, &["serve", "--login"]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("user add"));
+
+    for (name, password, why) in [("al/ice", "long enough", "not a user name"), ("alice", "short", "at least 8")] {
+        let out = output(&lib, &["user", "add", name, "--password-file", &password_file(dir.path(), "x", password)]);
+        assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains(why), "{name}");
+    }
+    let out = output(&lib, &["user", "add", "alice"]);
+    assert!(!out.status.success(), "no terminal, no password file");
+    assert_eq!(ok(&lib, &["user", "list"]).trim(), "no accounts: `serve` answers anyone who reaches it (on loopback only)");
+
+    // The first account takes over the single user's profiles, in place;
+    // the command line keeps working without --user while it is the only one.
+    add_user(&lib, dir.path(), "alice", "correct horse battery");
+    assert_eq!(ok(&lib, &["seed", "list", "--json"]), seeds_before);
+    assert!(!output(&lib, &["user", "add", "alice", "--password-file", &password_file(dir.path(), "y", "another one")]).status.success());
+    add_user(&lib, dir.path(), "bob", "bob's own secret");
+    assert_eq!(ok(&lib, &["user", "list"]), "alice\nbob\n");
+    let out = output(&lib, &["seed", "list"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--user"), "several accounts: whose?");
+    assert_eq!(ok(&lib, &["seed", "list", "--json", "--user", "alice"]), seeds_before);
+    assert_eq!(ok(&lib, &["seed", "list", "--json", "--user", "bob"]), "");
+    ok(&lib, &["rate", "2507.07114", "+", "--user", "bob"]);
+    ok(&lib, &["filter", "add", "exclude", "blockchain", "--user", "bob"]);
+    assert!(ok(&lib, &["filter", "list", "--user", "alice"]).contains("no filters"));
+    assert!(!output(&lib, &["seed", "list", "--user", "carol"]).status.success());
+
+    // The password is stored hashed, never in clear.
+    let db = std::fs::read(lib.join("library.sqlite")).unwrap();
+    let wal = std::fs::read(lib.join("library.sqlite-wal")).unwrap_or_default();
+    for bytes in [&db, &wal] {
+        assert!(!bytes.windows(21).any(|w| w == b"correct horse battery"));
+    }
+    let conn = rusqlite_free_hashes(&lib);
+    assert!(conn.iter().all(|h| h.starts_with("$argon2id$")), "{conn:?}");
+
+    // passwd signs out; rm takes the account's data with it.
+    let s = Server::start(&lib);
+    let b = Browser::new(&s, "bob", "bob's own secret");
+    ok(&lib, &["user", "passwd", "bob", "--password-file", &password_file(dir.path(), "bob2", "a new secret for bob")]);
+    assert_eq!(b.get("/api/seeds").0, 401, "the old session ended");
+    assert_eq!(sign_in(&s.url, "bob", "bob's own secret").status(), 401);
+    let b = Browser::new(&s, "bob", "a new secret for bob");
+    assert_eq!(b.json("/api/ratings")[0]["id"], "2507.07114");
+    let removed = ok(&lib, &["user", "rm", "bob"]);
+    assert!(removed.contains("removed"), "{removed}");
+    assert_eq!(b.get("/api/seeds").0, 401);
+    assert_eq!(ok(&lib, &["user", "list"]), "alice\n");
+    assert_eq!(ok(&lib, &["seed", "list", "--json"]), seeds_before, "alice is the only one again");
+}
+
+/// The stored password hashes, read with the sqlite3 the library ships in
+/// the binary's own `export`-free way: straight from the file's text.
+fn rusqlite_free_hashes(lib: &Path) -> Vec<String> {
+    let db = std::fs::read(lib.join("library.sqlite")).unwrap();
+    let wal = std::fs::read(lib.join("library.sqlite-wal")).unwrap_or_default();
+    let mut found = Vec::new();
+    for bytes in [db, wal] {
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        for (i, _) in text.match_indices("$argon2") {
+            found.push(text[i..].chars().take(12).collect::<String>());
+        }
+    }
+    assert!(!found.is_empty(), "no password hash in the library");
+    found
+}
+
+#[test]
+fn sign_in_sessions_and_throttling() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    add_user(&lib, dir.path(), "alice", "correct horse battery");
+    let s = Server::start(&lib);
+
+    // Without a session: pages send to the sign-in form, the API says 401.
+    let res = reply(agent().get(&format!("{}/seeds?profile=default", s.url)).call());
+    assert_eq!(res.status(), 303);
+    assert_eq!(res.header("location"), Some("/login?next=%2Fseeds%3Fprofile%3Ddefault"));
+    for path in ["/api/daily", "/api/seeds", "/api/stats", "/feed.atom"] {
+        assert_eq!(reply(agent().get(&format!("{}{path}", s.url)).call()).status(), 401, "{path}");
+    }
+    assert_eq!(reply(agent().post(&format!("{}/api/ratings", s.url)).send_string("{}")).status(), 401);
+    let form = reply(agent().get(&format!("{}/login", s.url)).call()).into_string().unwrap();
+    assert!(form.contains("name=\"user\"") && form.contains("name=\"password\"") && form.contains("type=\"password\""));
+
+    // A wrong password and an unknown user get the same answer, and no cookie.
+    for (user, password) in [("alice", "wrong password"), ("mallory", "correct horse battery")] {
+        let res = sign_in(&s.url, user, password);
+        assert_eq!(res.status(), 401, "{user}");
+        assert!(res.header("set-cookie").is_none());
+        assert!(res.into_string().unwrap().contains("Wrong user name or password."));
+    }
+
+    let res = sign_in(&s.url, "alice", "correct horse battery");
+    assert_eq!((res.status(), res.header("location")), (303, Some("/seeds")));
+    let cookie = res.header("set-cookie").unwrap().to_string();
+    let value = cookie.split(';').next().unwrap().strip_prefix("paperscout_session=").expect("the session cookie");
+    assert!(value.len() >= 32 && value.bytes().all(|b| b.is_ascii_hexdigit()), "≥ 128 random bits: {value}");
+    for flag in ["HttpOnly", "SameSite=Lax", "Path=/"] {
+        assert!(cookie.contains(flag), "{cookie}");
+    }
+    assert!(!cookie.contains("Secure"), "plain http: {cookie}");
+    // An open redirect is not on offer.
+    let res = reply(agent().post(&format!("{}/login", s.url)).send_form(&[("user", "alice"), ("password", "correct horse battery"), ("next", "//evil.example/")]));
+    assert_eq!(res.header("location"), Some("/"));
+
+    let b = Browser::new(&s, "alice", "correct horse battery");
+    assert_eq!(b.json("/api/seeds").as_array().unwrap().len(), 3);
+    let (_, page) = b.get("/");
+    assert!(page.contains("Sign out") && page.contains(">alice<"));
+    // Signing out needs the page's token, then ends the session.
+    let out = reply(b.agent.post(&format!("{}/logout", s.url)).set("Cookie", &b.cookie).send_form(&[("csrf", "0")]));
+    assert_eq!(out.status(), 403);
+    let out = reply(b.agent.post(&format!("{}/logout", s.url)).set("Cookie", &b.cookie).send_form(&[("csrf", &b.csrf)]));
+    assert_eq!(out.status(), 303);
+    assert!(out.header("set-cookie").unwrap().contains("Max-Age=0"));
+    assert_eq!(b.get("/api/seeds").0, 401);
+
+    // Five failures (this address has had two) lock out even the right
+    // password for a while, with the wait in Retry-After.
+    for _ in 0..3 {
+        assert_eq!(sign_in(&s.url, "alice", "guess").status(), 401);
+    }
+    let res = sign_in(&s.url, "alice", "correct horse battery");
+    assert_eq!(res.status(), 429);
+    let wait: u64 = res.header("retry-after").unwrap().parse().unwrap();
+    assert!(wait > 800 && wait <= 900, "{wait}");
+    assert!(res.header("set-cookie").is_none());
+}
+
+#[test]
+fn each_user_sees_and_changes_only_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    add_user(&lib, dir.path(), "alice", "correct horse battery");
+    add_user(&lib, dir.path(), "bob", "bob's own secret");
+    let s = Server::start(&lib);
+    let alice = Browser::new(&s, "alice", "correct horse battery");
+    let bob = Browser::new(&s, "bob", "bob's own secret");
+    assert_ne!(alice.csrf, bob.csrf);
+
+    assert_eq!(alice.post("/api/ratings", json!({"id": "2603.01234", "rating": 1})).0, 404);
+    let day = alice.json("/api/daily?include=new,cross,replaced&top=5");
+    let id = day[0]["id"].as_str().unwrap().to_string();
+    assert_eq!(alice.post("/api/ratings", json!({"id": id, "rating": 1})).0, 200);
+    assert_eq!(alice.post("/api/filters", json!({"rule": "exclude", "value": "blockchain"})).0, 200);
+    assert_eq!(alice.post("/api/seen", json!({"id": id})).0, 200);
+
+    // Bob has none of it, and the same paper rated his way.
+    assert_eq!(bob.json("/api/ratings"), json!([]));
+    assert_eq!(bob.json("/api/seeds"), json!([]));
+    assert_eq!(bob.json("/api/filters"), json!([]));
+    assert_eq!(bob.json(&format!("/api/paper/{id}"))["rating"], 0);
+    let bobs_day = bob.json("/api/daily?include=new,cross,replaced&top=5");
+    assert!(bobs_day.as_array().unwrap().iter().all(|p| p["rating"].as_i64().unwrap_or(0) == 0 && p["seen"] != true));
+    assert_eq!(bob.post("/api/ratings", json!({"id": id, "rating": -1})).0, 200);
+    assert_eq!(alice.json(&format!("/api/paper/{id}"))["rating"], 1);
+    assert_eq!(bob.json(&format!("/api/paper/{id}"))["rating"], -1);
+    let (_, page) = bob.get("/seeds");
+    assert!(!page.contains("KVFlow"), "alice's seeds are not on bob's page");
+
+    // No name reaches alice's rows: profile names cannot hold a `/`.
+    for p in ["alice/default", "..%2Falice%2Fdefault", "alice%2Fdefault"] {
+        assert_eq!(bob.get(&format!("/api/seeds?profile={p}")).0, 400, "{p}");
+    }
+    assert_eq!(bob.post("/api/seeds/remove", json!({"key": "2507.07400", "profile": "alice/default"})).0, 400);
+    assert_eq!(bob.post("/api/seeds/remove", json!({"key": "2507.07400"})).0, 404);
+    assert_eq!(bob.post("/api/seeds/move", json!({"key": "2507.07400", "to": "x"})).0, 404);
+    // A token is its session's own: alice's does not write for bob.
+    let forged = reply(
+        bob.agent
+            .post(&format!("{}/api/ratings", s.url))
+            .set("Cookie", &bob.cookie)
+            .set("X-CSRF-Token", &alice.csrf)
+            .set("Content-Type", "application/json")
+            .send_string(&json!({"id": id, "rating": 1}).to_string()),
+    );
+    assert_eq!(forged.status(), 403);
+    let stats = bob.json("/api/stats");
+    let names: Vec<&str> = stats["profiles"].as_array().unwrap().iter().map(|p| p["profile"].as_str().unwrap()).collect();
+    assert!(names.iter().all(|n| !n.contains("alice")), "{names:?}");
+    assert_eq!(alice.json("/api/seeds").as_array().unwrap().len(), 4, "3 seeds and the liked paper");
+    assert_eq!(alice.json("/api/filters")[0]["value"], "blockchain");
+}
+
+#[test]
+fn https_sessions_are_secure_cookies() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    add_user(&lib, dir.path(), "alice", "correct horse battery");
+    let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let (cert_pem, key_pem) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    std::fs::write(&cert_pem, cert.cert.pem()).unwrap();
+    std::fs::write(&key_pem, cert.key_pair.serialize_pem()).unwrap();
+    let s = Server::start_with(&lib, &["--tls-cert", cert_pem.to_str().unwrap(), "--tls-key", key_pem.to_str().unwrap()]);
+    assert!(s.url.starts_with("https://"), "{}", s.url);
+
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(cert.cert.der().clone()).unwrap();
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let agent = ureq::AgentBuilder::new().redirects(0).tls_config(std::sync::Arc::new(config)).build();
+    let url = s.url.replace("127.0.0.1", "localhost");
+    let res = reply(agent.post(&format!("{url}/login")).send_form(&[("user", "alice"), ("password", "correct horse battery")]));
+    assert_eq!(res.status(), 303);
+    let cookie = res.header("set-cookie").unwrap();
+    assert!(cookie.starts_with("__Host-paperscout_session=") && cookie.contains("; Secure"), "{cookie}");
+    // Plain HTTP on the TLS port gets nothing.
+    let (status, _) = raw(&s.addr(), &format!("GET /login HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", s.addr()));
+    assert_eq!(status, 0);
+}
+
+/// The descriptors the server holds on files of the library.
+fn library_files_open(pid: u32, lib: &Path) -> usize {
+    let lib = lib.canonicalize().unwrap();
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .flatten()
+        .filter(|e| std::fs::read_link(e.path()).is_ok_and(|t| t.starts_with(&lib)))
+        .count()
+}
+
+#[test]
+fn idle_and_slow_clients_cannot_starve_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    // As configured by default, and with a connection cap above the
+    // descriptor limit, where accepting runs out of descriptors and must
+    // wait for the idle ones to time out.
+    flood(&lib, "512");
+    flood(&lib, "4096");
+}
+
+fn flood(lib: &Path, max_connections: &str) {
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(r#"ulimit -n 1024 && exec "$0" serve --addr 127.0.0.1:0 --library "$1" --max-connections "$2""#)
+        .arg(common::BIN)
+        .arg(lib)
+        .arg(max_connections)
+        .env("PAPERSCOUT_MODEL", common::model_dir());
+    let s = Server::spawn(cmd);
+    let addr = s.addr();
+    assert_eq!(s.get("/api/stats").0, 200);
+
+    // More idle connections than the server has descriptors, and a client
+    // that sends its head a byte at a time.
+    let idle: Vec<TcpStream> = (0..1100).filter_map(|_| TcpStream::connect(&addr).ok()).collect();
+    assert!(idle.len() >= 1000, "only {} connections", idle.len());
+    let slow = std::thread::spawn({
+        let addr = addr.clone();
+        move || {
+            let mut c = TcpStream::connect(&addr).unwrap();
+            let started = Instant::now();
+            for b in b"GET /api/stats HTTP/1.1\r\nHost: x\r\nX-Slow: ".iter().cycle() {
+                if c.write_all(&[*b]).is_err() || started.elapsed() > Duration::from_secs(120) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            started.elapsed()
+        }
+    });
+
+    let started = Instant::now();
+    let client = ureq::AgentBuilder::new().timeout(Duration::from_secs(5)).build();
+    loop {
+        if let Ok(res) = client.get(&format!("{}/api/stats", s.url)).call() {
+            assert_eq!(res.status(), 200);
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(45), "nobody served for 45 s (cap {max_connections})");
+    }
+    eprintln!("cap {max_connections}: served again after {:?} with {} idle connections", started.elapsed(), idle.len());
+    let dropped = slow.join().unwrap();
+    assert!(dropped < Duration::from_secs(60), "the slow client was dropped after {dropped:?}");
+    drop(idle);
+    assert_eq!(s.get("/api/stats").0, 200, "the server lives");
+    assert!(library_files_open(s.pid(), lib) <= 32);
+}
+
+#[test]
+fn a_thousand_concurrent_requests_share_a_few_connections() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let s = Server::start(&lib);
+    let addr = s.addr();
+    let paths = ["/api/daily?top=5", "/api/like/2507.07400?k=5", "/api/seeds", "/api/stats", "/day/2026-03-03", "/paper/2507.07400"];
+    // Every request is written before any answer is read.
+    let mut conns: Vec<TcpStream> = (0..1000)
+        .map(|i| {
+            let mut c = TcpStream::connect(&addr).unwrap();
+            let req = format!("GET {} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n", paths[i % paths.len()]);
+            c.write_all(req.as_bytes()).unwrap();
+            c
+        })
+        .collect();
+    let mut statuses = std::collections::BTreeMap::new();
+    for c in &mut conns {
+        c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        let mut out = Vec::new();
+        let _ = c.read_to_end(&mut out);
+        let text = String::from_utf8_lossy(&out);
+        let status: u16 = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+        *statuses.entry(status).or_insert(0) += 1;
+    }
+    assert_eq!(statuses.get(&200), Some(&1000), "{statuses:?}");
+    let open = library_files_open(s.pid(), &lib);
+    eprintln!("{open} descriptors on library files after 1000 concurrent requests");
+    assert!(open <= 32, "{open}");
+}
+
+#[test]
+fn kill_9_while_users_write_loses_no_acknowledged_rating() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    add_user(&lib, dir.path(), "alice", "correct horse battery");
+    add_user(&lib, dir.path(), "bob", "bob's own secret");
+    let mut s = Server::start(&lib);
+    let ids: Vec<String> = Browser::new(&s, "alice", "correct horse battery")
+        .json("/api/daily?include=new,cross,replaced&top=40")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().to_string())
+        .collect();
+    let acknowledged = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let writers: Vec<_> = [("alice", "correct horse battery", 1), ("bob", "bob's own secret", -1)]
+        .into_iter()
+        .map(|(user, password, rating)| {
+            let b = Browser::new(&s, user, password);
+            let (ids, acknowledged) = (ids.clone(), acknowledged.clone());
+            std::thread::spawn(move || {
+                for id in ids {
+                    let res = b.agent.post(&format!("{}/api/ratings", b.url)).set("Cookie", &b.cookie).set("X-CSRF-Token", &b.csrf).send_json(json!({"id": id, "rating": rating}));
+                    match res {
+                        Ok(r) if r.status() == 200 => acknowledged.lock().unwrap().push((user, id)),
+                        _ => break,
+                    }
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    s.kill();
+    for w in writers {
+        w.join().unwrap();
+    }
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(!acknowledged.is_empty(), "no write before the kill");
+    let s = Server::start(&lib);
+    for (user, password, rating) in [("alice", "correct horse battery", 1), ("bob", "bob's own secret", -1)] {
+        let rated: Vec<Value> = Browser::new(&s, user, password).json("/api/ratings").as_array().unwrap().clone();
+        for (_, id) in acknowledged.iter().filter(|(u, _)| *u == user) {
+            let r = rated.iter().find(|r| r["id"] == id.as_str()).unwrap_or_else(|| panic!("{user}'s rating of {id} was lost"));
+            assert_eq!(r["rating"], rating);
+        }
+    }
+}
