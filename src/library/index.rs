@@ -126,6 +126,12 @@ pub fn open(dir: &Path, flat: &FlatVectors) -> Result<Option<Index>> {
 }
 
 impl Index {
+    /// How wide the graph is searched (usearch's `ef`): wider finds more
+    /// of the true neighbours, slower.
+    pub fn set_search_width(&self, width: usize) {
+        self.graph.change_expansion_search(width);
+    }
+
     /// The `k` best (position, cosine) among live rows `keep` accepts: the
     /// graph proposes candidates (the filter runs inside its search), the
     /// f32 vectors order them, and rows appended since the last update are

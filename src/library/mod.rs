@@ -495,7 +495,7 @@ impl Library {
     /// The sketch of `flat`, extended first when it is behind, unless
     /// another process is updating the derived files: a reader does not
     /// wait, the rows past the sketch are scanned exactly instead.
-    fn current_sketch(&self, flat: &FlatVectors) -> Option<Sketch> {
+    pub fn current_sketch(&self, flat: &FlatVectors) -> Option<Sketch> {
         let path = self.sketch_path(&flat.model);
         let found = Sketch::open(&path, flat);
         if found.as_ref().is_some_and(|s| s.count == flat.count) {
@@ -699,7 +699,79 @@ pub struct Vectors {
     pub sketch: Option<Sketch>,
 }
 
+/// How a long-lived reader answers nearest-neighbour queries, chosen by
+/// [`Vectors::calibrate`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Served {
+    /// `Some(width)`: the index, searched this wide; `None`: the sketch (or
+    /// the exact scan, for a library without an index).
+    pub search_width: Option<usize>,
+    /// Recall@10 of that choice against the sketch's answers on the sample.
+    pub recall: f32,
+    pub queries: usize,
+}
+
+/// Recall the served path must show on its sample: above the 0.98 it must
+/// keep, by the sample's own uncertainty (50 queries, 500 neighbours).
+const SERVED_RECALL: f32 = 0.99;
+/// Search widths tried, narrowest (fastest) first.
+const SEARCH_WIDTHS: [usize; 5] = [64, 128, 256, 512, 1024];
+const CALIBRATION_QUERIES: usize = 50;
+
 impl Vectors {
+    /// For a long-lived reader (`serve`): measures the index's recall@10 on
+    /// papers of this library, against the sketch (rescored in f32: recall
+    /// 1.000 at 75k–3 M, docs/benchmarks.md), at each search width, and
+    /// keeps the narrowest width that reaches [`SERVED_RECALL`]; where none
+    /// does (an index whose graph cannot reach the near-duplicates of a
+    /// dense library), queries go to the sketch instead. Seconds at 3 M.
+    pub fn calibrate(&mut self) -> Result<Served> {
+        let (Some(ix), Some(sketch)) = (&self.index, &self.sketch) else {
+            return Ok(Served { search_width: None, recall: 1.0, queries: 0 });
+        };
+        let flat = &self.flat;
+        let covered = ix.meta.count.min(flat.count);
+        let mut sample = Vec::new();
+        for j in 0..CALIBRATION_QUERIES {
+            // Spread over the library, skipping dead rows.
+            let mut i = j * covered / CALIBRATION_QUERIES;
+            while i < covered && !flat.is_live(i) {
+                i += 1;
+            }
+            if i < covered && !sample.contains(&i) {
+                sample.push(i);
+            }
+        }
+        let truths = sample
+            .iter()
+            .map(|&i| {
+                let me = flat.meta(i).rowid;
+                let found = sketch.search(flat, flat.vector(i), 10, |m: RowMeta| m.rowid != me)?;
+                Ok(found.into_iter().map(|(pos, _)| pos).collect::<Vec<_>>())
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let wanted: usize = truths.iter().map(Vec::len).sum();
+        let mut best = Served { search_width: None, recall: 1.0, queries: sample.len() };
+        for width in SEARCH_WIDTHS {
+            ix.set_search_width(width);
+            let mut hits = 0;
+            for (&i, truth) in sample.iter().zip(&truths) {
+                let me = flat.meta(i).rowid;
+                let got = ix.search(flat, flat.vector(i), 10, |m: RowMeta| m.rowid != me)?;
+                hits += got.iter().filter(|(pos, _)| truth.contains(pos)).count();
+            }
+            let recall = if wanted == 0 { 1.0 } else { hits as f32 / wanted as f32 };
+            if recall >= SERVED_RECALL {
+                best = Served { search_width: Some(width), recall, queries: sample.len() };
+                break;
+            }
+        }
+        if best.search_width.is_none() {
+            self.index = None;
+        }
+        Ok(best)
+    }
+
     /// The `k` nearest (position, cosine) among live rows `keep` accepts:
     /// through the index when there is one, else the sketch, else by exact
     /// scan.

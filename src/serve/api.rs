@@ -207,10 +207,22 @@ pub fn own_stats(st: &State, who: &Who) -> Result<stats::Stats, Failure> {
 }
 
 pub async fn stats(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>) -> Api {
-    let (s, model) = blocking(move || Ok((own_stats(&st, &who)?, st.model_status()))).await?;
+    let (s, model, served) = blocking(move || {
+        let served = st.reader().and_then(|lib| st.vectors(&lib)).ok().map(|snap| snap.served.clone());
+        Ok((own_stats(&st, &who)?, st.model_status(), served))
+    })
+    .await?;
     let mut v = serde_json::to_value(s).map_err(anyhow::Error::from)?;
     if let Some(o) = v.as_object_mut() {
         o.insert("model_status".into(), json!(model));
+        // How `like` is answered here, as measured on this library.
+        if let Some(sv) = served {
+            let engine = if sv.search_width.is_some() { "index" } else if sv.queries > 0 { "sketch" } else { "exact" };
+            o.insert(
+                "like_search".into(),
+                json!({"engine": engine, "search_width": sv.search_width, "recall_at_10": sv.recall, "queries": sv.queries}),
+            );
+        }
     }
     Ok(Json(v))
 }

@@ -81,7 +81,9 @@ pub fn run(opts: Options) -> Result<()> {
             tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
         let local = listener.local_addr()?;
         let hosts = guard::HostPolicy::new(local, opts.tls.is_some(), &opts.allow_hosts);
-        let state = Arc::new(State::new(opts.dir.clone(), opts.profile.clone(), hosts, login)?);
+        let mut state = State::new(opts.dir.clone(), opts.profile.clone(), hosts, login)?;
+        state.verbose = opts.verbose;
+        let state = Arc::new(state);
         state::load_model_in_background(state.clone(), opts.model.clone(), opts.verbose);
         let scheme = if opts.tls.is_some() { "https" } else { "http" };
         let who = if login { format!(" for {} account(s), sign-in required", users.len()) } else { String::new() };

@@ -8,7 +8,7 @@ use crate::cli::ModelArgs;
 use crate::embed::{self, Embedder, SentenceEmbedder};
 use crate::library::lexical::LexicalIndex;
 use crate::rank::WordCache;
-use crate::library::{Library, UseIndex, Vectors};
+use crate::library::{Library, Served, UseIndex, Vectors};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, RwLock};
@@ -39,6 +39,8 @@ pub struct Snapshot {
     pub lexical: Option<LexicalIndex>,
     /// The words of the papers ranked so far in this generation.
     pub words: Mutex<WordCache>,
+    /// How `like` answers: the index at a measured width, or the sketch.
+    pub served: Served,
 }
 
 pub struct State {
@@ -57,9 +59,14 @@ pub struct State {
     readers: Mutex<Pool>,
     returned: Condvar,
     snapshot: Mutex<Option<Arc<Snapshot>>>,
+    /// The last calibration, by the index it measured.
+    served: Mutex<Option<(ServedKey, Served)>>,
+    pub verbose: bool,
     /// Serialises this server's writes; SQLite takes one writer at a time anyway.
     write: Mutex<()>,
 }
+
+type ServedKey = Option<(String, usize, i64)>;
 
 /// The fixed pool: connections not lent out, and how many exist.
 #[derive(Default)]
@@ -128,6 +135,8 @@ impl State {
             readers: Mutex::new(Pool::default()),
             returned: Condvar::new(),
             snapshot: Mutex::new(None),
+            served: Mutex::new(None),
+            verbose: false,
             write: Mutex::new(()),
         })
     }
@@ -184,10 +193,45 @@ impl State {
             .ok_or_else(|| Failure::unavailable("the library holds no vectors yet; run `paperscout ingest` first"))?;
         // The index is mapped once per generation; searches then cost
         // well under a millisecond at any library size.
-        let vectors = lib.vectors(&model, UseIndex::IfBuilt)?;
+        let mut vectors = lib.vectors(&model, UseIndex::IfBuilt)?;
+        if vectors.index.is_some() && vectors.sketch.is_none() {
+            // The other way to answer, should the index fall short.
+            vectors.sketch = lib.current_sketch(&vectors.flat);
+        }
+        // How this library's neighbours are best found, measured on its own
+        // papers; kept while the index is the same one.
+        let key = vectors.index.as_ref().map(|ix| (ix.meta.file.clone(), ix.meta.count, ix.meta.retired));
+        let known = self.served.lock().ok().and_then(|s| s.clone()).filter(|(k, _)| key.is_some() && *k == key);
+        let served = match known {
+            Some((_, served)) => {
+                match served.search_width {
+                    Some(width) => {
+                        if let Some(ix) = &vectors.index {
+                            ix.set_search_width(width)
+                        }
+                    }
+                    None => vectors.index = None,
+                }
+                served
+            }
+            None => {
+                let served = vectors.calibrate()?;
+                if self.verbose {
+                    match served.search_width {
+                        Some(w) => eprintln!("like: the index, searched {w} wide (recall@10 {:.3} on {} of its papers)", served.recall, served.queries),
+                        None if served.queries > 0 => eprintln!("like: the sketch (the index reached no recall of {:.2} on {} of its papers)", 0.99, served.queries),
+                        None => {}
+                    }
+                }
+                if let Ok(mut s) = self.served.lock() {
+                    *s = Some((key, served.clone()));
+                }
+                served
+            }
+        };
         let lexical = lib.lexical()?;
         let words = crate::digest::words_for(lexical.as_ref());
-        let snap = Arc::new(Snapshot { generation, vectors, lexical, words });
+        let snap = Arc::new(Snapshot { generation, vectors, lexical, words, served });
         if let Ok(mut s) = self.snapshot.lock() {
             *s = Some(snap.clone());
         }
