@@ -6,7 +6,7 @@ Called by benches/scale.sh (which makes the venv and builds the binary):
 Vectors: the source library's real MiniLM vectors, then noisy copies of them
 (a real vector plus N(0, 0.032^2) per dimension, normalised) up to N. Papers
 get synthetic new-style ids, their source's categories and dates, and are
-imported with their vectors (`ingest --no-embed`), the last 1,500 as a later
+imported with their vectors from a Parquet export (`ingest --no-embed`), the last 1,500 as a later
 day's listing (the daily increment). Prints one markdown table row per figure.
 """
 
@@ -14,6 +14,8 @@ import argparse, json, os, resource, sqlite3, statistics, subprocess, time, urll
 
 import hnswlib
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 DIM = 384
 DAY = 1500
@@ -61,22 +63,40 @@ def synth(vecs, n, seed=12345):
     return out
 
 
+MONTHS = [f"{y:02d}{m:02d}" for y in range(15, 99) for m in range(1, 13)]
+
+
 def paper_id(i):
     # YYMM.NNNNN (five digits from 1501 on): unique for any N this runs at.
-    months = [f"{y:02d}{m:02d}" for y in range(15, 99) for m in range(1, 13)]
-    return f"{months[i // 99_999]}.{i % 99_999 + 1:05d}"
+    return f"{MONTHS[i // 99_999]}.{i % 99_999 + 1:05d}"
 
 
-def write_jsonl(path, model, ids, subjects, dates, vecs, day=None):
-    with open(path, "w") as f:
-        for k, i in enumerate(ids):
-            # Rounded by numpy a whole row at a time: 384 Python round()
-            # calls a line made writing 3 M lines take half an hour.
-            line = {"id": paper_id(i), "title": f"Synthetic paper {i}", "abstract": f"Abstract of synthetic paper {i}.",
-                    "categories": subjects[i % len(subjects)], "date": day or dates[i % len(dates)],
-                    "authors": ["A. Author"], "model": model,
-                    "embedding": np.round(vecs[k].astype(np.float64), 7).tolist()}
-            f.write(json.dumps(line) + "\n")
+def write_papers(path, model, ids, subjects, dates, vecs, day=None):
+    """The papers as a paperscout Parquet export (src/parquet.rs's columns),
+    100,000 rows at a time: seconds a million, where JSON lines of 384
+    floats took most of an hour at 3 M."""
+    schema = pa.schema([
+        ("id", pa.string()), ("version", pa.int32()), ("title", pa.string()), ("authors", pa.list_(pa.string())),
+        ("abstract", pa.string()), ("categories", pa.list_(pa.string())), ("comments", pa.string()),
+        ("journal_ref", pa.string()), ("date", pa.string()), ("model", pa.string()),
+        ("vector", pa.list_(pa.float32(), DIM)),
+    ])
+    ids = list(ids)
+    with pq.ParquetWriter(path, schema) as w:
+        for s in range(0, len(ids), 100_000):
+            part = ids[s:s + 100_000]
+            n = len(part)
+            cols = {
+                "id": [paper_id(i) for i in part], "version": [None] * n,
+                "title": [f"Synthetic paper {i}" for i in part], "authors": [["A. Author"]] * n,
+                "abstract": [f"Abstract of synthetic paper {i}." for i in part],
+                "categories": [subjects[i % len(subjects)] for i in part], "comments": [None] * n,
+                "journal_ref": [None] * n, "date": [day or dates[i % len(dates)] for i in part], "model": [model] * n,
+            }
+            arrays = [pa.array(cols[f.name], type=f.type) for f in schema if f.name != "vector"]
+            flat = np.ascontiguousarray(vecs[s:s + n], dtype=np.float32).reshape(-1)
+            arrays.append(pa.FixedSizeListArray.from_arrays(pa.array(flat), DIM))
+            w.write_table(pa.Table.from_arrays(arrays, schema=schema), row_group_size=4096)
 
 
 def p50(xs):
@@ -89,6 +109,8 @@ def main():
     ap.add_argument("--n", type=int, required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--bin", required=True)
+    ap.add_argument("--no-rebuild", action="store_true", help="skip timing a from-scratch `doctor --rebuild-index`")
+    ap.add_argument("--no-hnswlib", action="store_true", help="skip hnswlib (its 3 M build takes ~1,000 CPU-s)")
     ap.add_argument("--build-only", action="store_true",
                     help="import, build and add the day, then stop (the rows are kept for the next run)")
     a = ap.parse_args()
@@ -105,22 +127,32 @@ def main():
     def row(what, ours, theirs=""):
         rows.append(f"| {what} | {ours} | {theirs} |")
 
+    def held():
+        with sqlite3.connect(f"file:{lib}/library.sqlite?mode=ro", uri=True) as db:
+            return db.execute("SELECT count(*) FROM papers").fetchone()[0]
+
+    if os.path.exists(built_rows):
+        with open(built_rows) as f:
+            rows = json.load(f)
+    # Each step is skipped when an earlier run (perhaps cut short after it)
+    # has done it: at 3 M the build takes most of an hour.
     if not os.path.exists(os.path.join(lib, "library.sqlite")):
         for name, ids, part, when in [("base", range(base), vecs[:base], None),
                                       ("day", range(base, day), vecs[base:], "2099-01-05")]:
-            write_jsonl(f"{a.work}/{name}.jsonl", model, ids, subjects, dates, part, day=when)
-        w, c, r, _ = timed([a.bin, "ingest", f"{a.work}/base.jsonl", "--no-embed", "--library", lib])
-        os.remove(f"{a.work}/base.jsonl")  # 4 KB a paper: 12 GB at 3 M
+            write_papers(f"{a.work}/{name}.parquet", model, ids, subjects, dates, part, day=when)
+        w, c, r, _ = timed([a.bin, "ingest", f"{a.work}/base.parquet", "--no-embed", "--library", lib])
+        os.remove(f"{a.work}/base.parquet")
         row(f"import {base} papers with vectors (`ingest --no-embed`)", f"{w:.0f} s wall, {c:.0f} CPU-s")
-        w, c, r, _ = timed([a.bin, "doctor", "--rebuild-index", "--library", lib])
-        row("index build from scratch (`doctor --rebuild-index`)", f"{w:.0f} s wall, {c:.0f} CPU-s, peak RSS {r:.0f} MB")
-        w, c, r, out = timed([a.bin, "ingest", f"{a.work}/day.jsonl", "--no-embed", "--library", lib])
+        if not a.no_rebuild:
+            w, c, r, _ = timed([a.bin, "doctor", "--rebuild-index", "--library", lib])
+            row("index build from scratch (`doctor --rebuild-index`)", f"{w:.0f} s wall, {c:.0f} CPU-s, peak RSS {r:.0f} MB")
+        with open(built_rows, "w") as f:
+            json.dump(rows, f)
+    if held() < day:
+        w, c, r, out = timed([a.bin, "ingest", f"{a.work}/day.parquet", "--no-embed", "--library", lib])
         row(f"add a day's {DAY} papers (vectors imported; append + index insert)", f"{w:.1f} s wall, {c:.1f} CPU-s")
         with open(built_rows, "w") as f:
             json.dump(rows, f)
-    elif os.path.exists(built_rows):
-        with open(built_rows) as f:
-            rows = json.load(f)
     if a.build_only:
         print("\n".join(rows))
         return
@@ -135,16 +167,14 @@ def main():
     noisy = np.random.default_rng(a.n + 1)
     more = real[noisy.integers(0, len(real), DAY)] + noisy.normal(0, 0.032, (DAY, DIM)).astype(np.float32)
     more /= np.linalg.norm(more, axis=1, keepdims=True)
-    with sqlite3.connect(f"file:{lib}/library.sqlite?mode=ro", uri=True) as db:
-        held = db.execute("SELECT count(*) FROM papers").fetchone()[0]
-    if held < day + DAY:
+    if held() < day + DAY:
         # A library imported by a binary older than the sketch gets it from
         # its first query; with a current one this is an ordinary query.
         w, c, r, _ = timed([a.bin, "like", ids[0], "-k", "10", "--library", lib])
         row("first `like ID` after the build (writes the sketch when the build did not)", f"{w:.1f} s wall, {c:.1f} CPU-s")
-        write_jsonl(f"{a.work}/day2.jsonl", model, range(day, day + DAY), subjects, dates, more, day="2099-01-06")
-        w, c, r, out = timed([a.bin, "ingest", f"{a.work}/day2.jsonl", "--no-embed", "--library", lib])
-        os.remove(f"{a.work}/day2.jsonl")
+        write_papers(f"{a.work}/day2.parquet", model, range(day, day + DAY), subjects, dates, more, day="2099-01-06")
+        w, c, r, out = timed([a.bin, "ingest", f"{a.work}/day2.parquet", "--no-embed", "--library", lib])
+        os.remove(f"{a.work}/day2.parquet")
         row(f"add another day's {DAY} papers (vectors imported; append + index insert + sketch)", f"{w:.1f} s wall, {c:.1f} CPU-s")
         with open(built_rows, "w") as f:
             json.dump(rows, f)
@@ -210,6 +240,11 @@ def main():
         srv.terminate()
         srv.wait()
 
+    print(f"\n### {a.n} vectors\n\n| what | paperscout | hnswlib (M=16, ef_c=128, ef=64, f32) |\n| --- | --- | --- |")
+    for r in rows:
+        print(r)
+    if a.no_hnswlib:
+        return
     # hnswlib on the same vectors, same machine, same run.
     t, c0 = time.perf_counter(), time.process_time()
     h = hnswlib.Index(space="ip", dim=DIM)
@@ -233,9 +268,6 @@ def main():
         s[q] = -2
         want = set(np.argpartition(-s, 10)[:10].tolist())
         hits += len(want & set(int(x) for x in labels[0] if x != q))
-    print(f"\n### {a.n} vectors\n\n| what | paperscout | hnswlib (M=16, ef_c=128, ef=64, f32) |\n| --- | --- | --- |")
-    for r in rows:
-        print(r)
     print(f"| hnswlib: build / load a saved index / query in process | | build {build[0]:.0f} s wall, {build[1]:.0f} CPU-s; "
           f"load {load[0]:.2f} s; query p50 {p50(walls) * 1e6:.0f} µs, recall@10 {hits / 500:.3f} |")
 

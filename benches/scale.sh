@@ -15,9 +15,9 @@ work="${PAPERSCOUT_SCALE_WORK:-target/scale}"
 models/fetch
 cargo build --release --quiet
 venv=target/scale-venv
-if [ ! -x "$venv/bin/python" ]; then
+if ! "$venv/bin/python" -c "import numpy, hnswlib, pyarrow" 2>/dev/null; then
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet numpy hnswlib==0.8.0
+    "$venv/bin/pip" install --quiet numpy hnswlib==0.8.0 pyarrow
 fi
 for n in "$@"; do
     "$venv/bin/python" benches/scale.py --source "$source_lib" --n "$n" --work "$work/$n" --bin target/release/paperscout

@@ -31,10 +31,15 @@ fn cpu_secs(pid: u32) -> f64 {
 }
 
 fn rss_mib(pid: u32) -> f64 {
+    status_mib(pid, "VmRSS:")
+}
+
+/// A memory figure of /proc/PID/status (`VmRSS:`, `VmHWM:`), in MiB.
+fn status_mib(pid: u32, field: &str) -> f64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
         .lines()
-        .find(|l| l.starts_with("VmRSS:"))
+        .find(|l| l.starts_with(field))
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|kb| kb.parse::<f64>().ok())
         .map_or(0.0, |kb| kb / 1024.0)
@@ -210,6 +215,56 @@ fn main() {
         cpu / wall,
         rss_mib(pid)
     );
+    burst(&url, pid, &dir);
     let _ = child.kill();
     let _ = child.wait();
+}
+
+fn peak_rss_mib(pid: u32) -> f64 {
+    status_mib(pid, "VmHWM:")
+}
+
+/// Descriptors the server holds on files under the library.
+fn library_fds(pid: u32, dir: &std::path::Path) -> usize {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|d| d.flatten().filter(|e| std::fs::read_link(e.path()).is_ok_and(|t| t.starts_with(&dir))).count())
+        .unwrap_or(0)
+}
+
+/// PAPERSCOUT_BENCH_BURST (2000) digest pages asked for at once, every
+/// request written before any answer is read: how long until all are
+/// answered, the server's peak memory, and the descriptors left open on
+/// the library's files.
+fn burst(url: &str, pid: u32, dir: &std::path::Path) {
+    use std::io::{Read, Write};
+    let n = env_or("PAPERSCOUT_BENCH_BURST", 2000);
+    let addr = url.trim_start_matches("http://").to_string();
+    let before = peak_rss_mib(pid);
+    let t0 = Instant::now();
+    let cpu0 = cpu_secs(pid);
+    let mut conns: Vec<std::net::TcpStream> = (0..n)
+        .filter_map(|_| {
+            let mut c = std::net::TcpStream::connect(&addr).ok()?;
+            c.write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes()).ok()?;
+            Some(c)
+        })
+        .collect();
+    let mut statuses = std::collections::BTreeMap::new();
+    for c in &mut conns {
+        let _ = c.set_read_timeout(Some(Duration::from_secs(300)));
+        let mut head = Vec::new();
+        let _ = c.read_to_end(&mut head);
+        let status = String::from_utf8_lossy(&head[..head.len().min(16)]).split_whitespace().nth(1).unwrap_or("none").to_string();
+        *statuses.entry(status).or_insert(0usize) += 1;
+    }
+    drop(conns);
+    println!(
+        "\nburst: {n} digest pages at once: all answered in {:.1} s, server CPU {:.1} s; statuses {statuses:?}; \
+         peak RSS {:.0} MiB (before the burst {before:.0}); {} descriptors open on library files after",
+        t0.elapsed().as_secs_f64(),
+        cpu_secs(pid) - cpu0,
+        peak_rss_mib(pid),
+        library_fds(pid, dir)
+    );
 }

@@ -535,3 +535,26 @@ fn kill_9_while_users_write_loses_no_acknowledged_rating() {
         }
     }
 }
+
+#[test]
+fn a_body_that_stops_coming_is_cut_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let s = Server::start_with(&lib, &["--client-timeout", "2"]);
+    let addr = s.addr();
+    let token = s.csrf();
+    let mut c = TcpStream::connect(&addr).unwrap();
+    let head = format!(
+        "POST /api/ratings HTTP/1.1\r\nHost: {addr}\r\nX-CSRF-Token: {token}\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n{{\"id\": "
+    );
+    c.write_all(head.as_bytes()).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let started = Instant::now();
+    let mut out = Vec::new();
+    let _ = c.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out);
+    assert!(started.elapsed() < Duration::from_secs(10), "held for {:?}", started.elapsed());
+    assert!(text.is_empty() || text.starts_with("HTTP/1.1 4"), "{text}");
+    assert_eq!(s.json("/api/ratings"), json!([]));
+}

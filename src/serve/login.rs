@@ -214,10 +214,15 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
     let next = local_path(c.next.as_deref());
     let name: String = c.user.trim().chars().take(64).collect();
     let mut keys = vec![format!("user:{name}")];
-    if let Some(axum::Extension(Peer(addr))) = peer {
-        keys.push(address_key(addr.ip()));
+    let from = peer.map(|axum::Extension(Peer(addr))| addr.ip());
+    if let Some(ip) = from {
+        keys.push(address_key(ip));
     }
+    // One line per refusal, for the administrator (and fail2ban); the name
+    // is quoted, so nothing a client sends can forge a line.
+    let from_text = from.map_or_else(|| "an unknown address".to_string(), |ip| ip.to_string());
     if let Some(wait) = st.throttle.wait(&keys) {
+        eprintln!("sign-in refused: too many failures for user {name:?} or from {from_text}");
         let mut res = login_page(&st, StatusCode::TOO_MANY_REQUESTS, &next, &name, "Too many failed attempts: wait a while and try again.");
         if let Ok(v) = HeaderValue::from_str(&wait.as_secs().max(1).to_string()) {
             res.headers_mut().insert(header::RETRY_AFTER, v);
@@ -250,6 +255,7 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
             res
         }
         Ok(None) => {
+            eprintln!("sign-in failed: user {name:?} from {from_text}");
             st.throttle.fail(&keys);
             login_page(&st, StatusCode::UNAUTHORIZED, &next, &name, "Wrong user name or password.")
         }
