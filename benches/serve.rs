@@ -6,7 +6,9 @@
 //! Needs a library with seeds, e.g. the 74,728-paper corpus (titles-only
 //! vectors are fine for timing; docs/benchmarks.md has the commands):
 //!   PAPERSCOUT_BENCH_LIBRARY=target/corpus-lib cargo bench --bench serve
-//! PAPERSCOUT_BENCH_CLIENTS (50) and PAPERSCOUT_BENCH_SECONDS (30) size the load.
+//! PAPERSCOUT_BENCH_CLIENTS (50) and PAPERSCOUT_BENCH_SECONDS (30) size the load,
+//! PAPERSCOUT_BENCH_BURST (2000) the burst of digest pages at the end;
+//! PAPERSCOUT_BENCH_BIN runs another binary (a previous build) instead.
 
 use paperscout::library::Library;
 use std::io::BufRead;
@@ -88,7 +90,9 @@ fn main() {
     drop(lib);
 
     let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_paperscout"))
+    // PAPERSCOUT_BENCH_BIN: another build to compare, in the same conditions.
+    let bin = std::env::var("PAPERSCOUT_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_paperscout").to_string());
+    let mut child = Command::new(&bin)
         .args(["serve", "--addr", "127.0.0.1:0", "--library"])
         .arg(&dir)
         .stdout(Stdio::piped())

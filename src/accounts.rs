@@ -127,7 +127,10 @@ pub fn add(conn: &mut Connection, name: &str, password: &str, now: &str) -> Resu
     let hash = hash_password(password)?;
     let tx = conn.transaction()?;
     let first = names(&tx)?.is_empty();
-    let added = tx.execute("INSERT OR IGNORE INTO users (name, hash, created) VALUES (?1, ?2, ?3)", params![name, hash, now])?;
+    let added = tx.execute(
+        "INSERT OR IGNORE INTO users (name, hash, feed, created) VALUES (?1, ?2, ?3, ?4)",
+        params![name, hash, random_hex(16)?, now],
+    )?;
     if added == 0 {
         bail!("user {name:?} exists already; change the password with `paperscout user passwd {name}`");
     }
@@ -179,13 +182,14 @@ pub fn remove(conn: &mut Connection, name: &str) -> Result<Removed> {
     Ok(Removed { rows, sessions })
 }
 
-/// Sets a new password and signs the user out everywhere.
+/// Sets a new password, signs the user out everywhere and gives the feed a
+/// new key (the old URL may be what leaked).
 pub fn set_password(conn: &mut Connection, name: &str, password: &str) -> Result<()> {
     check_user_name(name)?;
     check_password(password)?;
     let hash = hash_password(password)?;
     let tx = conn.transaction()?;
-    if tx.execute("UPDATE users SET hash = ?2 WHERE name = ?1", params![name, hash])? == 0 {
+    if tx.execute("UPDATE users SET hash = ?2, feed = ?3 WHERE name = ?1", params![name, hash, random_hex(16)?])? == 0 {
         bail!("no user {name:?} in this library");
     }
     tx.execute("DELETE FROM sessions WHERE user = ?1", [name])?;
@@ -223,6 +227,16 @@ pub struct Session {
     pub user: String,
     /// Must come back with every write made from this session's pages.
     pub csrf: String,
+    /// The key of the user's feed URL, for a feed reader that cannot sign in.
+    pub feed: String,
+}
+
+/// The user whose feed `key` opens.
+pub fn feed_user(conn: &Connection, key: &str) -> Result<Option<String>> {
+    if key.len() != 32 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(None);
+    }
+    Ok(conn.query_row("SELECT name FROM users WHERE feed = ?1", [key], |r| r.get(0)).optional()?)
 }
 
 fn token_hash(token: &str) -> Vec<u8> {
@@ -246,7 +260,8 @@ pub fn start_session(conn: &Connection, user: &str, now: i64) -> Result<(String,
         params![token_hash(&token), user, csrf, now + SESSION_DAYS * 86_400],
     )
     .context("cannot store the session")?;
-    Ok((token, Session { user: user.to_string(), csrf }))
+    let feed = conn.query_row("SELECT feed FROM users WHERE name = ?1", [user], |r| r.get(0))?;
+    Ok((token, Session { user: user.to_string(), csrf, feed }))
 }
 
 /// The live session a cookie names, if any.
@@ -256,9 +271,10 @@ pub fn session(conn: &Connection, token: &str, now: i64) -> Result<Option<Sessio
     }
     Ok(conn
         .query_row(
-            "SELECT user, csrf FROM sessions WHERE token = ?1 AND expires > ?2",
+            "SELECT s.user, s.csrf, u.feed FROM sessions s JOIN users u ON u.name = s.user
+             WHERE s.token = ?1 AND s.expires > ?2",
             params![token_hash(token), now],
-            |r| Ok(Session { user: r.get(0)?, csrf: r.get(1)? }),
+            |r| Ok(Session { user: r.get(0)?, csrf: r.get(1)?, feed: r.get(2)? }),
         )
         .optional()?)
 }

@@ -277,6 +277,15 @@ fn sign_in_sessions_and_throttling() {
     assert_eq!(b.json("/api/seeds").as_array().unwrap().len(), 3);
     let (_, page) = b.get("/");
     assert!(page.contains("Sign out") && page.contains(">alice<"));
+    // A feed reader cannot sign in: the feed's URL carries a key that opens
+    // alice's feed and nothing else.
+    let at = page.find("/feed.atom?profile=default&#38;key=").expect("the feed link with its key") + 35;
+    let key = &page[at..at + 32];
+    let feed = reply(agent().get(&format!("{}/feed.atom?profile=default&key={key}", s.url)).call());
+    assert_eq!(feed.status(), 200);
+    assert!(feed.into_string().unwrap().contains("<feed"));
+    assert_eq!(reply(agent().get(&format!("{}/feed.atom?key={}", s.url, "0".repeat(32))).call()).status(), 401);
+    assert_eq!(reply(agent().get(&format!("{}/api/seeds?key={key}", s.url)).call()).status(), 401);
     // Signing out needs the page's token, then ends the session.
     let out = reply(b.agent.post(&format!("{}/logout", s.url)).set("Cookie", &b.cookie).send_form(&[("csrf", "0")]));
     assert_eq!(out.status(), 403);

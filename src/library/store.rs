@@ -103,6 +103,7 @@ CREATE TABLE IF NOT EXISTS retired (
 CREATE TABLE IF NOT EXISTS users (
     name    TEXT PRIMARY KEY,
     hash    TEXT NOT NULL,          -- argon2id, PHC string format
+    feed    TEXT NOT NULL,          -- the key of the user's Atom feed URL
     created TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS sessions (

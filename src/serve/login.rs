@@ -32,9 +32,16 @@ pub struct Who {
     pub csrf: String,
     /// Signed in with a cookie (and so can sign out).
     pub signed_in: bool,
+    /// The key of this user's feed URL; empty without accounts.
+    pub feed: String,
 }
 
 impl Who {
+    /// Nobody: a page shown before signing in.
+    pub fn nobody() -> Who {
+        Who { user: None, csrf: String::new(), signed_in: false, feed: String::new() }
+    }
+
     /// `name` as the profile tables store it for this user.
     pub fn key(&self, name: &str) -> String {
         accounts::profile_key(self.user.as_deref(), name)
@@ -70,12 +77,27 @@ fn unix_now() -> i64 {
 /// live session gets 401 (API) or a redirect to /login (pages).
 pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Next) -> Response {
     if !st.login {
-        req.extensions_mut().insert(Who { user: None, csrf: st.csrf.clone(), signed_in: false });
+        req.extensions_mut().insert(Who { user: None, csrf: st.csrf.clone(), signed_in: false, feed: String::new() });
         return next.run(req).await;
     }
     let path = req.uri().path();
     if path == "/login" || path == "/favicon.ico" {
         return next.run(req).await;
+    }
+    // A feed reader cannot sign in: its URL carries the user's feed key,
+    // which opens that feed and nothing else.
+    if path == "/feed.atom" {
+        if let Some(key) = req.uri().query().and_then(|q| url::form_urlencoded::parse(q.as_bytes()).find(|(k, _)| k == "key")).map(|(_, v)| v.into_owned()) {
+            let st2 = st.clone();
+            return match blocking(move || Ok(accounts::feed_user(st2.reader()?.store.conn(), &key)?)).await {
+                Ok(Some(user)) => {
+                    req.extensions_mut().insert(Who { user: Some(user), csrf: String::new(), signed_in: false, feed: String::new() });
+                    next.run(req).await
+                }
+                Ok(None) => ApiError(Failure { status: StatusCode::UNAUTHORIZED, message: "this feed key opens no feed".into() }).into_response(),
+                Err(f) => ApiError(f).into_response(),
+            };
+        }
     }
     let token = cookie_value(req.headers(), cookie_name(&st)).map(str::to_string);
     let session = match token {
@@ -86,8 +108,8 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
         None => Ok(None),
     };
     match session {
-        Ok(Some(Session { user, csrf })) => {
-            req.extensions_mut().insert(Who { user: Some(user), csrf, signed_in: true });
+        Ok(Some(Session { user, csrf, feed })) => {
+            req.extensions_mut().insert(Who { user: Some(user), csrf, signed_in: true, feed });
             next.run(req).await
         }
         Ok(None) if path.starts_with("/api/") || path == "/feed.atom" => {

@@ -39,6 +39,8 @@ pub struct Base {
     pub opened: bool,
     /// Signed in as this user (with a sign-out button); empty otherwise.
     pub user: String,
+    /// `&key=…` for the feed link of a signed-in user.
+    pub feed_key: String,
     /// A page outside the library (sign-in): no navigation.
     pub bare: bool,
 }
@@ -59,14 +61,14 @@ impl Base {
             model_status: st.model_status(),
             opened: false,
             user: if who.signed_in { who.user.clone().unwrap_or_default() } else { String::new() },
+            feed_key: if who.feed.is_empty() { String::new() } else { format!("&key={}", who.feed) },
             bare: false,
         }
     }
 
     /// The frame of a page shown before signing in.
     pub fn bare(st: &State, title: &str) -> Base {
-        let nobody = Who { user: None, csrf: String::new(), signed_in: false };
-        let mut base = Base::new(st, &nobody, title, &st.default_profile, Vec::new());
+        let mut base = Base::new(st, &Who::nobody(), title, &st.default_profile, Vec::new());
         base.bare = true;
         base
     }
@@ -393,6 +395,6 @@ pub async fn not_found(Shared(st): Shared<Arc<State>>, who: Option<Extension<Who
     }
     match who {
         Some(Extension(who)) => error_page(&st, &who, Failure::not_found("no such page")),
-        None => error_page(&st, &Who { user: None, csrf: String::new(), signed_in: false }, Failure::not_found("no such page")),
+        None => error_page(&st, &Who::nobody(), Failure::not_found("no such page")),
     }
 }
