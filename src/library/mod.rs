@@ -768,6 +768,9 @@ impl Vectors {
         }
         if best.search_width.is_none() {
             self.index = None;
+            if let Some(sketch) = &mut self.sketch {
+                sketch.hold()?;
+            }
         }
         Ok(best)
     }

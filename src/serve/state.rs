@@ -210,7 +210,12 @@ impl State {
                             ix.set_search_width(width)
                         }
                     }
-                    None => vectors.index = None,
+                    None => {
+                        vectors.index = None;
+                        if let Some(sketch) = &mut vectors.sketch {
+                            sketch.hold()?;
+                        }
+                    }
                 }
                 served
             }
