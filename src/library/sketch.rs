@@ -548,6 +548,14 @@ mod tests {
         let got = s.search_among(&whole, &query, 5, keep, 200).unwrap();
         assert_eq!(got, whole.top_k(&query, 5, keep));
         assert!(got.iter().all(|&(i, _)| keep(whole.meta(i))));
+        // Held in memory (as `serve` holds it), the same answers.
+        let mut held = Sketch::open(&path, &whole).unwrap();
+        held.hold().unwrap();
+        assert_eq!(held.search_among(&whole, &query, 5, keep, 200).unwrap(), got);
+        for q in [5usize, 12_345, 19_999] {
+            let query = whole.vector(q).to_vec();
+            assert_eq!(held.search(&whole, &query, 10, |_| true).unwrap(), s.search(&whole, &query, 10, |_| true).unwrap());
+        }
     }
 
     #[test]
