@@ -66,4 +66,13 @@ fn index_recall_at_10_is_at_least_0_99() {
     eprintln!("recall@10 = {recall:.4} (index), {sketch_recall:.4} (sketch, 200 rescored) over {} queries", total / 10);
     assert!(recall >= 0.99, "index recall@10 = {recall:.4}");
     assert!(sketch_recall >= 0.97, "sketch recall@10 = {sketch_recall:.4}");
+
+    // What `serve` does with them: measures the index on its own papers and
+    // keeps it, at the narrowest width that reaches 0.99 against the sketch.
+    let mut both = paperscout::library::Vectors { flat, index: Some(ix), sketch: Some(sk) };
+    let served = both.calibrate().unwrap();
+    eprintln!("served: {served:?}");
+    assert_eq!(served.queries, 50);
+    assert!(served.search_width.is_some() && served.recall >= 0.99, "{served:?}");
+    assert!(both.index.is_some());
 }
