@@ -30,6 +30,8 @@ pub const ENGINE: &str = "usearch HNSW, int8 vectors, rescored in f32";
 const CONNECTIVITY: usize = 16;
 const EXPANSION_ADD: usize = 128;
 const EXPANSION_SEARCH: usize = 64;
+/// Searches one opened index can run at once (`serve` runs at most ten).
+const SEARCH_THREADS: usize = 16;
 /// Candidates fetched per wanted result, rescored exactly.
 const CANDIDATES_PER_RESULT: usize = 4;
 const MIN_CANDIDATES: usize = 40;
@@ -116,6 +118,9 @@ pub fn open(dir: &Path, flat: &FlatVectors) -> Result<Option<Index>> {
         match graph.view(&path.to_string_lossy()) {
             Ok(()) => {
                 graph.change_expansion_search(EXPANSION_SEARCH);
+                // A view comes with a search context per core; a server
+                // searches from more threads than that at once.
+                let _ = graph.reserve_capacity_and_threads(graph.size(), SEARCH_THREADS);
                 return Ok(Some(Index { graph, meta }));
             }
             Err(_) if read_meta(dir).as_ref() != Some(&meta) => continue,

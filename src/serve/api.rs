@@ -2,7 +2,7 @@
 //! command line's `--json` prints (as one JSON array instead of lines);
 //! writes take a small JSON body and the page's CSRF token.
 
-use super::failure::{blocking, ApiError, Failure};
+use super::failure::{blocking, blocking_as, ApiError, Cost, Failure};
 use super::login::Who;
 use super::state::State;
 use super::view::{checked_id, clip, Params};
@@ -112,7 +112,7 @@ pub fn paper_record(st: &State, who: &Who, id: &str, q: &Params) -> Result<Recor
 // ---- reads ----
 
 pub async fn daily(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Api {
-    let d = blocking(move || day_digest(&st, &who, &q, None, 0)).await?;
+    let d = blocking_as(Cost::Heavy, move || day_digest(&st, &who, &q, None, 0)).await?;
     Ok(Json(Value::Array(report::digest::json_values(&d))))
 }
 
@@ -124,7 +124,7 @@ pub async fn feed(
     Query(q): Query<Params>,
 ) -> Result<axum::response::Response, ApiError> {
     use axum::response::IntoResponse;
-    let d = blocking(move || day_digest(&st, &who, &q, None, 0)).await?;
+    let d = blocking_as(Cost::Heavy, move || day_digest(&st, &who, &q, None, 0)).await?;
     let body = report::render(crate::cli::DigestFormat::Atom, &d).map_err(anyhow::Error::from)?;
     Ok(([(axum::http::header::CONTENT_TYPE, "application/atom+xml; charset=utf-8")], body).into_response())
 }
@@ -135,7 +135,7 @@ pub async fn like(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(
 }
 
 pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api {
-    let (found, _) = blocking(move || search_results(&st, &q)).await?;
+    let (found, _) = blocking_as(Cost::Heavy, move || search_results(&st, &q)).await?;
     Ok(Json(found.iter().map(report::json::found_value).collect()))
 }
 

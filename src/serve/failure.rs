@@ -55,12 +55,33 @@ impl From<anyhow::Error> for Failure {
 
 /// Library work in flight: threads, memory and open files stay bounded
 /// however many requests arrive; the rest wait here, costing no thread.
-static WORK: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(super::state::WORK_SLOTS);
+/// Two queues, so that a burst of digests and searches (tens of ms of CPU
+/// each) does not make every quick lookup wait behind it.
+static LIGHT: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(super::state::LIGHT_SLOTS);
+static HEAVY: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(super::state::HEAVY_SLOTS);
 
-/// Runs library work off the async threads, a few at a time; a panic in it
-/// is a 500, never the end of the server.
+/// What a request's library work costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cost {
+    /// Lookups and writes: a millisecond or so.
+    Light,
+    /// Ranking a day, running the model, hashing a password.
+    Heavy,
+}
+
+/// Runs quick library work off the async threads (see [`blocking_as`]).
 pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, Failure> + Send + 'static) -> Result<T, Failure> {
-    let Ok(_slot) = WORK.acquire().await else {
+    blocking_as(Cost::Light, f).await
+}
+
+/// Runs library work off the async threads, a few at a time per cost; a
+/// panic in it is a 500, never the end of the server.
+pub async fn blocking_as<T: Send + 'static>(
+    cost: Cost,
+    f: impl FnOnce() -> Result<T, Failure> + Send + 'static,
+) -> Result<T, Failure> {
+    let queue = if cost == Cost::Heavy { &HEAVY } else { &LIGHT };
+    let Ok(_slot) = queue.acquire().await else {
         return Err(Failure::unavailable("the server is shutting down"));
     };
     match tokio::task::spawn_blocking(f).await {

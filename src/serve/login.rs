@@ -2,7 +2,7 @@
 //! who each request acts for. A library with accounts always asks; one
 //! without (a single user, on loopback) acts for that user.
 
-use super::failure::{blocking, ApiError, Failure};
+use super::failure::{blocking, blocking_as, ApiError, Cost, Failure};
 use super::listen::Peer;
 use super::state::State;
 use crate::accounts::{self, Session};
@@ -253,7 +253,7 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
     }
     let st2 = st.clone();
     let (user, password) = (name.clone(), c.password);
-    let started = blocking(move || {
+    let started = blocking_as(Cost::Heavy, move || {
         if !accounts::verify(st2.reader()?.store.conn(), &user, &password)? {
             return Ok(None);
         }

@@ -3,7 +3,7 @@
 //! everything they are given.
 
 use super::api::{self, Record};
-use super::failure::{blocking, Failure};
+use super::failure::{blocking_as, Cost, Failure};
 use super::login::Who;
 use super::state::{random_hex, State};
 use super::view::{checked_date, score_range, Card, Params};
@@ -126,8 +126,15 @@ async fn page<F>(st: Arc<State>, who: Who, work: F) -> Response
 where
     F: FnOnce(&State, &Who) -> Result<Response, Failure> + Send + 'static,
 {
+    page_as(Cost::Light, st, who, work).await
+}
+
+async fn page_as<F>(cost: Cost, st: Arc<State>, who: Who, work: F) -> Response
+where
+    F: FnOnce(&State, &Who) -> Result<Response, Failure> + Send + 'static,
+{
     let (st2, who2) = (st.clone(), who.clone());
-    match blocking(move || work(&st2, &who2)).await {
+    match blocking_as(cost, move || work(&st2, &who2)).await {
         Ok(res) => res,
         Err(f) => error_page(&st, &who, f),
     }
@@ -180,7 +187,7 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<String>) -> Result<R
 }
 
 pub async fn today(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Response {
-    page(st, who, move |st, who| day_page(st, who, &q, None)).await
+    page_as(Cost::Heavy, st, who, move |st, who| day_page(st, who, &q, None)).await
 }
 
 pub async fn day(
@@ -189,7 +196,7 @@ pub async fn day(
     Path(date): Path<String>,
     Query(q): Query<Params>,
 ) -> Response {
-    page(st, who, move |st, who| day_page(st, who, &q, Some(checked_date(&date)?))).await
+    page_as(Cost::Heavy, st, who, move |st, who| day_page(st, who, &q, Some(checked_date(&date)?))).await
 }
 
 #[derive(Template)]
@@ -251,7 +258,7 @@ pub async fn like(
 }
 
 pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Response {
-    page(st, who, move |st, who| {
+    page_as(Cost::Heavy, st, who, move |st, who| {
         let profile = q.profile(&st.default_profile)?;
         let text = q.query()?;
         let mut base = Base::new(st, who, "search", &profile, profiles_of(st, who));

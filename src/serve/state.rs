@@ -18,10 +18,12 @@ use std::time::Duration;
 const WRITE_PATIENCE: Duration = Duration::from_secs(10);
 /// Read connections, opened on first use and then kept: every handler
 /// shares these, so a burst of requests never opens more files.
-pub const READERS: usize = 8;
-/// Library work running at once (the rest wait without a thread). Fewer
-/// than `READERS`, so that work holding one reader can always get a second.
-pub const WORK_SLOTS: usize = 6;
+pub const READERS: usize = 12;
+/// Library work running at once, by cost (the rest wait without a thread).
+/// Together fewer than `READERS`, so that work holding one reader can
+/// always get a second.
+pub const LIGHT_SLOTS: usize = 8;
+pub const HEAVY_SLOTS: usize = 3;
 /// How long a request waits for a free reader before it gets a 503.
 const READER_PATIENCE: Duration = Duration::from_secs(20);
 
