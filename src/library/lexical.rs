@@ -282,7 +282,13 @@ pub fn update(dir: &Path, store: &Store, rebuild: bool) -> Result<Updated> {
         Some(ix) => (ix.index, ix.mark),
         None => {
             if dir.exists() {
-                std::fs::remove_dir_all(dir).with_context(|| format!("cannot remove {}", dir.display()))?;
+                // Moved aside first: a reader opening the old index at this
+                // moment may create its lock file in it, and removing in
+                // place would then fail on a directory that is not empty.
+                let aside = dir.with_file_name(format!("lexical.old-{}", std::process::id()));
+                let _ = std::fs::remove_dir_all(&aside);
+                std::fs::rename(dir, &aside).with_context(|| format!("cannot move {} aside", dir.display()))?;
+                let _ = std::fs::remove_dir_all(&aside);
             }
             std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
             let index = Index::create_in_dir(dir, schema())

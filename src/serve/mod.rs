@@ -55,9 +55,16 @@ pub fn run(opts: Options) -> Result<()> {
         .ok()
         .and_then(|mut a| a.next())
         .with_context(|| format!("{:?} is not an address like 127.0.0.1:8180", opts.addr))?;
-    // Fails with the usual message when there is no library yet; creates
-    // the account tables in a library made before them.
-    let users = crate::accounts::names(Library::open_write_existing(&opts.dir)?.store.conn())?;
+    // Fails with the usual message when there is no library yet. Opening it
+    // for writing creates the account tables in a library made before them;
+    // while an ingest holds it, a library without them has no accounts.
+    let lib = if opts.dir.join("library.sqlite").is_file() {
+        Library::open_write_within(&opts.dir, std::time::Duration::from_secs(2)).or_else(|_| Library::open_read(&opts.dir))?
+    } else {
+        Library::open_read(&opts.dir)?
+    };
+    let users = crate::accounts::names(lib.store.conn())?;
+    drop(lib);
     let login = opts.login || !users.is_empty();
     let add = format!("paperscout user add NAME --library {}", opts.dir.display());
     if users.is_empty() && !addr.ip().is_loopback() {
