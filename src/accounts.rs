@@ -243,9 +243,11 @@ fn token_hash(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
 }
 
-fn random_hex(bytes: usize) -> Result<String> {
+/// `bytes` random bytes from the operating system, in hex: session and
+/// feed keys, CSRF tokens, script nonces.
+pub fn random_hex(bytes: usize) -> Result<String> {
     let mut buf = vec![0u8; bytes];
-    getrandom::fill(&mut buf).map_err(|e| anyhow::anyhow!("no randomness for a session: {e}"))?;
+    getrandom::fill(&mut buf).map_err(|e| anyhow::anyhow!("no randomness from the operating system: {e}"))?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 

@@ -766,13 +766,30 @@ impl Vectors {
                 break;
             }
         }
-        if best.search_width.is_none() {
-            self.index = None;
-            if let Some(sketch) = &mut self.sketch {
-                sketch.hold()?;
-            }
-        }
+        self.serve_as(&best)?;
         Ok(best)
+    }
+
+    /// Answers from then on as `served` (a calibration of this same index)
+    /// says: the index at its width, or the sketch, held in memory. A
+    /// calibration that measured nothing (no index or no sketch) changes
+    /// nothing.
+    pub fn serve_as(&mut self, served: &Served) -> Result<()> {
+        match served.search_width {
+            Some(width) => {
+                if let Some(ix) = &self.index {
+                    ix.set_search_width(width);
+                }
+            }
+            None if served.queries > 0 => {
+                self.index = None;
+                if let Some(sketch) = &mut self.sketch {
+                    sketch.hold()?;
+                }
+            }
+            None => {}
+        }
+        Ok(())
     }
 
     /// The `k` nearest (position, cosine) among live rows `keep` accepts:

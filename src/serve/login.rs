@@ -264,17 +264,7 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
     match started {
         Ok(Some((token, _))) => {
             st.throttle.forget(&keys[0]);
-            let secure = if st.hosts.https() { "; Secure" } else { "" };
-            let cookie = format!(
-                "{}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
-                cookie_name(&st),
-                accounts::SESSION_DAYS * 86_400
-            );
-            let mut res = (StatusCode::SEE_OTHER, [(header::LOCATION, next)]).into_response();
-            if let Ok(v) = HeaderValue::from_str(&cookie) {
-                res.headers_mut().insert(header::SET_COOKIE, v);
-            }
-            res
+            with_cookie(&st, next, &token, accounts::SESSION_DAYS * 86_400)
         }
         Ok(None) => {
             eprintln!("sign-in failed: user {name:?} from {from_text}");
@@ -308,9 +298,15 @@ pub async fn sign_out(
             return ApiError(f).into_response();
         }
     }
+    with_cookie(&st, "/login".into(), "", 0)
+}
+
+/// A redirect to `to` that sets the session cookie to `value` for
+/// `max_age` seconds (0: removes it).
+fn with_cookie(st: &State, to: String, value: &str, max_age: i64) -> Response {
     let secure = if st.hosts.https() { "; Secure" } else { "" };
-    let cookie = format!("{}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{secure}", cookie_name(&st));
-    let mut res = (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
+    let cookie = format!("{}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}", cookie_name(st));
+    let mut res = (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response();
     if let Ok(v) = HeaderValue::from_str(&cookie) {
         res.headers_mut().insert(header::SET_COOKIE, v);
     }

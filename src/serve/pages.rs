@@ -5,7 +5,8 @@
 use super::api::{self, Record};
 use super::failure::{blocking_as, Cost, Failure};
 use super::login::Who;
-use super::state::{random_hex, State};
+use super::state::State;
+use crate::accounts::random_hex;
 use super::view::{checked_date, score_range, Card, Params};
 use crate::digest::Hidden;
 use crate::library::stats::{self, Stats};

@@ -118,12 +118,6 @@ impl std::ops::DerefMut for Writer<'_> {
     }
 }
 
-pub fn random_hex(bytes: usize) -> Result<String> {
-    let mut buf = vec![0u8; bytes];
-    getrandom::fill(&mut buf).map_err(|e| anyhow::anyhow!("no randomness for the CSRF token: {e}"))?;
-    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
-}
-
 impl State {
     pub fn new(dir: PathBuf, default_profile: String, hosts: super::guard::HostPolicy, login: bool) -> Result<State> {
         Ok(State {
@@ -131,7 +125,7 @@ impl State {
             hosts,
             login,
             throttle: Default::default(),
-            csrf: random_hex(32)?,
+            csrf: crate::accounts::random_hex(32)?,
             default_profile,
             model: RwLock::new(ModelStatus::Loading),
             readers: Mutex::new(Pool::default()),
@@ -206,19 +200,7 @@ impl State {
         let known = self.served.lock().ok().and_then(|s| s.clone()).filter(|(k, _)| key.is_some() && *k == key);
         let served = match known {
             Some((_, served)) => {
-                match served.search_width {
-                    Some(width) => {
-                        if let Some(ix) = &vectors.index {
-                            ix.set_search_width(width)
-                        }
-                    }
-                    None => {
-                        vectors.index = None;
-                        if let Some(sketch) = &mut vectors.sketch {
-                            sketch.hold()?;
-                        }
-                    }
-                }
+                vectors.serve_as(&served)?;
                 served
             }
             None => {
