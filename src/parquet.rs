@@ -11,14 +11,19 @@
 //! | `authors` | list<string> | one name each |
 //! | `categories` | list<string> | primary first |
 //! | `comments`, `journal_ref` | string, null | |
-//! | `date` | string, null | `YYYY-MM-DD`: first listed (or first version, for snapshot papers) |
+//! | `date` | string, null | `YYYY-MM-DD`, a day the calendar has: first listed (or first version, for snapshot papers) |
 //! | `model` | string | the model id `stats` shows |
 //! | `vector` | fixed_size_list<float32, dim> | unit length, as the library stores it |
 //!
 //! Both ways go a row group (`ROW_GROUP` rows) at a time, so 3 M papers
 //! never sit in memory whole.
+//!
+//! A file read is someone else's: a row whose id is no arXiv id or whose
+//! date is no calendar date fails the import, naming the row; one-line
+//! fields lose control characters as every listing's do.
 
 use crate::listing::jsonl::Given;
+#[cfg(not(fuzzing))]
 use crate::listing::stream::Batch;
 use crate::listing::ListingError;
 use crate::paper::{ArxivId, Kind, Paper};
@@ -30,6 +35,7 @@ use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchR
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
+use parquet::file::reader::ChunkReader;
 use parquet::schema::types::ColumnPath;
 use std::fs::File;
 use std::path::Path;
@@ -192,17 +198,40 @@ pub struct Reader {
     row: usize,
 }
 
+/// Papers of one batch of rows, and the vectors they came with.
+#[derive(Debug, Default)]
+pub struct Papers {
+    pub papers: Vec<Paper>,
+    pub given: Vec<Given>,
+}
+
 impl Reader {
     pub fn open(path: &Path) -> Result<Reader, ListingError> {
         let source = path.display().to_string();
-        let bad = |e: String| ListingError::new(&source, None, e);
-        let file = File::open(path).map_err(|e| bad(format!("cannot read: {e}")))?;
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| bad(format!("not a readable Parquet file: {e}")))?;
-        let batches = builder.with_batch_size(ROW_GROUP).build().map_err(|e| bad(format!("not a readable Parquet file: {e}")))?;
-        Ok(Reader { batches, source, row: 0 })
+        let file = File::open(path).map_err(|e| ListingError::new(&source, None, format!("cannot read: {e}")))?;
+        Reader::new(file, &source)
     }
 
-    fn convert(&self, batch: &RecordBatch) -> Result<Batch, String> {
+    /// Reads from anything Parquet's reader can (a file, bytes in memory).
+    pub fn new<T: ChunkReader + 'static>(input: T, source: &str) -> Result<Reader, ListingError> {
+        let bad = |e: String| ListingError::new(source, None, e);
+        let builder = ParquetRecordBatchReaderBuilder::try_new(input).map_err(|e| bad(format!("not a readable Parquet file: {e}")))?;
+        let batches = builder.with_batch_size(ROW_GROUP).build().map_err(|e| bad(format!("not a readable Parquet file: {e}")))?;
+        Ok(Reader { batches, source: source.to_string(), row: 0 })
+    }
+
+    /// The next batch of rows as papers.
+    pub fn next_rows(&mut self) -> Option<Result<Papers, ListingError>> {
+        let batch = match self.batches.next()? {
+            Ok(b) => b,
+            Err(e) => return Some(Err(ListingError::new(&self.source, None, format!("cannot read Parquet: {e}")))),
+        };
+        let converted = self.convert(&batch).map_err(|e| ListingError::new(&self.source, None, e));
+        self.row += batch.num_rows();
+        Some(converted)
+    }
+
+    fn convert(&self, batch: &RecordBatch) -> Result<Papers, String> {
         let strings = |name: &str| -> Result<&StringArray, String> {
             column(batch, name)?.as_any().downcast_ref::<StringArray>().ok_or_else(|| format!("column `{name}` is not a string column"))
         };
@@ -226,23 +255,34 @@ impl Reader {
         let floats = vectors.values().as_any().downcast_ref::<Float32Array>().ok_or("column `vector` is not a fixed-size list of float32")?;
         let dim = vectors.value_length() as usize;
         let text = |a: &StringArray, i: usize| (!a.is_null(i)).then(|| a.value(i).to_string());
+        let line = |a: &StringArray, i: usize| text(a, i).map(|t| crate::listing::text::inline(&t));
         let list = |l: &ListArray, v: &StringArray, i: usize| -> Vec<String> {
             let offsets = l.value_offsets();
-            (offsets[i] as usize..offsets[i + 1] as usize).filter(|&j| !v.is_null(j)).map(|j| v.value(j).to_string()).collect()
+            (offsets[i] as usize..offsets[i + 1] as usize)
+                .filter(|&j| !v.is_null(j))
+                .map(|j| crate::listing::text::inline(v.value(j)))
+                .filter(|s| !s.is_empty())
+                .collect()
         };
-        let mut out = Batch { rows: true, ..Batch::default() };
+        let mut out = Papers::default();
         for i in 0..batch.num_rows() {
             let row = self.row + i + 1;
             let raw_id = text(ids, i).ok_or_else(|| format!("row {row}: no id"))?;
             let id = ArxivId::parse(&raw_id).ok_or_else(|| format!("row {row}: not an arXiv id: {raw_id}"))?;
             let mut p = Paper::new(ArxivId { id: id.id, version: (!versions.is_null(i)).then(|| versions.value(i)).and_then(|v| u32::try_from(v).ok()) }, Kind::Snapshot, &self.source);
-            p.title = text(titles, i).unwrap_or_default();
-            p.abstract_text = text(abstracts, i).unwrap_or_default();
+            p.title = line(titles, i).unwrap_or_default();
+            // Paragraphs stay; other control characters go.
+            p.abstract_text = text(abstracts, i).unwrap_or_default().replace(|c: char| c.is_control() && c != '\n', "");
             p.authors = if authors.is_null(i) { Vec::new() } else { list(authors, author_names, i) };
             p.set_subjects(if categories.is_null(i) { Vec::new() } else { list(categories, category_codes, i) });
-            p.comments = text(comments, i);
-            p.journal_ref = text(journal_refs, i);
+            p.comments = line(comments, i).filter(|s| !s.is_empty());
+            p.journal_ref = line(journal_refs, i).filter(|s| !s.is_empty());
             p.listing_date = text(dates, i);
+            if let Some(date) = &p.listing_date {
+                if !is_calendar_date(date) {
+                    return Err(format!("row {row}: date {} is not a calendar date (YYYY-MM-DD)", crate::listing::text::excerpt(date)));
+                }
+            }
             if !vectors.is_null(i) {
                 let start = vectors.value_offset_at(i);
                 out.given.push(Given {
@@ -259,18 +299,21 @@ impl Reader {
     }
 }
 
+#[cfg(not(fuzzing))]
 impl Iterator for Reader {
     type Item = Result<Batch, ListingError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let batch = match self.batches.next()? {
-            Ok(b) => b,
-            Err(e) => return Some(Err(ListingError::new(&self.source, None, format!("cannot read Parquet: {e}")))),
-        };
-        let converted = self.convert(&batch).map_err(|e| ListingError::new(&self.source, None, e));
-        self.row += batch.num_rows();
-        Some(converted)
+        Some(self.next_rows()?.map(|r| Batch { rows: true, papers: r.papers, given: r.given, ..Batch::default() }))
     }
+}
+
+/// `YYYY-MM-DD`, and a day the calendar has.
+pub fn is_calendar_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() })
+        && chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").is_ok()
 }
 
 fn column<'a>(batch: &'a RecordBatch, name: &str) -> Result<&'a ArrayRef, String> {

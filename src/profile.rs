@@ -6,48 +6,16 @@ use crate::library::store::text_hash;
 use crate::library::Library;
 use crate::paper::{embedding_text, ArxivId};
 use anyhow::{bail, Context, Result};
-use biblatex::ChunksExt;
 use rusqlite::{params, Connection};
+use seed_files::SeedFile;
 use std::path::Path;
 
 pub mod filters;
 pub mod ratings;
+pub mod seed_files;
 pub mod zotero;
 
-/// A seed as read from the user's input, before it is stored.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SeedInput {
-    /// The arXiv id when known, else `text:` + a short hash of the text.
-    pub key: String,
-    pub title: String,
-    pub abstract_text: String,
-    /// Where it came from, for `seed list`.
-    pub origin: String,
-    /// When the export says the user added the paper, else (for a paper
-    /// without an arXiv id, whose id tells its age) its publication date;
-    /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`. Orders the seeds of one `seed add`.
-    pub date: Option<String>,
-}
-
-impl SeedInput {
-    /// A description of what the user wants to read, used as a seed.
-    pub fn from_free_text(text: &str) -> SeedInput {
-        let text = crate::listing::text::inline(text);
-        SeedInput::from_text(&text, "", "--text")
-    }
-
-    fn from_text(title: &str, abstract_text: &str, origin: &str) -> SeedInput {
-        let hash = text_hash(&embedding_text(title, abstract_text));
-        let key = format!("text:{}", hex(&hash[..6]));
-        SeedInput {
-            key,
-            title: title.to_string(),
-            abstract_text: abstract_text.to_string(),
-            origin: origin.to_string(),
-            date: None,
-        }
-    }
-}
+pub use seed_files::{parse_bibtex, parse_csl_json, parse_id_list, SeedInput};
 
 /// A stored seed.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -62,10 +30,6 @@ pub struct Seed {
     pub negative: bool,
     pub added: String,
     pub origin: String,
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Reads each item: a file (BibTeX, CSL-JSON or a list of ids, told apart by
@@ -111,15 +75,14 @@ fn lookup(lib: &Library, id: &str) -> Result<Option<SeedInput>> {
     }))
 }
 
-/// Tells the file kinds apart by their first meaningful character.
+/// Reads a seed file (see `seed_files::read`); the ids of a list must be
+/// papers the library has.
 fn read_file(text: &str, source: &str, lib: &Library) -> Result<Vec<SeedInput>> {
-    let first = text.trim_start().chars().next();
-    let seeds = match first {
-        Some('[') | Some('{') => parse_csl_json(text, source)?,
-        _ if looks_like_bibtex(text) => parse_bibtex(text, source)?,
-        _ => {
+    let seeds = match seed_files::read(text, source)? {
+        SeedFile::Seeds(seeds) => seeds,
+        SeedFile::Ids(ids) => {
             let mut seeds = Vec::new();
-            for (line_no, id) in parse_id_list(text, source)? {
+            for (line_no, id) in ids {
                 match lookup(lib, &id.id)? {
                     Some(s) => seeds.push(s),
                     None => bail!("{source}:{line_no}: {} is not in the library; ingest a listing that has it first", id.id),
@@ -141,173 +104,6 @@ fn read_file(text: &str, source: &str, lib: &Library) -> Result<Vec<SeedInput>> 
             Ok(s)
         })
         .collect()
-}
-
-fn looks_like_bibtex(text: &str) -> bool {
-    text.lines().map(str::trim_start).any(|l| l.starts_with('@') && l.contains('{'))
-}
-
-/// arXiv id from the fields exports use for it: `eprint`/`arxiv`/`arxivid`,
-/// an arxiv.org URL, or a `10.48550/arXiv.` DOI.
-fn arxiv_id_from_fields(get: &dyn Fn(&str) -> Option<String>) -> Option<String> {
-    for field in ["eprint", "arxiv", "arxivid", "arxiv_id", "number"] {
-        if let Some(id) = get(field).and_then(|v| ArxivId::parse(v.trim())) {
-            return Some(id.id);
-        }
-    }
-    for field in ["url", "URL"] {
-        if let Some(id) = get(field).and_then(|v| ArxivId::parse(v.trim())) {
-            return Some(id.id);
-        }
-    }
-    for field in ["doi", "DOI"] {
-        if let Some(v) = get(field) {
-            let lower = v.to_ascii_lowercase();
-            if let Some(pos) = lower.find("arxiv.") {
-                if let Some(id) = ArxivId::parse(&v[pos + 6..]) {
-                    return Some(id.id);
-                }
-            }
-        }
-    }
-    None
-}
-
-/// BibTeX/BibLaTeX (Zotero, JabRef): title, abstract and the arXiv id fields.
-pub fn parse_bibtex(text: &str, source: &str) -> Result<Vec<SeedInput>> {
-    let bib = biblatex::Bibliography::parse(text).map_err(|e| {
-        let line = 1 + text[..e.span.start.min(text.len())].matches('\n').count();
-        anyhow::anyhow!("{source}:{line}: not valid BibTeX: {}", e.kind)
-    })?;
-    let mut out = Vec::new();
-    for entry in bib.iter() {
-        let get = |k: &str| entry.get(k).map(|c| clean_latex(&c.format_verbatim()));
-        let title = get("title").unwrap_or_default();
-        if title.is_empty() {
-            bail!("{source}: entry {} has no title", entry.key);
-        }
-        let abstract_text = get("abstract").unwrap_or_default();
-        let origin = format!("{source} ({})", entry.key);
-        // JabRef writes `timestamp` or `creationdate`, Better BibTeX `dateadded`.
-        let added = ["dateadded", "creationdate", "timestamp"].iter().find_map(|k| get(k).and_then(|v| date_prefix(&v)));
-        let published = || {
-            let date = get("date").and_then(|v| date_prefix(&v));
-            date.or_else(|| {
-                let year = get("year").and_then(|v| date_prefix(&v))?;
-                Some(match get("month").and_then(|m| month_number(&m)) {
-                    Some(m) => format!("{year}-{m:02}"),
-                    None => year,
-                })
-            })
-        };
-        out.push(match arxiv_id_from_fields(&get) {
-            Some(id) => SeedInput { key: id, title, abstract_text, origin, date: added },
-            None => SeedInput { date: added.or_else(published), ..SeedInput::from_text(&title, &abstract_text, &origin) },
-        });
-    }
-    if out.is_empty() {
-        bail!("{source}: no BibTeX entries");
-    }
-    Ok(out)
-}
-
-/// BibTeX protects capitals with braces; they are markup, not text.
-fn clean_latex(s: &str) -> String {
-    crate::listing::text::inline(&s.replace(['{', '}'], ""))
-}
-
-/// CSL-JSON (Zotero's "CSL JSON" export): a list of items, or one item.
-pub fn parse_csl_json(text: &str, source: &str) -> Result<Vec<SeedInput>> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        anyhow::anyhow!("{source}:{}: not valid CSL-JSON: {e}", e.line())
-    })?;
-    let items = match value {
-        serde_json::Value::Array(items) => items,
-        obj @ serde_json::Value::Object(_) => vec![obj],
-        _ => bail!("{source}: CSL-JSON must be a list of items"),
-    };
-    let mut out = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let get = |k: &str| item.get(k).and_then(|v| v.as_str()).map(crate::listing::text::inline);
-        let Some(title) = get("title").filter(|t| !t.is_empty()) else {
-            bail!("{source}: item {} has no title", i + 1);
-        };
-        let abstract_text = get("abstract").unwrap_or_default();
-        let origin = format!("{source} (item {})", i + 1);
-        let id = arxiv_id_from_fields(&|k: &str| get(k)).or_else(|| get("id").and_then(|v| ArxivId::parse(&v)).map(|a| a.id));
-        // Zotero's own JSON has `dateAdded`; CSL-JSON only `issued`.
-        let issued = || {
-            let parts = item.pointer("/issued/date-parts/0")?.as_array()?;
-            let n = |i: usize| parts.get(i).and_then(|v| v.as_u64().or_else(|| v.as_str()?.parse().ok()));
-            let year = n(0)?;
-            Some(match (n(1), n(2)) {
-                (Some(m), Some(d)) => format!("{year:04}-{m:02}-{d:02}"),
-                (Some(m), None) => format!("{year:04}-{m:02}"),
-                _ => format!("{year:04}"),
-            })
-        };
-        let added = get("dateAdded").and_then(|v| date_prefix(&v));
-        out.push(match id {
-            Some(id) => SeedInput { key: id, title, abstract_text, origin, date: added },
-            None => SeedInput { date: added.or_else(issued), ..SeedInput::from_text(&title, &abstract_text, &origin) },
-        });
-    }
-    Ok(out)
-}
-
-/// One arXiv id per line (blank lines and `#` comments allowed).
-pub fn parse_id_list(text: &str, source: &str) -> Result<Vec<(usize, ArxivId)>> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let Some(id) = ArxivId::parse(line) else {
-            bail!(
-                "{source}:{}: {} is not an arXiv id (expected one id per line, or a BibTeX or CSL-JSON file)",
-                i + 1,
-                crate::listing::text::excerpt(line)
-            );
-        };
-        out.push((i + 1, id));
-    }
-    if out.is_empty() {
-        bail!("{source}: no arXiv ids in it");
-    }
-    Ok(out)
-}
-
-/// The date at the start of an export's date field (`2025-07-10 12:01:02`,
-/// `2025.07.10`, `2025`), as `YYYY[-MM[-DD]]`.
-fn date_prefix(v: &str) -> Option<String> {
-    let v = v.trim();
-    let b = v.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
-    let sep = |i: usize| b.get(i).is_some_and(|c| matches!(c, b'-' | b'.' | b'/'));
-    if !digits(0..4) {
-        return None;
-    }
-    let mut out = v[..4].to_string();
-    for at in [4, 7] {
-        if !(sep(at) && digits(at + 1..at + 3)) {
-            break;
-        }
-        out.push('-');
-        out.push_str(&v[at + 1..at + 3]);
-    }
-    Some(out)
-}
-
-/// BibTeX months: `7`, `jul`, `July`.
-fn month_number(m: &str) -> Option<u32> {
-    let m = m.trim().to_ascii_lowercase();
-    if let Ok(n) = m.parse::<u32>() {
-        return (1..=12).contains(&n).then_some(n);
-    }
-    const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-    let pos = MONTHS.iter().position(|p| m.get(..3) == Some(*p))?;
-    Some(pos as u32 + 1)
 }
 
 /// How recent a seed is: the export's date when it has one, else an arXiv
@@ -488,51 +284,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bibtex_from_zotero() {
-        let bib = r#"
-@misc{rashid_qosflow_2026,
-  title = {{QoSFlow}: Ensuring Service Quality of Distributed Workflows},
-  author = {Rashid, Md Hasanur and Firoz, Jesun},
-  year = {2026},
-  eprint = {2602.23598},
-  archivePrefix = {arXiv},
-  abstract = {With the increasing importance of distributed
-              scientific workflows, ...},
-}
-@article{other,
-  title = {A paper without an arXiv id},
-  doi = {10.1000/xyz},
-}
-@article{doi_only,
-  title = {Found by its DOI},
-  doi = {10.48550/arXiv.2507.07114},
-}"#;
-        let seeds = parse_bibtex(bib, "z.bib").unwrap();
-        assert_eq!(seeds.len(), 3);
-        assert_eq!(seeds[0].key, "2602.23598");
-        assert_eq!(seeds[0].title, "QoSFlow: Ensuring Service Quality of Distributed Workflows");
-        assert!(seeds[0].abstract_text.starts_with("With the increasing importance of distributed scientific"));
-        assert!(seeds[1].key.starts_with("text:"));
-        assert_eq!(seeds[2].key, "2507.07114");
-        let err = parse_bibtex("@article{x, title = {unclosed", "bad.bib").unwrap_err().to_string();
-        assert!(err.starts_with("bad.bib:"), "{err}");
-    }
-
-    #[test]
-    fn csl_json_from_zotero() {
-        let csl = r#"[{"id": "http://zotero.org/users/1/items/ABC", "type": "article",
-            "title": "Distributed Training under Packet Loss", "abstract": "State-of-the-art  models",
-            "URL": "http://arxiv.org/abs/2507.07114v1", "number": "arXiv:2507.07114"},
-            {"id": "x", "title": "No id here"}]"#;
-        let seeds = parse_csl_json(csl, "z.json").unwrap();
-        assert_eq!(seeds[0].key, "2507.07114");
-        assert_eq!(seeds[0].abstract_text, "State-of-the-art models");
-        assert!(seeds[1].key.starts_with("text:"));
-        assert!(parse_csl_json("[{\"title\": 3}]", "z.json").is_err());
-        assert!(parse_csl_json("{", "z.json").unwrap_err().to_string().starts_with("z.json:1"));
-    }
-
-    #[test]
     fn seeds_added_together_are_ordered_by_the_papers_age() {
         let dir = tempfile::tempdir().unwrap();
         let store = crate::library::store::Store::open(&dir.path().join("library.sqlite")).unwrap();
@@ -578,13 +329,5 @@ mod tests {
         add(store.conn(), "q", &seeds, 1.0, false, "2026-03-03T09:00:00Z").unwrap();
         let q: Vec<String> = list(store.conn(), "q").unwrap().into_iter().map(|s| s.title).collect();
         assert_eq!(q, ["B", "C", "A"]);
-    }
-
-    #[test]
-    fn id_lists() {
-        let ids = parse_id_list("# mine\n2602.23598v2\n\narXiv:astro-ph/0601001 # old\n", "ids.txt").unwrap();
-        assert_eq!(ids.iter().map(|(l, i)| (*l, i.id.as_str())).collect::<Vec<_>>(), vec![(2, "2602.23598"), (4, "astro-ph/0601001")]);
-        let err = parse_id_list("2602.23598\nnot an id\n", "ids.txt").unwrap_err().to_string();
-        assert!(err.starts_with("ids.txt:2:"), "{err}");
     }
 }

@@ -5,14 +5,30 @@
 //! added (`seed_sources`), so a later sync removes only those when their
 //! items leave Zotero, and never a seed the user added by hand.
 
+use super::seed_files::zotero_item;
 use super::{lookup, SeedInput};
 use crate::library::store::text_hash;
 use crate::library::Library;
-use crate::paper::{embedding_text, ArxivId};
+use crate::paper::embedding_text;
 use anyhow::{Context, Result};
-use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
+use rusqlite::limits::Limit;
+use rusqlite::{ffi, params, Connection, OpenFlags, OptionalExtension};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The longest value (text or blob) SQLite may make while reading Zotero's
+/// file: a title or abstract is a few KB, so a generated column or a stored
+/// cell of 400 MB fails at once instead of filling memory.
+const MAX_VALUE: i32 = 1 << 20;
+/// What SQLite may allocate, beyond what it held already, while it reads.
+const MAX_SQLITE_HEAP: i64 = 128 << 20;
+/// The text a sync may keep from the file: keys, dates, titles, abstracts,
+/// collection paths (a library of 100,000 papers with abstracts holds about
+/// 200 MB).
+const MAX_TEXT: usize = 256 << 20;
+/// How long reading may take (a library of 100,000 items takes about a second).
+const MAX_TIME: Duration = Duration::from_secs(30);
 
 /// Item types that are not papers.
 const NOT_PAPERS: [&str; 3] = ["note", "attachment", "annotation"];
@@ -60,7 +76,77 @@ impl Selection {
 /// looks for SQLite errors in the chain and must not blame the library for
 /// a broken Zotero file.
 fn zotero_error(db: &Path, e: rusqlite::Error) -> anyhow::Error {
-    anyhow::anyhow!("cannot read the Zotero database {}: {e}", db.display())
+    use rusqlite::ErrorCode;
+    // SQLite makes a value over the length limit NULL where a function
+    // (`printf`, a generated column) builds it.
+    if let rusqlite::Error::InvalidColumnType(_, column, rusqlite::types::Type::Null) = &e {
+        return anyhow::anyhow!(
+            "cannot read the Zotero database {}: an item's `{column}` is empty or larger than {} MiB",
+            db.display(),
+            MAX_VALUE >> 20
+        );
+    }
+    let why = match e.sqlite_error_code() {
+        Some(ErrorCode::TooBig) => format!("a value in it is larger than {} MiB ({e})", MAX_VALUE >> 20),
+        Some(ErrorCode::OutOfMemory) => format!("reading it takes more than {} MiB ({e})", MAX_SQLITE_HEAP >> 20),
+        Some(ErrorCode::OperationInterrupted) => format!("reading it takes longer than {} s", MAX_TIME.as_secs()),
+        _ => e.to_string(),
+    };
+    anyhow::anyhow!("cannot read the Zotero database {}: {why}", db.display())
+}
+
+/// SQLite's heap limit, raised to `extra` bytes above what it uses now and
+/// put back as it was when dropped. The limit is the process's, not the
+/// connection's: it is held only while the Zotero file is read, when the
+/// library's connection is idle (a sync is a command of its own, never run
+/// by `serve`), and it leaves room for whatever the library's cache holds.
+struct HeapLimit {
+    hard: i64,
+    soft: i64,
+}
+
+impl HeapLimit {
+    fn above_current(extra: i64) -> HeapLimit {
+        // SAFETY: these calls only read and set SQLite's process-wide memory
+        // counters and limits, which SQLite guards with its own mutex.
+        unsafe {
+            let used = ffi::sqlite3_memory_used();
+            let soft = ffi::sqlite3_soft_heap_limit64(-1);
+            let hard = ffi::sqlite3_hard_heap_limit64(used.saturating_add(extra));
+            HeapLimit { hard, soft }
+        }
+    }
+}
+
+impl Drop for HeapLimit {
+    fn drop(&mut self) {
+        // SAFETY: as above. Setting the hard limit moves the soft one, so
+        // the soft one is put back after it.
+        unsafe {
+            ffi::sqlite3_hard_heap_limit64(self.hard);
+            ffi::sqlite3_soft_heap_limit64(self.soft);
+        }
+    }
+}
+
+/// Text kept from the file so far, against `MAX_TEXT`.
+struct Held<'a> {
+    bytes: usize,
+    db: &'a Path,
+}
+
+impl Held<'_> {
+    fn take(&mut self, s: &str) -> Result<()> {
+        self.bytes = self.bytes.saturating_add(s.len() + 64);
+        if self.bytes > MAX_TEXT {
+            anyhow::bail!(
+                "cannot read the Zotero database {}: it holds more than {} MiB of keys, titles and abstracts",
+                self.db.display(),
+                MAX_TEXT >> 20
+            );
+        }
+        Ok(())
+    }
 }
 
 fn open(db: &Path) -> Result<Connection> {
@@ -69,6 +155,9 @@ fn open(db: &Path) -> Result<Connection> {
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(crate::library::store::uri(db, "immutable=1"), flags).map_err(|e| zotero_error(db, e))?;
+    conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, MAX_VALUE).map_err(|e| zotero_error(db, e))?;
+    let deadline = Instant::now() + MAX_TIME;
+    conn.progress_handler(10_000, Some(move || Instant::now() > deadline));
     let tables: i64 = conn
         .query_row(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN
@@ -84,10 +173,15 @@ fn open(db: &Path) -> Result<Connection> {
 }
 
 /// Each collection's path, parents first (`Reading/LLM`).
-fn collection_paths(conn: &Connection) -> rusqlite::Result<HashMap<i64, String>> {
-    let mut stmt = conn.prepare("SELECT collectionID, collectionName, parentCollectionID FROM collections")?;
-    let rows: Vec<(i64, String, Option<i64>)> =
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+fn collection_paths(conn: &Connection, held: &mut Held) -> Result<HashMap<i64, String>> {
+    let sql = |e| zotero_error(held.db, e);
+    let mut stmt = conn.prepare("SELECT collectionID, collectionName, parentCollectionID FROM collections").map_err(sql)?;
+    let mut rows: Vec<(i64, String, Option<i64>)> = Vec::new();
+    for row in stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).map_err(sql)? {
+        let row: (i64, String, Option<i64>) = row.map_err(|e| zotero_error(held.db, e))?;
+        held.take(&row.1)?;
+        rows.push(row);
+    }
     let by_id: HashMap<i64, (&str, Option<i64>)> = rows.iter().map(|(id, n, p)| (*id, (n.as_str(), *p))).collect();
     let mut paths = HashMap::new();
     for (id, _, _) in &rows {
@@ -100,32 +194,11 @@ fn collection_paths(conn: &Connection) -> rusqlite::Result<HashMap<i64, String>>
             at = *parent;
         }
         names.reverse();
-        paths.insert(*id, names.join("/"));
+        let path = names.join("/");
+        held.take(&path)?;
+        paths.insert(*id, path);
     }
     Ok(paths)
-}
-
-/// The arXiv id an item carries: its archive id or number (`arXiv:…`), an
-/// arxiv.org URL, a `10.48550/arXiv.…` DOI, or an `arXiv: …` line in Extra.
-fn arxiv_id(fields: &HashMap<String, String>) -> Option<String> {
-    let prefixed = |v: &str| v.trim().get(..6).is_some_and(|p| p.eq_ignore_ascii_case("arxiv:"));
-    let get = |k: &str| fields.get(k).map(String::as_str);
-    let tries = [
-        get("archiveID").filter(|v| prefixed(v)),
-        get("url").filter(|v| v.to_ascii_lowercase().contains("arxiv.org/")),
-        get("DOI").and_then(|v| v.to_ascii_lowercase().find("10.48550/arxiv.").map(|at| &v[at + 15..])),
-        get("extra").and_then(|v| v.lines().find(|l| prefixed(l))),
-        get("number").filter(|v| prefixed(v)),
-    ];
-    // `arXiv: 2603.00356` has a space the id parser does not take.
-    let bare = |v: &str| if prefixed(v) { v.trim()[6..].trim().to_string() } else { v.trim().to_string() };
-    tries.into_iter().flatten().find_map(|v| ArxivId::parse(&bare(v))).map(|a| a.id)
-}
-
-/// `2024-01-05 10:00:00` (UTC, as Zotero stores it) as RFC 3339.
-fn rfc3339(date_added: &str) -> Option<String> {
-    let t = chrono::NaiveDateTime::parse_from_str(date_added.trim(), "%Y-%m-%d %H:%M:%S").ok()?;
-    Some(t.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Micros, true))
 }
 
 /// What a Zotero database holds as seeds: its papers (not notes,
@@ -133,44 +206,56 @@ fn rfc3339(date_added: &str) -> Option<String> {
 /// without a title are counted in the second value.
 pub fn read(db: &Path, sel: &Selection, lib: &Library) -> Result<(Vec<Item>, usize)> {
     let conn = open(db)?;
-    let read = || -> rusqlite::Result<_> {
-        let mut items: BTreeMap<i64, (String, String)> = BTreeMap::new();
-        let mut stmt = conn.prepare(
+    let mut held = Held { bytes: 0, db };
+    let limit = HeapLimit::above_current(MAX_SQLITE_HEAP);
+    let sql = |e| zotero_error(db, e);
+    let mut items: BTreeMap<i64, (String, String)> = BTreeMap::new();
+    let mut stmt = conn
+        .prepare(
             "SELECT i.itemID, i.key, i.dateAdded, t.typeName FROM items i JOIN itemTypes t ON t.itemTypeID = i.itemTypeID
              WHERE NOT EXISTS (SELECT 1 FROM deletedItems d WHERE d.itemID = i.itemID)",
-        )?;
-        for row in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?)))? {
-            let (id, key, added, kind) = row?;
-            if !NOT_PAPERS.contains(&kind.as_str()) {
-                items.insert(id, (key, added));
-            }
+        )
+        .map_err(sql)?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?)));
+    for row in rows.map_err(sql)? {
+        let (id, key, added, kind) = row.map_err(sql)?;
+        if !NOT_PAPERS.contains(&kind.as_str()) {
+            held.take(&key)?;
+            held.take(&added)?;
+            items.insert(id, (key, added));
         }
-        let mut fields: HashMap<i64, HashMap<String, String>> = HashMap::new();
-        let mut stmt = conn.prepare(
+    }
+    let mut fields: HashMap<i64, HashMap<String, String>> = HashMap::new();
+    let mut stmt = conn
+        .prepare(
             "SELECT d.itemID, f.fieldName, v.value FROM itemData d JOIN fields f ON f.fieldID = d.fieldID
              JOIN itemDataValues v ON v.valueID = d.valueID
              WHERE f.fieldName IN ('title', 'abstractNote', 'url', 'DOI', 'extra', 'archiveID', 'number')",
-        )?;
-        for row in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, rusqlite::types::Value>(2)?)))? {
-            let (id, name, value) = row?;
-            let text = match value {
-                rusqlite::types::Value::Text(t) => t,
-                rusqlite::types::Value::Integer(n) => n.to_string(),
-                rusqlite::types::Value::Real(x) => x.to_string(),
-                _ => continue,
-            };
-            fields.entry(id).or_default().insert(name, text);
-        }
-        let mut in_collections: HashMap<i64, Vec<i64>> = HashMap::new();
-        let mut stmt = conn.prepare("SELECT itemID, collectionID FROM collectionItems")?;
-        for row in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
-            let (item, coll) = row?;
-            in_collections.entry(item).or_default().push(coll);
-        }
-        Ok((items, fields, in_collections))
-    };
-    let (items, fields, in_collections) = read().map_err(|e| zotero_error(db, e))?;
-    let paths = collection_paths(&conn).map_err(|e| zotero_error(db, e))?;
+        )
+        .map_err(sql)?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, rusqlite::types::Value>(2)?)));
+    for row in rows.map_err(sql)? {
+        let (id, name, value) = row.map_err(sql)?;
+        let text = match value {
+            rusqlite::types::Value::Text(t) => t,
+            rusqlite::types::Value::Integer(n) => n.to_string(),
+            rusqlite::types::Value::Real(x) => x.to_string(),
+            _ => continue,
+        };
+        held.take(&text)?;
+        fields.entry(id).or_default().insert(name, text);
+    }
+    let mut in_collections: HashMap<i64, Vec<i64>> = HashMap::new();
+    let mut stmt = conn.prepare("SELECT itemID, collectionID FROM collectionItems").map_err(sql)?;
+    for row in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))).map_err(sql)? {
+        let (item, coll) = row.map_err(sql)?;
+        held.take("")?;
+        in_collections.entry(item).or_default().push(coll);
+    }
+    drop(stmt);
+    let paths = collection_paths(&conn, &mut held)?;
+    drop(limit);
+
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
     let empty = HashMap::new();
     let mut out = Vec::new();
@@ -180,25 +265,16 @@ pub fn read(db: &Path, sel: &Selection, lib: &Library) -> Result<(Vec<Item>, usi
         if !sel.keeps(&colls) {
             continue;
         }
-        let f = fields.get(&id).unwrap_or(&empty);
-        let title = crate::listing::text::inline(f.get("title").map(String::as_str).unwrap_or(""));
-        if title.is_empty() {
+        let Some((mut seed, added)) = zotero_item(&key, &date_added, fields.get(&id).unwrap_or(&empty), &now) else {
             untitled += 1;
             continue;
-        }
-        let abstract_text = crate::listing::text::inline(f.get("abstractNote").map(String::as_str).unwrap_or(""));
-        let origin = format!("zotero ({key})");
-        let added = rfc3339(&date_added).unwrap_or_else(|| now.clone());
-        let date = Some(added[..10].to_string());
-        let seed = match arxiv_id(f) {
-            // A title alone embeds poorly: the library's abstract stands in for a missing one.
-            Some(aid) if abstract_text.is_empty() => match lookup(lib, &aid)? {
-                Some(known) => SeedInput { origin, date, ..known },
-                None => SeedInput { key: aid, title, abstract_text, origin, date },
-            },
-            Some(aid) => SeedInput { key: aid, title, abstract_text, origin, date },
-            None => SeedInput { date, ..SeedInput::from_text(&title, &abstract_text, &origin) },
         };
+        // A title alone embeds poorly: the library's abstract stands in for a missing one.
+        if seed.abstract_text.is_empty() && !seed.key.starts_with("text:") {
+            if let Some(known) = lookup(lib, &seed.key)? {
+                seed = SeedInput { origin: seed.origin, date: seed.date, ..known };
+            }
+        }
         out.push(Item { item: key, seed, added });
     }
     // One seed per paper: the copy saved first gives its age.
@@ -299,17 +375,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn arxiv_ids_from_every_field_zotero_keeps_them_in() {
-        let f = |k: &str, v: &str| HashMap::from([(k.to_string(), v.to_string())]);
-        assert_eq!(arxiv_id(&f("archiveID", "arXiv:2401.00001")).as_deref(), Some("2401.00001"));
-        assert_eq!(arxiv_id(&f("url", "http://arxiv.org/abs/2507.07400v2")).as_deref(), Some("2507.07400"));
-        assert_eq!(arxiv_id(&f("DOI", "10.48550/arXiv.2602.23598")).as_deref(), Some("2602.23598"));
-        assert_eq!(arxiv_id(&f("extra", "tex.ids: x\narXiv: 2603.00356\n")).as_deref(), Some("2603.00356"));
-        assert_eq!(arxiv_id(&f("number", "arXiv:astro-ph/0601001")).as_deref(), Some("astro-ph/0601001"));
-        assert_eq!(arxiv_id(&f("number", "2401.00001")), None, "a bare report number is not taken for an id");
-        assert_eq!(arxiv_id(&f("url", "https://example.org/2401.00001")), None);
-        assert_eq!(rfc3339("2024-01-05 10:00:00").as_deref(), Some("2024-01-05T10:00:00.000000Z"));
-        assert_eq!(rfc3339("yesterday"), None);
+    fn the_heap_limit_is_put_back() {
+        // SAFETY: reads SQLite's limits only.
+        let now = || unsafe { (ffi::sqlite3_hard_heap_limit64(-1), ffi::sqlite3_soft_heap_limit64(-1)) };
+        let before = now();
+        {
+            let _limit = HeapLimit::above_current(MAX_SQLITE_HEAP);
+            let (hard, soft) = now();
+            assert!(hard >= MAX_SQLITE_HEAP && soft == hard, "{hard} {soft}");
+        }
+        assert_eq!(now(), before);
     }
 
     #[test]
