@@ -150,8 +150,13 @@ pub struct Paper {
     pub version: Option<u32>,
     pub kind: Kind,
     pub title: String,
-    /// Empty when the source shows no authors.
+    /// Names only, in Unicode (NFC); empty when the source shows no authors.
     pub authors: Vec<String>,
+    /// Where the document gives them: `affiliations[i]` is what it says of
+    /// `authors[i]` (several joined by `; `, empty when it says nothing).
+    /// Empty when the document names no affiliation at all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub affiliations: Vec<String>,
     #[serde(rename = "abstract")]
     pub abstract_text: String,
     /// Category codes, primary first.
@@ -174,6 +179,7 @@ impl Paper {
             kind,
             title: String::new(),
             authors: Vec::new(),
+            affiliations: Vec::new(),
             abstract_text: String::new(),
             subjects: Vec::new(),
             primary: None,

@@ -241,6 +241,9 @@ pub fn read_inputs(inputs: &[PathBuf], verbose: bool) -> Result<Vec<Paper>> {
         for w in &parsed.warnings {
             eprintln!("warning: {w}");
         }
+        if let Some(summary) = parsed.skip_summary(&file.display().to_string()) {
+            eprintln!("warning: {summary}");
+        }
         if verbose {
             eprintln!("{}: {} paper(s) as {}", file.display(), parsed.papers.len(), parsed.format.name());
         }

@@ -16,6 +16,9 @@ pub fn run(args: &ParseArgs, verbose: bool) -> anyhow::Result<()> {
                 for w in &parsed.warnings {
                     eprintln!("warning: {w}");
                 }
+                if let Some(summary) = parsed.skip_summary(&path.display().to_string()) {
+                    eprintln!("warning: {summary}");
+                }
                 if verbose {
                     eprintln!(
                         "{}: {} paper(s) as {}",

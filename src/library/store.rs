@@ -663,6 +663,7 @@ fn row_to_paper(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPaper> {
             kind: Kind::New,
             title: r.get(3)?,
             authors: serde_json::from_str(&authors).unwrap_or_default(),
+            affiliations: Vec::new(),
             abstract_text: r.get(5)?,
             subjects: serde_json::from_str(&subjects).unwrap_or_default(),
             primary: r.get(7)?,

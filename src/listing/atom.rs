@@ -1,8 +1,10 @@
-//! export.arxiv.org API responses (Atom 1.0 with the `arxiv:` extension),
-//! both the classic 2007–2025 output and the 2026 one (https ids,
-//! "arXiv Query:" feed title, unwrapped summaries).
+//! Atom feeds: export.arxiv.org API responses (Atom 1.0 with the `arxiv:`
+//! extension), both the classic 2007–2025 output and the 2026 one (https
+//! ids, "arXiv Query:" feed title, unwrapped summaries), and rss.arxiv.org's
+//! Atom edition of the daily announcements (see [`is_announcement`]).
 //!
-//! The API is a search result, not a listing, so two fields are derived:
+//! The API is a search result, not a listing, so two fields of its entries
+//! are derived:
 //! - `kind`: an entry describes one version of a paper; v1 is `new`, any
 //!   later version `replaced` (the API has no notion of cross-lists).
 //! - `listing_date`: the day of `<updated>`, which is when the version the
@@ -15,7 +17,8 @@
 //! points into `/api/errors`; that becomes a [`ListingError`].
 
 use super::xml_records::{self, Record};
-use super::{fields, text, Format, ListingError, Parsed};
+use super::authors::Authors;
+use super::{fields, rss, text, Format, ListingError, Parsed};
 use crate::paper::{Kind, Paper};
 
 pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
@@ -51,9 +54,19 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
 
     let mut parsed = Parsed::new(Format::Atom);
     for (index, record) in doc.records.iter().enumerate() {
-        match paper_from_entry(record, source) {
-            Ok(paper) => parsed.papers.push(paper),
-            Err(why) => parsed.warnings.push(format!(
+        let read = if is_announcement(record) {
+            paper_from_announcement(record, source)
+        } else {
+            paper_from_entry(record, source).map(|p| (p, None))
+        };
+        match read {
+            Ok((paper, note)) => {
+                if let Some(note) = note {
+                    parsed.warnings.push(format!("{source}:{}: {note}", record.line));
+                }
+                parsed.papers.push(paper)
+            }
+            Err(why) => parsed.skip(format!(
                 "{source}:{}: entry {} skipped: {why}",
                 record.line,
                 index + 1
@@ -63,10 +76,79 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     xml_records::keep_complete(parsed, doc.problem.as_ref(), source, "Atom feed", "entry")
 }
 
+/// An entry of rss.arxiv.org's Atom feed (`rss.arxiv.org/atom/<cat>`):
+/// the RSS 2.0 item in Atom dress, with an OAI id
+/// (`oai:arXiv.org:2508.13167v1`), `arxiv:announce_type`, the
+/// "arXiv:… Announce Type: … Abstract:" summary and `dc:creator`.
+fn is_announcement(entry: &Record) -> bool {
+    entry.text("announce_type").is_some()
+        || entry.text("id").is_some_and(|id| id.trim_start().starts_with("oai:arXiv.org:"))
+}
+
+fn paper_from_announcement(entry: &Record, source: &str) -> Result<(Paper, Option<String>), String> {
+    let summary = entry.text("summary").unwrap_or_default();
+    let (head, abstract_raw) = rss::split_description(summary);
+    let raw_id = entry.text("id").unwrap_or_default().trim();
+    let id = fields::arxiv_id(raw_id.strip_prefix("oai:arXiv.org:").unwrap_or(raw_id))
+        .or_else(|| head.split_whitespace().find(|w| w.starts_with("arXiv:")).and_then(fields::arxiv_id))
+        .ok_or_else(|| format!("not an arXiv id: {}", text::excerpt(raw_id)))?;
+    let (kind, note) = rss::item_kind(entry, head, None);
+    let mut paper = Paper::new(id, kind, source);
+    paper.title = entry.text("title").map(fields::markup_inline).unwrap_or_default();
+    if paper.title.is_empty() {
+        return Err("no title".into());
+    }
+    paper.abstract_text = fields::markup_abstract(abstract_raw);
+    let mut authors = Authors::default();
+    for creator in entry.all("creator") {
+        authors.extend(fields::markup_authors(&creator.text));
+    }
+    if authors.names.is_empty() {
+        authors = entry_authors(entry);
+    }
+    authors.set_on(&mut paper);
+    paper.set_subjects(fields::categories(entry.all("category").filter_map(|f| f.attr("term"))));
+    paper.comments = entry.text("comments").or_else(|| entry.text("comment")).and_then(fields::markup_optional);
+    paper.journal_ref = entry.text("journal_reference").or_else(|| entry.text("journal_ref")).and_then(fields::markup_optional);
+    paper.listing_date = entry
+        .text("published")
+        .and_then(fields::iso_date)
+        .or_else(|| entry.text("updated").and_then(fields::iso_date));
+    Ok((paper, note))
+}
+
 fn is_error_entry(entry: &Record) -> bool {
     let id = entry.text("id").unwrap_or_default();
     id.contains("/api/errors")
         || (entry.text("title").map(str::trim) == Some("Error") && fields::arxiv_id(id).is_none())
+}
+
+/// One `<author><name>` per person (no splitting on commas or "and"), each
+/// followed by its `<arxiv:affiliation>`s.
+fn entry_authors(entry: &Record) -> Authors {
+    let mut names: Vec<(String, Vec<String>)> = Vec::new();
+    for field in &entry.fields {
+        match field.name.as_str() {
+            "name" => {
+                let name = super::authors::one(&fields::markup_inline(&field.text));
+                if !name.is_empty() {
+                    names.push((name, Vec::new()));
+                }
+            }
+            "affiliation" => {
+                let affiliation = super::authors::one(&fields::markup_inline(&field.text));
+                if let Some((_, list)) = names.last_mut().filter(|_| !affiliation.is_empty()) {
+                    list.push(affiliation);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut authors = Authors::default();
+    for (name, list) in names {
+        authors.push(name, list.join("; "));
+    }
+    authors
 }
 
 fn paper_from_entry(entry: &Record, source: &str) -> Result<Paper, String> {
@@ -89,12 +171,7 @@ fn paper_from_entry(entry: &Record, source: &str) -> Result<Paper, String> {
         .text("summary")
         .map(fields::markup_abstract)
         .unwrap_or_default();
-    // One <author><name> per person: no splitting on commas or "and".
-    paper.authors = entry
-        .all("name")
-        .map(|f| fields::markup_inline(&f.text))
-        .filter(|n| !n.is_empty())
-        .collect();
+    entry_authors(entry).set_on(&mut paper);
     let primary = entry
         .all("primary_category")
         .find_map(|f| f.attr("term"))

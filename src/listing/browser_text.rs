@@ -96,7 +96,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
                     .extend(notes.into_iter().map(|n| format!("{where_}: {n}")));
                 parsed.papers.push(paper);
             }
-            Err(why) => parsed.warnings.push(format!("{where_}: skipped: {why}")),
+            Err(why) => parsed.skip(format!("{where_}: skipped: {why}")),
         }
     }
 

@@ -177,54 +177,15 @@ fn mark_indented_paragraphs(raw: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Splits an author line ("A. Smith, B. Jones and C. Lee") into names.
-/// Commas and the word "and" separate names only outside parentheses, so
-/// affiliations such as "(MIT, Cambridge)" stay with their author.
-pub fn split_authors(raw: &str) -> Vec<String> {
-    split_clean_authors(&clean_inline(raw))
+/// Reads an author line ("A. Smith (MIT), B. Jones and C. Lee") into
+/// names and affiliations (see [`super::authors`]).
+pub fn authors(raw: &str) -> super::authors::Authors {
+    super::authors::read(&clean_inline(raw))
 }
 
-/// [`split_authors`] for an author line that may carry HTML (a feed's).
-pub fn split_markup_authors(raw: &str) -> Vec<String> {
-    split_clean_authors(&markup_inline(raw))
-}
-
-fn split_clean_authors(line: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut depth = 0usize;
-    let mut start = 0;
-    let bytes = line.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            b',' | b';' if depth == 0 => {
-                push_author(&mut names, &line[start..i]);
-                start = i + 1;
-            }
-            b' ' if depth == 0 && line[i..].starts_with(" and ") => {
-                push_author(&mut names, &line[start..i]);
-                i += " and".len();
-                start = i;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    push_author(&mut names, &line[start..]);
-    names
-}
-
-fn push_author(names: &mut Vec<String>, piece: &str) {
-    let piece = piece.trim();
-    // "A, B, and C": the Oxford comma leaves "and C" behind.
-    let piece = piece.strip_prefix("and ").unwrap_or(piece).trim();
-    // "et al. (72 additional authors not shown)" marks a cut list; it is
-    // not a name.
-    if !piece.is_empty() && piece != "and" && !piece.starts_with("et al") {
-        names.push(piece.to_string());
-    }
+/// [`authors`] for an author line that may carry HTML (a feed's).
+pub fn markup_authors(raw: &str) -> super::authors::Authors {
+    super::authors::read(&markup_inline(raw))
 }
 
 /// True for arXiv category codes (`cs.DC`, `astro-ph`, `cond-mat.str-el`),
@@ -426,7 +387,7 @@ mod tests {
                    also a<b and x > y, R&amp;D, <b>not bold</b>";
         assert_eq!(clean_inline(raw), raw);
         assert_eq!(clean_abstract(raw), raw);
-        assert_eq!(split_authors("A <a@b.org>, B"), ["A <a@b.org>", "B"]);
+        assert_eq!(authors("A <a@b.org>, B").names, ["A <a@b.org>", "B"]);
     }
 
     #[test]
@@ -499,25 +460,6 @@ mod tests {
         ] {
             assert!(arxiv_id(bad).is_none(), "{bad}");
         }
-    }
-
-    #[test]
-    fn splits_authors() {
-        assert_eq!(
-            split_authors("A. Smith, B. Jones and C. Lee"),
-            ["A. Smith", "B. Jones", "C. Lee"]
-        );
-        assert_eq!(split_authors("A, B, and C"), ["A", "B", "C"]);
-        assert_eq!(
-            split_authors("A. B (MIT, Cambridge and Harvard), C\n  D"),
-            ["A. B (MIT, Cambridge and Harvard)", "C D"]
-        );
-        assert_eq!(split_authors("Alexander Andersen"), ["Alexander Andersen"]);
-        assert_eq!(
-            split_authors("A, B, et al. (72 additional authors not shown)"),
-            ["A", "B"]
-        );
-        assert!(split_authors("  ").is_empty());
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The HTML of arxiv.org/list/<cat>/{new,recent,pastweek} pages, as served
 //! or as saved from a browser (attributes re-quoted, MathJax output inlined).
 //!
-//! Entries are `<dt>`/`<dd>` pairs inside `<dl id='articles'>`. The `<dt>`
+//! Entries are `<dt>`/`<dd>` pairs inside `<dl id='articles'>` (before the
+//! 2024 redesign, one plain `<dl>` per section). The `<dt>`
 //! holds the id link and an optional "(cross-list from …)" or "(replaced)"
 //! marker; the `<dd>` holds `list-title`, `list-authors`, `list-comments`,
 //! `list-journal-ref`, `list-subjects` (primary in `span.primary-subject`)
@@ -9,7 +10,8 @@
 //! `<h3>` headings give the section ("New submissions", "Cross submissions",
 //! "Replacement submissions", or the older "Cross-lists for …") and the day
 //! ("Fri, 22 Nov 2024 (showing …)" on recent/pastweek pages,
-//! "Showing new listings for Monday, 2 March 2026" on /new pages).
+//! "Showing new listings for Monday, 2 March 2026" on /new pages, "New
+//! submissions for Fri, 20 Jul 18" before 2024).
 
 use super::{fields, Format, ListingError, Parsed};
 use crate::paper::{ArxivId, Kind, Paper};
@@ -29,16 +31,21 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     let has_list = document
         .root_element()
         .descendent_elements()
-        .any(|e| e.value().name() == "dl" && e.value().id() == Some("articles"));
+        .any(|e| e.value().name() == "dl" && is_article_list(e));
     if !has_list {
         if says_no_updates(text) {
-            return Ok(Parsed::new(Format::Html));
+            return Err(ListingError::new(
+                source,
+                None,
+                "the listing page says there are no updates for its day: no paper in it",
+            ));
         }
         return Err(ListingError::new(
             source,
             None,
-            "HTML page without an arXiv article list (<dl id='articles'>); \
-             expected a page from arxiv.org/list/<category>/new, /recent or /pastweek",
+            "HTML page without an arXiv article list (<dl id='articles'>, or <dl>s of \
+             list-identifier entries before 2024); expected a page from \
+             arxiv.org/list/<category>/new, /recent or /pastweek",
         ));
     }
 
@@ -54,7 +61,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     walker.finish(text)
 }
 
-/// An arXiv day or section with nothing in it is a valid, empty listing.
+/// An arXiv day or section with nothing in it: a real page, but no paper.
 fn says_no_updates(text: &str) -> bool {
     text.contains("No updates today") || text.contains("No updates for this time period")
 }
@@ -64,7 +71,18 @@ fn in_article_list(element: ElementRef<'_>) -> bool {
         .ancestors()
         .filter_map(ElementRef::wrap)
         .find(|a| a.value().name() == "dl")
-        .is_some_and(|dl| dl.value().id() == Some("articles"))
+        .is_some_and(is_article_list)
+}
+
+/// Since 2024 the one `<dl id='articles'>`; before, a plain `<dl>` after
+/// each section's `<h3>`, known by its entries' `list-identifier` spans.
+fn is_article_list(dl: ElementRef<'_>) -> bool {
+    dl.value().id() == Some("articles")
+        || dl
+            .children()
+            .filter_map(ElementRef::wrap)
+            .find(|c| c.value().name() == "dt")
+            .is_some_and(|dt| first_with_class(dt, "list-identifier").is_some())
 }
 
 /// What a `<dt>` says about the entry whose `<dd>` follows.
@@ -119,7 +137,7 @@ impl<'a> Walker<'a> {
         }
         let text = fields::clean_inline(&dt.text().collect::<String>());
         let Some(id) = dt_id(dt) else {
-            self.parsed.warnings.push(format!(
+            self.parsed.skip(format!(
                 "{}: entry {:?} has no arXiv id; skipped",
                 self.source,
                 truncate(&text, 60)
@@ -140,7 +158,7 @@ impl<'a> Walker<'a> {
     fn dd(&mut self, dd: ElementRef<'_>) {
         self.last_dd_kept = false;
         let Some(pending) = self.pending.take() else {
-            self.parsed.warnings.push(format!(
+            self.parsed.skip(format!(
                 "{}: an entry's details (<dd>) have no <dt> with its id; skipped",
                 self.source
             ));
@@ -155,9 +173,10 @@ impl<'a> Walker<'a> {
             self.warn(&pending.label, "has no title; skipped");
             return;
         }
-        paper.authors = first_with_class(dd, "list-authors")
+        first_with_class(dd, "list-authors")
             .map(authors)
-            .unwrap_or_default();
+            .unwrap_or_default()
+            .set_on(&mut paper);
         paper.comments = first_with_class(dd, "list-comments")
             .and_then(|e| fields::clean_optional(&element_text(e)));
         paper.journal_ref = first_with_class(dd, "list-journal-ref")
@@ -176,9 +195,7 @@ impl<'a> Walker<'a> {
     }
 
     fn warn(&mut self, what: &str, why: &str) {
-        self.parsed
-            .warnings
-            .push(format!("{}: {what} {why}", self.source));
+        self.parsed.skip(format!("{}: {what} {why}", self.source));
     }
 
     fn finish(mut self, text: &str) -> Result<Parsed, ListingError> {
@@ -195,7 +212,7 @@ impl<'a> Walker<'a> {
             .map(|open| text[open..].find("</dd>").is_none());
         if last_dd_open == Some(true) {
             if let Some(paper) = self.parsed.papers.pop_if(|_| self.last_dd_kept) {
-                self.parsed.warnings.push(format!(
+                self.parsed.skip(format!(
                     "{}: the page ends inside the entry for arXiv:{} (truncated?); skipped it",
                     self.source, paper.id
                 ));
@@ -293,11 +310,11 @@ fn first_with_class<'a>(root: ElementRef<'a>, class: &str) -> Option<ElementRef<
 /// "(author list is unavailable)" and other link-less author lines mean no
 /// authors are shown; otherwise the visible text is split like every other
 /// author line, keeping affiliations with their names.
-fn authors(div: ElementRef<'_>) -> Vec<String> {
+fn authors(div: ElementRef<'_>) -> super::authors::Authors {
     if !div.descendent_elements().any(|e| e.value().name() == "a") {
-        return Vec::new();
+        return Default::default();
     }
-    fields::split_authors(&element_text(div))
+    fields::authors(&element_text(div))
 }
 
 /// "Astrophysics of Galaxies (astro-ph.GA); Numerical Analysis (math.NA)"

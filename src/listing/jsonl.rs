@@ -165,10 +165,10 @@ impl<'de, C: Cleaner> Deserialize<'de> for Cleaned<C> {
 }
 
 /// `authors`, either one string ("A. Smith, B. Jones and C. Lee", split by
-/// [`fields::split_authors`]) or a list of names (each cleaned, empty ones
+/// [`fields::authors`]) or a list of names (each cleaned, empty ones
 /// dropped). Written by hand rather than as an untagged enum, which would
 /// buffer every value first.
-struct Authors(Vec<String>);
+struct Authors(super::authors::Authors);
 
 impl<'de> Deserialize<'de> for Authors {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -179,16 +179,17 @@ impl<'de> Deserialize<'de> for Authors {
                 f.write_str("a string or a list of strings")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(Authors(fields::split_authors(v)))
+                Ok(Authors(fields::authors(v)))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let mut names = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(1024));
                 while let Some(Cleaned(name, _)) = seq.next_element::<Cleaned<Inline>>()? {
+                    let name = super::authors::one(&name);
                     if !name.is_empty() {
                         names.push(name);
                     }
                 }
-                Ok(Authors(names))
+                Ok(Authors(super::authors::Authors { names, affiliations: Vec::new() }))
             }
         }
         deserializer.deserialize_any(V)
@@ -397,10 +398,9 @@ pub(super) fn finish(records: Records, source: &str) -> Result<Parsed, ListingEr
     }
     let mut parsed = Parsed::new(Format::Jsonl);
     parsed.papers = papers;
-    parsed.warnings = skipped
-        .into_iter()
-        .map(|(line, why)| format!("{source}:{line}: line skipped: {why}"))
-        .collect();
+    for (line, why) in skipped {
+        parsed.skip(format!("{source}:{line}: line skipped: {why}"));
+    }
     Ok(parsed)
 }
 
@@ -430,7 +430,9 @@ fn paper_from_record(record: Record<'_>, source: &str) -> Result<Paper, String> 
     let mut paper = Paper::new(id, kind, source);
     paper.title = title;
     paper.abstract_text = record.abstract_text.map(|a| a.0).unwrap_or_default();
-    paper.authors = record.authors.map(|a| a.0).unwrap_or_default();
+    if let Some(authors) = record.authors {
+        authors.0.set_on(&mut paper);
+    }
     paper.set_subjects(record.categories.or(record.subjects).map(|c| c.0).unwrap_or_default());
     paper.comments = record
         .comments
@@ -495,7 +497,7 @@ mod tests {
         let b = &parsed.papers[1];
         assert_eq!(
             b.authors,
-            ["C. Bal\\'azs", "E. L. Berger", "P. M. Nadolsky"]
+            ["C. Balázs", "E. L. Berger", "P. M. Nadolsky"]
         );
         assert_eq!((b.version, b.title.as_str()), (Some(2), "Calc of"));
         assert_eq!(b.abstract_text, "A fully diff.");

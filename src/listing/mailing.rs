@@ -18,6 +18,8 @@
 //! Replacements carry a "replaced with revised version …" line and usually no
 //! abstract. A mailing marks its sections with rules: `%-%-%-…` starts the
 //! cross-lists, `%%--%%--…` the replacements, `%%%---%%%---…` the footer.
+//! The 1990s mailings and monthly listing files open entries with
+//! `Paper: hep-th/9701001` or `Paper (*cross-listing*): cond-mat/9701067`.
 //! The pastweek file has no abstracts and dates its days with
 //! `/* Fri, 3 Mar 2023 */` headings; a mailing is dated by its `Date:` header
 //! (sent after the evening announcement, so its GMT day is the listing day).
@@ -155,7 +157,7 @@ impl<'a> Reader<'a> {
                 line: n,
                 id,
                 cross: rest.contains("cross-list"),
-                replaced: false,
+                replaced: rest.contains("replace"),
                 phase: Phase::Header,
                 fields: Vec::new(),
                 body: Vec::new(),
@@ -183,7 +185,7 @@ impl<'a> Reader<'a> {
     fn abandon(&mut self, why: &str) {
         if let Some(entry) = self.current.take() {
             let id = &entry.id;
-            self.parsed.warnings.push(format!(
+            self.parsed.skip(format!(
                 "{}:{}: arXiv:{id} skipped: {why}",
                 self.source, entry.line
             ));
@@ -196,7 +198,7 @@ impl<'a> Reader<'a> {
         };
         match self.build(entry) {
             Ok(paper) => self.parsed.papers.push(paper),
-            Err(message) => self.parsed.warnings.push(message),
+            Err(message) => self.parsed.skip(message),
         }
     }
 
@@ -221,9 +223,7 @@ impl<'a> Reader<'a> {
             first.map(|(_, v, _)| v.as_str())
         };
         let title = get("Title").map(fields::clean_inline).unwrap_or_default();
-        let authors = get("Authors")
-            .map(fields::split_authors)
-            .unwrap_or_default();
+        let authors = get("Authors").map(fields::authors).unwrap_or_default();
         let subjects = fields::categories(get("Categories").unwrap_or_default().split_whitespace());
         let comments = get("Comments").and_then(fields::clean_optional);
         let journal_ref = get("Journal-ref").and_then(fields::clean_optional);
@@ -235,7 +235,7 @@ impl<'a> Reader<'a> {
         }
         let mut paper = Paper::new(entry.id, kind, source);
         paper.title = title;
-        paper.authors = authors;
+        authors.set_on(&mut paper);
         paper.set_subjects(subjects);
         paper.comments = comments;
         paper.journal_ref = journal_ref;
@@ -275,8 +275,19 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The id and the rest of an entry's first line ("arXiv:2303.01374 (*cross-listing*)").
+/// The id and the marker of an entry's first line: "arXiv:2303.01374
+/// (*cross-listing*)" since 2007, "Paper (*cross-listing*): cond-mat/9701067"
+/// or "Paper: hep-th/9701001" in the 1990s.
 fn entry_id(line: &str) -> Option<(ArxivId, &str)> {
+    if let Some(rest) = line.strip_prefix("Paper") {
+        let (marker, after) = rest.split_once(':')?;
+        let marker = marker.trim();
+        if !(marker.is_empty() || (marker.starts_with('(') && marker.ends_with(')'))) {
+            return None;
+        }
+        let id = fields::arxiv_id(after.split_whitespace().next()?)?;
+        return Some((id, marker));
+    }
     let rest = line.strip_prefix("arXiv:")?;
     let token = rest.split_whitespace().next()?;
     let id = fields::arxiv_id(token)?;

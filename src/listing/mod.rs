@@ -7,17 +7,20 @@
 //! encodings, line ends and binary garbage.
 
 pub mod atom;
+mod authors;
 pub mod browser_text;
 mod fields;
 pub mod html;
 pub mod jsonl;
 pub mod mailing;
+pub mod oai;
 mod pipeline;
 pub mod rss;
 // Reads Parquet too (crate::parquet, arrow-rs), which the fuzz build of
 // the parsers leaves out.
 #[cfg(not(fuzzing))]
 pub mod stream;
+pub mod tex;
 pub mod text;
 mod xml_records;
 
@@ -50,12 +53,14 @@ pub enum Format {
     Html,
     /// An rss.arxiv.org RSS 2.0 feed.
     Rss,
-    /// An export.arxiv.org API Atom response.
+    /// An export.arxiv.org API Atom response, or rss.arxiv.org's Atom feed.
     Atom,
     /// arXiv's plain-text mailing (`\\`-separated blocks).
     Mailing,
     /// JSON lines of paper metadata (our corpus or the Kaggle snapshot).
     Jsonl,
+    /// An OAI-PMH `ListRecords` response in the `arXiv` or `arXivRaw` format.
+    Oai,
 }
 
 impl Format {
@@ -64,9 +69,10 @@ impl Format {
             Format::BrowserText => "listing page text",
             Format::Html => "listing page HTML",
             Format::Rss => "RSS feed",
-            Format::Atom => "API Atom feed",
+            Format::Atom => "Atom feed",
             Format::Mailing => "mailing text",
             Format::Jsonl => "JSONL metadata",
+            Format::Oai => "OAI-PMH records",
         }
     }
 }
@@ -76,8 +82,12 @@ impl Format {
 pub struct Parsed {
     pub format: Format,
     pub papers: Vec<Paper>,
-    /// Entries or lines that were skipped, each saying where and why.
+    /// Everything worth a warning: entries or lines that were skipped,
+    /// each saying where and why, and notes on what was read.
     pub warnings: Vec<String>,
+    /// How many entries were recognised but not read, and the first reason.
+    pub skipped: usize,
+    pub first_skip: Option<String>,
 }
 
 impl Parsed {
@@ -86,7 +96,32 @@ impl Parsed {
             format,
             papers: Vec::new(),
             warnings: Vec::new(),
+            skipped: 0,
+            first_skip: None,
         }
+    }
+
+    /// Notes an entry that was recognised but could not be read.
+    pub fn skip(&mut self, warning: String) {
+        self.skipped += 1;
+        if self.first_skip.is_none() {
+            self.first_skip = Some(warning.clone());
+        }
+        self.warnings.push(warning);
+    }
+
+    /// One line for stderr when entries were dropped: how many, after the
+    /// warnings that gave each reason.
+    pub fn skip_summary(&self, source: &str) -> Option<String> {
+        (self.skipped > 0).then(|| {
+            format!(
+                "{source}: {} paper(s) read as {}; {} entr{} skipped (reasons above)",
+                self.papers.len(),
+                self.format.name(),
+                self.skipped,
+                if self.skipped == 1 { "y" } else { "ies" }
+            )
+        })
     }
 }
 
@@ -130,6 +165,30 @@ const BINARY_CHECK: usize = 8192;
 /// (see `pipeline`); everything else is read whole first.
 pub fn parse_path(path: &Path) -> Result<Parsed, ListingError> {
     let source = path.display().to_string();
+    some_paper(parse_path_any(path, &source), &source)
+}
+
+/// A document read in its format that gave no paper is an error, never an
+/// empty success: it names the format and why the first entry was dropped.
+fn some_paper(result: Result<Parsed, ListingError>, source: &str) -> Result<Parsed, ListingError> {
+    let parsed = result?;
+    if !parsed.papers.is_empty() {
+        return Ok(parsed);
+    }
+    let message = match &parsed.first_skip {
+        Some(first) => format!(
+            "read as {} but no paper could be read: {} entr{} skipped; first: {first}",
+            parsed.format.name(),
+            parsed.skipped,
+            if parsed.skipped == 1 { "y" } else { "ies" }
+        ),
+        None => format!("read as {} but it lists no paper", parsed.format.name()),
+    };
+    Err(ListingError::new(source, None, message))
+}
+
+fn parse_path_any(path: &Path, source: &str) -> Result<Parsed, ListingError> {
+    let source = source.to_string();
     let cannot_read =
         |e: std::io::Error| ListingError::new(&source, None, format!("cannot read: {e}"));
     let mut bytes = Vec::new();
@@ -166,10 +225,10 @@ pub fn parse_path(path: &Path) -> Result<Parsed, ListingError> {
 pub fn parse_bytes(bytes: &[u8], source: &str) -> Result<Parsed, ListingError> {
     if bytes.starts_with(&GZIP_MAGIC) && pipeline::worth_it(bytes.len() as u64) {
         if let Some(result) = pipeline::parse_gzip(bytes, source) {
-            return result;
+            return some_paper(result, source);
         }
     }
-    parse_whole(bytes, source)
+    some_paper(parse_whole(bytes, source), source)
 }
 
 /// [`parse_bytes`] on one thread: decompress all, then decode, detect, parse.
@@ -195,7 +254,7 @@ fn parse_whole(bytes: &[u8], source: &str) -> Result<Parsed, ListingError> {
             source,
             None,
             "not an arXiv listing: expected listing page text or HTML, an RSS or Atom feed, \
-             mailing text, or JSON lines of paper metadata",
+             mailing text, OAI-PMH records, or JSON lines of paper metadata",
         )
     })?;
     let mut parsed = match format {
@@ -205,6 +264,7 @@ fn parse_whole(bytes: &[u8], source: &str) -> Result<Parsed, ListingError> {
         Format::Atom => atom::parse(&text, source),
         Format::Mailing => mailing::parse(&text, source),
         Format::Jsonl => jsonl::parse(&text, source),
+        Format::Oai => oai::parse(&text, source),
     }?;
     notes.append(&mut parsed.warnings);
     parsed.warnings = notes;
@@ -282,6 +342,7 @@ fn detect_markup(lower: &str) -> Option<Format> {
         Some("html") => Some(Format::Html),
         Some("rss" | "rdf") => Some(Format::Rss),
         Some("feed") => Some(Format::Atom),
+        Some("oai-pmh") => Some(Format::Oai),
         // A fragment of a listing page (`<dl id='articles'>`, `<div …>`).
         _ if lower.contains("list-title")
             || lower.contains("id='articles'")

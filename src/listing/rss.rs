@@ -33,10 +33,10 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     }
     check_feed_error(&doc.header, source)?;
 
-    let channel_date = feed_date(&doc.header);
+    let channel = Channel { date: feed_date(&doc.header), category: channel_category(&doc.header) };
     let mut parsed = Parsed::new(Format::Rss);
     for (index, record) in doc.records.iter().enumerate() {
-        match paper_from_item(record, channel_date.as_deref(), source) {
+        match paper_from_item(record, &channel, source) {
             Ok((paper, note)) => {
                 if let Some(note) = note {
                     parsed
@@ -45,7 +45,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
                 }
                 parsed.papers.push(paper);
             }
-            Err(why) => parsed.warnings.push(format!(
+            Err(why) => parsed.skip(format!(
                 "{source}:{}: item {} skipped: {why}",
                 record.line,
                 index + 1
@@ -85,18 +85,23 @@ fn feed_date(channel: &Record) -> Option<String> {
         .or_else(|| channel.text("date").and_then(fields::iso_date))
 }
 
+/// What the channel says of all its items.
+struct Channel {
+    date: Option<String>,
+    category: Option<String>,
+}
+
 /// Builds one paper; the optional string is a note worth a warning.
-fn paper_from_item(
-    item: &Record,
-    channel_date: Option<&str>,
-    source: &str,
-) -> Result<(Paper, Option<String>), String> {
+fn paper_from_item(item: &Record, channel: &Channel, source: &str) -> Result<(Paper, Option<String>), String> {
     let description = item.text("description").unwrap_or_default();
     let (head, abstract_raw) = split_description(description);
-    let id = item_id(item, head).ok_or("no arXiv identifier in description, guid or link")?;
     let raw_title = item.text("title").unwrap_or_default();
-    let (title, title_kind) = split_rdf_title(raw_title);
-    let (kind, note) = item_kind(item, head, title_kind);
+    let (title, marker) = split_rdf_title(raw_title);
+    let mut id = item_id(item, head).ok_or("no arXiv identifier in description, guid or link")?;
+    if let Some(marked) = marker.id.filter(|m| m.id == id.id) {
+        id.version = id.version.or(marked.version);
+    }
+    let (kind, note) = item_kind(item, head, marker.kind);
 
     let mut paper = Paper::new(id, kind, source);
     paper.title = fields::markup_inline(title);
@@ -104,13 +109,18 @@ fn paper_from_item(
         return Err("no title".into());
     }
     paper.abstract_text = fields::markup_abstract(abstract_raw);
-    paper.authors = item
-        .all("creator")
-        .flat_map(|f| fields::split_markup_authors(&f.text))
-        .collect();
-    paper.set_subjects(fields::categories(
-        item.all("category").map(|f| f.text.as_str()),
-    ));
+    let mut authors = super::authors::Authors::default();
+    for creator in item.all("creator") {
+        authors.extend(fields::markup_authors(&creator.text));
+    }
+    authors.set_on(&mut paper);
+    let mut subjects = fields::categories(item.all("category").map(|f| f.text.as_str()));
+    if subjects.is_empty() {
+        // RSS 1.0 names only the primary, in the title; the item is listed
+        // in the channel's category too.
+        subjects = fields::categories(marker.primary.iter().chain(&channel.category).map(String::as_str));
+    }
+    paper.set_subjects(subjects);
     paper.journal_ref = item
         .text("journal_reference")
         .and_then(fields::markup_optional);
@@ -122,14 +132,14 @@ fn paper_from_item(
         .text("pubDate")
         .and_then(fields::date_in)
         .or_else(|| item.text("date").and_then(fields::iso_date))
-        .or_else(|| channel_date.map(str::to_string));
+        .or_else(|| channel.date.clone());
     Ok((paper, note))
 }
 
 /// Splits "arXiv:2411.17589v1 Announce Type: new \nAbstract: …" into the
 /// identifying head and the abstract. Descriptions without the "Abstract:"
 /// marker (older feeds) are all abstract.
-fn split_description(description: &str) -> (&str, &str) {
+pub(super) fn split_description(description: &str) -> (&str, &str) {
     match description.find("Abstract:") {
         // Only a marker right after the identifying head counts: an old-style
         // abstract may itself contain the word.
@@ -158,14 +168,23 @@ fn item_id(item: &Record, head: &str) -> Option<ArxivId> {
         .or_else(|| fields::arxiv_id(item.text("link")?))
 }
 
-/// RSS 1.0 titles end with "(arXiv:2101.00001v2 [cs.DC] UPDATED)"; the
-/// marker gives the kind and is not part of the title.
-fn split_rdf_title(title: &str) -> (&str, Option<Kind>) {
+/// What an RSS 1.0 title's closing marker says:
+/// "(arXiv:2101.00001v2 [cs.DC] UPDATED)" gives the id with its version,
+/// the primary category and the kind.
+#[derive(Debug, Default, PartialEq)]
+struct TitleMarker {
+    id: Option<ArxivId>,
+    primary: Option<String>,
+    kind: Option<Kind>,
+}
+
+/// Splits the marker off an RSS 1.0 title; it is not part of the title.
+fn split_rdf_title(title: &str) -> (&str, TitleMarker) {
     let trimmed = title.trim_end();
     let Some(pos) = trimmed.rfind("(arXiv:").filter(|_| trimmed.ends_with(')')) else {
-        return (title, None);
+        return (title, TitleMarker::default());
     };
-    let marker = &trimmed[pos..];
+    let marker = &trimmed[pos + 1..trimmed.len() - 1];
     let kind = if marker.contains("UPDATED") {
         Some(Kind::Replaced)
     } else if marker.contains("CROSS LISTED") {
@@ -173,10 +192,24 @@ fn split_rdf_title(title: &str) -> (&str, Option<Kind>) {
     } else {
         None
     };
-    (trimmed[..pos].trim_end().trim_end_matches('.'), kind)
+    let id = marker.split_whitespace().next().and_then(fields::arxiv_id);
+    let primary = marker
+        .split_once('[')
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .map(|(code, _)| code.trim())
+        .filter(|code| fields::is_category(code))
+        .map(str::to_string);
+    (trimmed[..pos].trim_end().trim_end_matches('.'), TitleMarker { id, primary, kind })
 }
 
-fn item_kind(item: &Record, head: &str, title_kind: Option<Kind>) -> (Kind, Option<String>) {
+/// The category an RSS 1.0 channel lists ("hep-ex updates on arXiv.org").
+fn channel_category(channel: &Record) -> Option<String> {
+    let title = channel.text("title")?;
+    let code = title.trim().strip_suffix("updates on arXiv.org")?.trim();
+    fields::is_category(code).then(|| code.to_string())
+}
+
+pub(super) fn item_kind(item: &Record, head: &str, title_kind: Option<Kind>) -> (Kind, Option<String>) {
     let announce = item
         .text("announce_type")
         .map(str::trim)
@@ -205,12 +238,12 @@ mod tests {
 
     #[test]
     fn splits_old_titles() {
-        let (t, k) = split_rdf_title("A Paper. (arXiv:2101.00001v2 [cs.DC] UPDATED)");
-        assert_eq!((t, k), ("A Paper", Some(Kind::Replaced)));
-        assert_eq!(
-            split_rdf_title("Plain (with parens)"),
-            ("Plain (with parens)", None)
-        );
+        let (t, m) = split_rdf_title("A Paper. (arXiv:2101.00001v2 [cs.DC] UPDATED)");
+        assert_eq!((t, m.kind, m.primary.as_deref()), ("A Paper", Some(Kind::Replaced), Some("cs.DC")));
+        assert_eq!(m.id.map(|id| id.to_string()).as_deref(), Some("2101.00001v2"));
+        let (t, m) = split_rdf_title("Old. (arXiv:hep-th/9901001v3 [hep-th] CROSS LISTED)");
+        assert_eq!((t, m.kind, m.primary.as_deref()), ("Old", Some(Kind::Cross), Some("hep-th")));
+        assert_eq!(split_rdf_title("Plain (with parens)"), ("Plain (with parens)", TitleMarker::default()));
     }
 
     #[test]

@@ -79,7 +79,7 @@ pub fn keep_complete(
         if parsed.papers.is_empty() {
             return Err(problem.error(source, feed));
         }
-        parsed.warnings.push(format!(
+        parsed.skip(format!(
             "{source}:{}: {}; kept the {} complete {unit}(s) before it",
             problem.line,
             problem.message,
