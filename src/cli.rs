@@ -182,8 +182,13 @@ pub struct ServeArgs {
 #[derive(Debug, clap::Args)]
 pub struct FetchArgs {
     /// arXiv categories, e.g. cs.DC cs.LG astro-ph.GA.
-    #[arg(required = true, value_name = "CATEGORY")]
+    #[arg(required_unless_present = "oai", value_name = "CATEGORY")]
     pub categories: Vec<String>,
+    /// Harvest every paper of an arXiv OAI set (cs, math, physics:hep-th)
+    /// first listed or changed from FROM to UNTIL (days, YYYY-MM-DD) with
+    /// OAI-PMH, page by page: a way to backfill a library over any range.
+    #[arg(long, num_args = 3, value_names = ["FROM", "UNTIL", "SET"], conflicts_with = "categories")]
+    pub oai: Option<Vec<String>>,
     /// Add the papers to the library and embed what is new.
     #[arg(long)]
     pub ingest: bool,
@@ -201,9 +206,10 @@ pub struct FetchArgs {
 /// Where and how gently `fetch` and `daily --fetch` download.
 #[derive(Debug, Clone, clap::Args)]
 pub struct FetchOpts {
-    /// One root serving /rss/CAT, /list/CAT/new and /api/query instead of arXiv's
-    /// hosts (a mirror or a test server); else PAPERSCOUT_RSS_URL,
-    /// PAPERSCOUT_LIST_URL and PAPERSCOUT_API_URL override each default.
+    /// One root serving /rss/CAT, /list/CAT/new, /api/query and /oai instead of
+    /// arXiv's hosts (a mirror or a test server); else PAPERSCOUT_RSS_URL,
+    /// PAPERSCOUT_LIST_URL, PAPERSCOUT_API_URL and PAPERSCOUT_OAI_URL override
+    /// each default.
     #[arg(long, env = "PAPERSCOUT_BASE_URL", value_name = "URL")]
     pub base_url: Option<String>,
     /// Seconds before one request is given up.

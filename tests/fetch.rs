@@ -596,3 +596,67 @@ fn an_absurd_timeout_is_a_clear_error() {
     }
     assert!(s.hits("/").is_empty());
 }
+
+/// A second and last page in arXiv's `arXiv` format: an old-style id, an
+/// affiliation, and the empty token that ends the list.
+const OAI_LAST: &str = "<?xml version='1.0' encoding='UTF-8'?>\n<OAI-PMH xmlns='http://www.openarchives.org/OAI/2.0/'>\
+    <responseDate>2026-11-25T10:00:00Z</responseDate><request verb='ListRecords'>http://export.arxiv.org/oai2</request>\
+    <ListRecords><record><header><identifier>oai:arXiv.org:hep-th/9901001</identifier><datestamp>2014-01-16</datestamp>\
+    <setSpec>physics:hep-th</setSpec></header><metadata><arXiv xmlns='http://arxiv.org/OAI/arXiv/'><id>hep-th/9901001</id>\
+    <created>1999-01-01</created><authors><author><keyname>G\\\"odel</keyname><forenames>Kurt</forenames>\
+    <affiliation>IAS</affiliation></author></authors><title>An old paper</title><categories>hep-th gr-qc</categories>\
+    <abstract>  Old.\n</abstract></arXiv></metadata></record>\
+    <resumptionToken cursor='1000' completeListSize='1000'></resumptionToken></ListRecords></OAI-PMH>\n";
+
+#[test]
+fn oai_harvest_follows_resumption_tokens_politely() {
+    let s = Server::start();
+    let first = std::fs::read(common::root().join("../shared/real-documents/oai-pmh-arXivRaw-cs-2014-01-16.xml")).expect("real harvest page");
+    // The flow control OAI-PMH servers use between pages: 503 + Retry-After.
+    s.route("/oai", vec![Reply::ok(first), Reply::status(503).header("Retry-After", "1"), Reply::ok(OAI_LAST)]);
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let out = dir.path().join("harvest.jsonl");
+    let o = cli(&s, &lib, &["fetch", "--oai", "2014-01-01", "2014-01-16", "cs", "--out", out.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let hits = s.hits("/oai");
+    assert_eq!(hits.len(), 3, "{hits:?}");
+    assert_eq!(hits[0].target, "/oai?verb=ListRecords&metadataPrefix=arXivRaw&from=2014-01-01&until=2014-01-16&set=cs");
+    // The token, encoded, and the same request again after the 503.
+    assert_eq!(hits[1].target, "/oai?verb=ListRecords&resumptionToken=496549%7C96001");
+    assert_eq!(hits[2].target, hits[1].target);
+    assert!(hits[2].at - hits[1].at >= Duration::from_millis(900), "Retry-After honoured");
+    let papers = common::json_lines(&std::fs::read_to_string(&out).unwrap());
+    // 1,000 records on the real page, one with an id arXiv never issued
+    // (0811.36489: skipped and named), and one on the last page.
+    assert_eq!(papers.len(), 1000);
+    assert!(err.contains("0811.36489") && err.contains("1 record(s) skipped"), "{err}");
+    let old = papers.iter().find(|p| p["id"] == "hep-th/9901001").expect("old-style id");
+    assert_eq!(old["authors"], serde_json::json!(["Kurt Gödel"]));
+    assert_eq!(old["affiliations"], serde_json::json!(["IAS"]));
+    assert_eq!(old["kind"], "snapshot");
+    assert_eq!(old["listing_date"], "1999-01-01");
+
+    // Into a library: the same pages, stored as papers without a listing day.
+    s.route("/oai", vec![Reply::ok(OAI_LAST)]);
+    let o = cli(&s, &lib, &["fetch", "--oai", "1999-01-01", "1999-01-31", "physics:hep-th", "--ingest"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(s.hits("/oai").last().unwrap().target.ends_with("set=physics%3Ahep-th"));
+    let o = cli(&s, &lib, &["like", "hep-th/9901001"]);
+    assert!(o.status.success(), "an old-style id is taken: {}", String::from_utf8_lossy(&o.stderr));
+
+    // Nothing in the range: said, and not a success; bad bounds refused before any request.
+    s.route("/oai", vec![Reply::ok("<OAI-PMH><error code='noRecordsMatch'>No records</error></OAI-PMH>")]);
+    let o = cli(&s, &lib, &["fetch", "--oai", "2014-01-01", "2014-01-02", "cs"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no records in set cs from 2014-01-01 until 2014-01-02"));
+    let before = s.hits("/oai").len();
+    for bad in [["2014-02-30", "2014-03-01", "cs"], ["2014-03-02", "2014-03-01", "cs"], ["2014-03-01", "2014-03-02", "cs&verb=Identify"]] {
+        let mut args = vec!["fetch", "--oai"];
+        args.extend(bad);
+        let o = cli(&s, &lib, &args);
+        assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--oai"), "{bad:?}");
+    }
+    assert_eq!(s.hits("/oai").len(), before);
+}

@@ -691,7 +691,10 @@ fn html_double_quoted_and_empty_listing_pages() {
     let empty = "<!DOCTYPE html><html><body><h1>Computer Science</h1>\
         <h3>Showing new listings for Friday, 6 March 2026</h3><p>No updates today.</p></body></html>";
     let err = parse_bytes(empty.as_bytes(), "empty.html").unwrap_err();
-    assert_eq!(err.to_string(), "empty.html: the listing page says there are no updates for its day: no paper in it");
+    assert_eq!(
+        err.to_string(),
+        "empty.html: read as listing page HTML but it lists no paper (empty.html: the page says there are no updates for its day)"
+    );
 }
 
 #[test]

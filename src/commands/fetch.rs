@@ -10,6 +10,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 pub fn run(args: &FetchArgs, verbose: bool) -> Result<()> {
+    if let Some(oai) = &args.oai {
+        return harvest(args, oai, verbose);
+    }
     let start = Instant::now();
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     // Everything is downloaded and parsed before anything is written: a
@@ -36,6 +39,85 @@ pub fn run(args: &FetchArgs, verbose: bool) -> Result<()> {
         let mut out = std::io::stdout().lock();
         report::table::write_papers(&mut out, &papers)?;
         out.flush()?;
+    }
+    Ok(())
+}
+
+/// `fetch --oai FROM UNTIL SET`: page after page of OAI-PMH records, each
+/// ingested (or written, or shown) as it arrives, so a harvest of months
+/// holds one page in memory and a failure keeps the pages before it (a
+/// second run adds only what is missing).
+fn harvest(args: &FetchArgs, spec: &[String], verbose: bool) -> Result<()> {
+    let start = Instant::now();
+    let [from, until, set] = spec else {
+        anyhow::bail!("--oai takes FROM UNTIL SET");
+    };
+    let range = fetch::oai::Range::new(from, until, set)?;
+    let dir = library::resolve_dir(args.library.library.as_deref())?;
+    let endpoints = Endpoints::resolve(args.fetch.base_url.as_deref());
+    let client = client(&args.fetch, &endpoints)?;
+    let mut pages = fetch::oai::pages(&client, &endpoints, &range);
+    let mut out = match &args.out {
+        Some(path) => {
+            let tmp = path.with_extension("tmp");
+            let file = std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+            Some((tmp, std::io::BufWriter::new(file)))
+        }
+        None => None,
+    };
+    let mut records = 0usize;
+    let mut skipped = 0usize;
+    // What every page goes through before it is stored: its warnings, the
+    // count, and --out or the table.
+    let mut each = |parsed: crate::listing::Parsed, pages: usize, total: Option<u64>| -> Result<Vec<Paper>> {
+        for w in &parsed.warnings {
+            eprintln!("warning: {w}");
+        }
+        records += parsed.papers.len();
+        skipped += parsed.skipped;
+        if verbose {
+            let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+            eprintln!("oai: page {pages}: {} record(s), {records}{of} so far", parsed.papers.len());
+        }
+        if let Some((_, w)) = out.as_mut() {
+            report::json::write_papers(w, &parsed.papers)?;
+        } else if !args.ingest {
+            let mut stdout = std::io::stdout().lock();
+            report::table::write_papers(&mut stdout, &parsed.papers)?;
+            stdout.flush()?;
+        }
+        Ok(parsed.papers)
+    };
+    if args.ingest {
+        let mut lib = Library::open_write(&dir)?;
+        let mut batches = std::iter::from_fn(|| {
+            let page = pages.next()?;
+            let (n, total) = (pages.pages, pages.complete_list_size);
+            Some(page.and_then(|parsed| each(parsed, n, total)).map(|papers| crate::listing::stream::Batch { papers, ..Default::default() }))
+        });
+        let done = ingest::ingest_batches(&mut lib, &mut batches, &args.model, false, verbose)?;
+        drop(batches);
+        if records > 0 {
+            println!("{records} record(s) harvested: {}", done.summary(start, &dir));
+        }
+    } else {
+        while let Some(page) = pages.next() {
+            let (n, total) = (pages.pages, pages.complete_list_size);
+            each(page?, n, total)?;
+        }
+    }
+    if let Some((tmp, mut w)) = out {
+        w.flush().context("writing the harvest")?;
+        drop(w);
+        if let Some(path) = &args.out {
+            std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
+    if skipped > 0 {
+        eprintln!("warning: oai: {skipped} record(s) skipped (reasons above)");
+    }
+    if records == 0 {
+        anyhow::bail!("OAI-PMH: no records in set {set} from {from} until {until}");
     }
     Ok(())
 }

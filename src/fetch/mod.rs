@@ -1,7 +1,9 @@
 //! Bringing a day's listing in from arXiv: a polite HTTP client (`client`)
-//! and the sources it reads (`sources`: RSS, listing page, API).
+//! and the sources it reads (`sources`: RSS, listing page, API; `oai`:
+//! harvests over a date range).
 
 pub mod client;
+pub mod oai;
 pub mod sources;
 
 pub use client::{Client, FetchError, Politeness, USER_AGENT};

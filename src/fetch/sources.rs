@@ -23,21 +23,30 @@ pub struct Endpoints {
     pub list: String,
     /// The API query URL (`?id_list=…` is appended).
     pub api: String,
+    /// The OAI-PMH base URL (`?verb=ListRecords…` is appended).
+    pub oai: String,
 }
 
 impl Endpoints {
     pub fn arxiv() -> Endpoints {
-        Endpoints { rss: ARXIV_RSS.into(), list: ARXIV_LIST.into(), api: ARXIV_API.into() }
+        Endpoints { rss: ARXIV_RSS.into(), list: ARXIV_LIST.into(), api: ARXIV_API.into(), oai: super::oai::ARXIV_OAI.into() }
     }
 
-    /// One root serving `/rss/<cat>`, `/list/<cat>/new` and `/api/query` (a mirror, or a test server).
+    /// One root serving `/rss/<cat>`, `/list/<cat>/new`, `/api/query` and
+    /// `/oai` (a mirror, or a test server).
     pub fn under(base: &str) -> Endpoints {
         let base = base.trim_end_matches('/');
-        Endpoints { rss: format!("{base}/rss/"), list: format!("{base}/list/"), api: format!("{base}/api/query") }
+        Endpoints {
+            rss: format!("{base}/rss/"),
+            list: format!("{base}/list/"),
+            api: format!("{base}/api/query"),
+            oai: format!("{base}/oai"),
+        }
     }
 
     /// `base` when given, else arXiv with each root overridable by
-    /// `PAPERSCOUT_RSS_URL`, `PAPERSCOUT_LIST_URL` and `PAPERSCOUT_API_URL`.
+    /// `PAPERSCOUT_RSS_URL`, `PAPERSCOUT_LIST_URL`, `PAPERSCOUT_API_URL` and
+    /// `PAPERSCOUT_OAI_URL`.
     pub fn resolve(base: Option<&str>) -> Endpoints {
         if let Some(b) = base.filter(|b| !b.is_empty()) {
             return Endpoints::under(b);
@@ -47,13 +56,14 @@ impl Endpoints {
             rss: var("PAPERSCOUT_RSS_URL", ARXIV_RSS),
             list: var("PAPERSCOUT_LIST_URL", ARXIV_LIST),
             api: var("PAPERSCOUT_API_URL", ARXIV_API),
+            oai: var("PAPERSCOUT_OAI_URL", super::oai::ARXIV_OAI),
         }
     }
 
     /// `host:port` of each root, the hosts a redirect may lead to.
     pub fn hosts(&self) -> Vec<String> {
         let mut hosts: Vec<String> = Vec::new();
-        for root in [&self.rss, &self.list, &self.api] {
+        for root in [&self.rss, &self.list, &self.api, &self.oai] {
             if let Ok(url) = url::Url::parse(root) {
                 let host = super::client::host_port(&url);
                 if !hosts.contains(&host) {
@@ -194,7 +204,7 @@ fn parse_download(client: &Client, body: Vec<u8>, url: &str) -> Result<listing::
     std::thread::Builder::new()
         .name("parse-download".into())
         .spawn(move || {
-            let _ = tx.send(listing::parse_bytes(&body, &source));
+            let _ = tx.send(listing::parse_bytes_or_empty(&body, &source));
         })
         .map_err(|e| anyhow!("{url}: cannot start the parser: {e}"))?;
     match rx.recv_timeout(timeout) {

@@ -34,11 +34,9 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
         .any(|e| e.value().name() == "dl" && is_article_list(e));
     if !has_list {
         if says_no_updates(text) {
-            return Err(ListingError::new(
-                source,
-                None,
-                "the listing page says there are no updates for its day: no paper in it",
-            ));
+            let mut parsed = Parsed::new(Format::Html);
+            parsed.warnings.push(format!("{source}: the page says there are no updates for its day"));
+            return Ok(parsed);
         }
         return Err(ListingError::new(
             source,
@@ -61,7 +59,8 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     walker.finish(text)
 }
 
-/// An arXiv day or section with nothing in it: a real page, but no paper.
+/// An arXiv day or section with nothing in it: a real page, but no paper
+/// (an error to `parse_bytes`, an empty day to `fetch`).
 fn says_no_updates(text: &str) -> bool {
     text.contains("No updates today") || text.contains("No updates for this time period")
 }

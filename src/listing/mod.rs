@@ -182,7 +182,10 @@ fn some_paper(result: Result<Parsed, ListingError>, source: &str) -> Result<Pars
             parsed.skipped,
             if parsed.skipped == 1 { "y" } else { "ies" }
         ),
-        None => format!("read as {} but it lists no paper", parsed.format.name()),
+        None => match parsed.warnings.first() {
+            Some(note) => format!("read as {} but it lists no paper ({note})", parsed.format.name()),
+            None => format!("read as {} but it lists no paper", parsed.format.name()),
+        },
     };
     Err(ListingError::new(source, None, message))
 }
@@ -223,12 +226,18 @@ fn parse_path_any(path: &Path, source: &str) -> Result<Parsed, ListingError> {
 /// Big gzipped JSON lines are decompressed and parsed at the same time, on
 /// two threads (see `pipeline`); the result is the same either way.
 pub fn parse_bytes(bytes: &[u8], source: &str) -> Result<Parsed, ListingError> {
+    some_paper(parse_bytes_or_empty(bytes, source), source)
+}
+
+/// [`parse_bytes`] for a download where an empty document is news, not an
+/// error: a feed on a day arXiv announced nothing, a search without hits.
+pub fn parse_bytes_or_empty(bytes: &[u8], source: &str) -> Result<Parsed, ListingError> {
     if bytes.starts_with(&GZIP_MAGIC) && pipeline::worth_it(bytes.len() as u64) {
         if let Some(result) = pipeline::parse_gzip(bytes, source) {
-            return some_paper(result, source);
+            return result;
         }
     }
-    some_paper(parse_whole(bytes, source), source)
+    parse_whole(bytes, source)
 }
 
 /// [`parse_bytes`] on one thread: decompress all, then decode, detect, parse.
