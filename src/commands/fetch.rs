@@ -96,7 +96,6 @@ fn harvest(args: &FetchArgs, spec: &[String], verbose: bool) -> Result<()> {
             Some(page.and_then(|parsed| each(parsed, n, total)).map(|papers| crate::listing::stream::Batch { papers, ..Default::default() }))
         });
         let done = ingest::ingest_batches(&mut lib, &mut batches, &args.model, false, verbose)?;
-        drop(batches);
         if records > 0 {
             println!("{records} record(s) harvested: {}", done.summary(start, &dir));
         }

@@ -188,3 +188,49 @@ fn paper_from_entry(entry: &Record, source: &str) -> Result<Paper, String> {
         .or_else(|| entry.text("published").and_then(fields::iso_date));
     Ok(paper)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// rss.arxiv.org's Atom edition on a day with replacements (the real
+    /// sample, a cs.AI day of 2025, has only new and cross entries), written
+    /// as the feed writes its items.
+    #[test]
+    fn announcement_entries_of_every_type() {
+        let entry = |id: &str, kind: &str| {
+            format!(
+                "<entry><id>oai:arXiv.org:{id}</id><title>T {id}</title><updated>2025-08-20T04:00:19+00:00</updated>\
+                 <summary>arXiv:{id} Announce Type: {kind} \nAbstract: About {id}.</summary>\
+                 <category term=\"cs.AI\"/><category term=\"cs.CL\"/><published>2025-08-20T00:00:00-04:00</published>\
+                 <arxiv:announce_type>{kind}</arxiv:announce_type><dc:creator>A. One, B. Tw\u{f6} (MIT)</dc:creator></entry>"
+            )
+        };
+        let xml = format!(
+            "<feed xmlns:arxiv=\"http://arxiv.org/schemas/atom\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" \
+             xmlns=\"http://www.w3.org/2005/Atom\"><id>http://rss.arxiv.org/atom/cs.AI</id>{}{}{}{}</feed>",
+            entry("2508.00001v1", "new"),
+            entry("2508.00002v1", "cross"),
+            entry("2401.00003v3", "replace"),
+            entry("hep-th/9901001v2", "replace-cross"),
+        );
+        let parsed = parse(&xml, "a").unwrap();
+        let got: Vec<(String, Option<u32>, Kind)> = parsed.papers.iter().map(|p| (p.id.clone(), p.version, p.kind)).collect();
+        assert_eq!(
+            got,
+            [
+                ("2508.00001".into(), Some(1), Kind::New),
+                ("2508.00002".into(), Some(1), Kind::Cross),
+                ("2401.00003".into(), Some(3), Kind::Replaced),
+                ("hep-th/9901001".into(), Some(2), Kind::Replaced),
+            ]
+        );
+        let p = &parsed.papers[3];
+        assert_eq!(p.abstract_text, "About hep-th/9901001v2.");
+        assert_eq!(p.authors, ["A. One", "B. Twö"]);
+        assert_eq!(p.affiliations, ["", "MIT"]);
+        assert_eq!(p.subjects, ["cs.AI", "cs.CL"]);
+        assert_eq!(p.listing_date.as_deref(), Some("2025-08-20"));
+        assert_eq!(parsed.format, Format::Atom);
+    }
+}

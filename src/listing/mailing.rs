@@ -384,4 +384,48 @@ mod tests {
             parsed.warnings
         );
     }
+
+    /// The 1990s mailing, as arXiv's own listing files of that era show
+    /// entries (the real sample is a monthly file of cross-listings only):
+    /// `Paper:` lines, an abstract, and a replacement.
+    #[test]
+    fn nineties_entries() {
+        let text = "------------------------------------------------------------------------------\n\
+            \\\\\n\
+            Paper: hep-th/9701001\n\
+            From: A Person <someone@example.com>\n\
+            Date: Wed, 1 Jan 1997 10:00:00 GMT   (10kb)\n\
+            \n\
+            Title: Waves\n\
+            Authors: E. Schr\\\"odinger (1), P. Dirac (2) ((1) Dublin, (2) Cambridge)\n\
+            Comments: 10 pages\n\
+            \\\\\n\
+            \x20 The abstract.\n\
+            \\\\\n\
+            ------------------------------------------------------------------------------\n\
+            \\\\\n\
+            Paper (*cross-listing*): math.AG/9701002\n\
+            Date: Thu, 2 Jan 1997 10:00:00 GMT   (12kb)\n\
+            \n\
+            Title: Curves\n\
+            Authors: A. Weil\n\
+            Categories: math.AG hep-th\n\
+            \\\\\n\
+            \\\\\n\
+            Paper: hep-th/9612001\n\
+            replaced with revised version Fri, 3 Jan 1997 10:00:00 GMT   (11kb)\n\
+            \n\
+            Title: Older\n\
+            \\\\\n";
+        assert!(looks_like(text));
+        let parsed = parse(text, "m").unwrap();
+        let got: Vec<(&str, Kind)> = parsed.papers.iter().map(|p| (p.id.as_str(), p.kind)).collect();
+        assert_eq!(got, [("hep-th/9701001", Kind::New), ("math.AG/9701002", Kind::Cross), ("hep-th/9612001", Kind::Replaced)]);
+        let a = &parsed.papers[0];
+        assert_eq!(a.authors, ["E. Schrödinger", "P. Dirac"]);
+        assert_eq!(a.affiliations, ["Dublin", "Cambridge"]);
+        assert_eq!(a.abstract_text, "The abstract.");
+        assert_eq!(parsed.papers[1].subjects, ["math.AG", "hep-th"]);
+        assert!(!looks_like("Paper: not an id\n\\\\\n"));
+    }
 }
