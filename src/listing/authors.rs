@@ -276,9 +276,9 @@ fn clean_name(piece: &str) -> Option<String> {
     if piece.is_empty() || piece == "and" || piece.starts_with("et al") {
         return None;
     }
-    let lower = piece.to_lowercase();
     for lead in ["for the ", "on behalf of the ", "on behalf of ", "for "] {
-        if lower.starts_with(lead) && is_group(piece) {
+        let starts = piece.get(..lead.len()).is_some_and(|head| head.eq_ignore_ascii_case(lead));
+        if starts && is_group(piece) {
             return Some(piece[lead.len()..].trim().to_string());
         }
     }

@@ -74,14 +74,15 @@ fn in_article_list(element: ElementRef<'_>) -> bool {
 }
 
 /// Since 2024 the one `<dl id='articles'>`; before, a plain `<dl>` after
-/// each section's `<h3>`, known by its entries' `list-identifier` spans.
+/// each section's `<h3>`, known by its first entry: a `list-identifier`
+/// span, or at least a link to an abstract.
 fn is_article_list(dl: ElementRef<'_>) -> bool {
     dl.value().id() == Some("articles")
         || dl
             .children()
             .filter_map(ElementRef::wrap)
             .find(|c| c.value().name() == "dt")
-            .is_some_and(|dt| first_with_class(dt, "list-identifier").is_some())
+            .is_some_and(|dt| first_with_class(dt, "list-identifier").is_some() || dt_id(dt).is_some())
 }
 
 /// What a `<dt>` says about the entry whose `<dd>` follows.
@@ -657,5 +658,39 @@ mod tests {
             fields::clean_inline(&element_text(div)),
             "RX J$0513.9-6951$ & more"
         );
+    }
+
+    /// A /new page of the 2000s: plain `<dl>`s after each `<h3>`, entries
+    /// without the `list-identifier` span, affiliations in the author text.
+    #[test]
+    fn pages_before_2024() {
+        let entry = |id: &str, marker: &str, title: &str| {
+            format!(
+                "<dt><a name=\"item\">[1]</a>&nbsp; <a href=\"/abs/{id}\" title=\"Abstract\">arXiv:{id}</a> {marker} \
+                 [<a href=\"/pdf/{id}\">pdf</a>]</dt>\n<dd><div class=\"meta\"><div class=\"list-title\">\
+                 <span class=\"descriptor\">Title:</span> {title}</div><div class=\"list-authors\"><span class=\"descriptor\">Authors:</span> \
+                 <a href=\"/a/smith_a_1\">A. Smith</a> (MIT), <a href=\"/a/jones_b_1\">B. Jones</a></div>\
+                 <div class=\"list-subjects\"><span class=\"descriptor\">Subjects:</span> <span class=\"primary-subject\">\
+                 Computational Complexity (cs.CC)</span>; Logic in Computer Science (cs.LO)</div><p>About {title}.</p></div></dd>"
+            )
+        };
+        let page = format!(
+            "<html><body><h1>Computer Science</h1><h3>New submissions for Mon, 14 Apr 08</h3><dl>{}</dl>\
+             <h3>Cross-lists for Mon, 14 Apr 08</h3><dl>{}</dl><h3>Replacements for Mon, 14 Apr 08</h3><dl>{}</dl></body></html>",
+            entry("0804.1234", "", "One"),
+            entry("math/0703001", "(cross-list from math.LO)", "Two"),
+            entry("0801.0001", "(replaced)", "Three"),
+        );
+        let parsed = parse(&page, "old.html").unwrap();
+        let got: Vec<(&str, Kind)> = parsed.papers.iter().map(|p| (p.id.as_str(), p.kind)).collect();
+        assert_eq!(got, [("0804.1234", Kind::New), ("math/0703001", Kind::Cross), ("0801.0001", Kind::Replaced)]);
+        let p = &parsed.papers[0];
+        assert_eq!((p.authors.clone(), p.affiliations.clone()), (vec!["A. Smith".to_string(), "B. Jones".into()], vec!["MIT".to_string(), String::new()]));
+        assert_eq!(p.subjects, ["cs.CC", "cs.LO"]);
+        assert_eq!(p.listing_date.as_deref(), Some("2008-04-14"));
+        assert_eq!(p.abstract_text, "About One.");
+        // A page of something else is still refused, saying why.
+        let err = parse("<html><body><dl><dt>Term</dt><dd>Definition</dd></dl></body></html>", "x.html").unwrap_err();
+        assert!(err.message.contains("without an arXiv article list"), "{err}");
     }
 }
