@@ -165,3 +165,37 @@ fn errors_quote_only_a_little_of_the_input() {
     assert!(o.status.success() && err.contains("bad-id.jsonl:2:") && err.contains("not an arXiv id"), "{}", &err[..err.len().min(300)]);
     assert!(err.len() < 400, "{} bytes of warning", err.len());
 }
+
+/// `paperscout parse … | head -1`: the reader leaving is no failure. The
+/// read end is closed before the child writes, through a command's own
+/// writer (`parse`, `daily`'s writers) and through `println!` (`seed list`).
+#[test]
+fn a_closed_pipe_is_a_quiet_success() {
+    use std::process::Stdio;
+    let closed = |mut cmd: Command| {
+        let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("run paperscout");
+        drop(child.stdout.take());
+        let o = child.wait_with_output().expect("wait");
+        (o.status, String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    // 1,141 papers: far more than a pipe holds.
+    let big = common::root().join("../shared/real-documents/mailing-cs-AI-LG-SE-2026-01-20-full.txt");
+    for json in [true, false] {
+        let mut cmd = Command::new(common::BIN);
+        cmd.arg("parse").arg(&big);
+        if json {
+            cmd.arg("--json");
+        }
+        let (status, err) = closed(cmd);
+        assert!(status.success(), "parse (json {json}): {status} {err}");
+        assert!(!err.contains("Broken pipe") && !err.contains("panicked"), "{err}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let one = dir.path().join("one.jsonl");
+    std::fs::write(&one, format!("{}\n", serde_json::json!({"id": "2603.09001", "title": "A paper"}))).unwrap();
+    ok(&lib, &["ingest", "--no-embed", one.to_str().unwrap()]);
+    let (status, err) = closed(common::command(&lib, &["seed", "list"]));
+    assert!(status.success(), "seed list: {status} {err}");
+    assert!(!err.contains("Broken pipe") && !err.contains("panicked"), "{err}");
+}

@@ -86,8 +86,12 @@ fn read_chunk(reader: &mut dyn BufRead, index: &mut usize, shard: Option<Shard>,
         if raw.trim().is_empty() || shard.is_some_and(|s| !s.takes(i)) {
             continue;
         }
-        let line = raw.trim_end_matches(['\n', '\r']).to_string();
-        lines.push(parse_line(line, i + 1).with_context(|| file.to_string())?);
+        let mut line = raw.trim_end_matches(['\n', '\r']);
+        if i == 0 {
+            // A file saved by an editor that marks UTF-8.
+            line = line.strip_prefix('\u{feff}').unwrap_or(line);
+        }
+        lines.push(parse_line(line.to_string(), i + 1).with_context(|| file.to_string())?);
     }
     Ok(lines)
 }

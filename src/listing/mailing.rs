@@ -22,7 +22,8 @@
 //! `Paper: hep-th/9701001` or `Paper (*cross-listing*): cond-mat/9701067`.
 //! The pastweek file has no abstracts and dates its days with
 //! `/* Fri, 3 Mar 2023 */` headings; a mailing is dated by its `Date:` header
-//! (sent after the evening announcement, so its GMT day is the listing day).
+//! (sent after the evening announcement, so its GMT day is the listing day),
+//! or, saved without it, by the day after its "received from … to …" window.
 
 use super::{fields, Format, ListingError, Parsed};
 use crate::paper::{ArxivId, Kind, Paper};
@@ -169,6 +170,9 @@ impl<'a> Reader<'a> {
         } else if !self.seen_delimiter && line.starts_with("Date:") {
             // The mailing's own e-mail header.
             self.date = fields::date_in(line);
+        } else if !self.seen_delimiter && self.date.is_none() && line.trim_start().starts_with("received from") {
+            // A mailing saved without its e-mail header still names its window.
+            self.date = line.split(" to ").nth(1).and_then(fields::date_in).and_then(|end| announced_after(&end));
         }
     }
 
@@ -292,6 +296,21 @@ fn entry_id(line: &str) -> Option<(ArxivId, &str)> {
     let token = rest.split_whitespace().next()?;
     let id = fields::arxiv_id(token)?;
     Some((id, &rest[token.len()..]))
+}
+
+/// The listing day of a mailing whose submission window ends on `end`
+/// (`YYYY-MM-DD`): arXiv announces that evening, US Eastern, and the mailing
+/// and listing are dated the next day, Monday for a window ending on Friday.
+/// (A holiday moves it; the e-mail's `Date:` header, when kept, is exact.)
+fn announced_after(end: &str) -> Option<String> {
+    use chrono::{Datelike, Weekday};
+    let end = chrono::NaiveDate::parse_from_str(end, "%Y-%m-%d").ok()?;
+    let skip = match end.weekday() {
+        Weekday::Fri => 3,
+        Weekday::Sat => 2,
+        _ => 1,
+    };
+    Some((end + chrono::Days::new(skip)).format("%Y-%m-%d").to_string())
 }
 
 /// Lines made only of `-` and `%`: entry separators and section markers.
