@@ -214,16 +214,20 @@ impl Reader {
 
     /// Reads from anything Parquet's reader can (a file, bytes in memory).
     pub fn new<T: ChunkReader + 'static>(input: T, source: &str) -> Result<Reader, ListingError> {
-        let bad = |e: String| ListingError::new(source, None, e);
-        let builder = ParquetRecordBatchReaderBuilder::try_new(input).map_err(|e| bad(format!("not a readable Parquet file: {e}")))?;
-        let batches = builder.with_batch_size(ROW_GROUP).build().map_err(|e| bad(format!("not a readable Parquet file: {e}")))?;
+        let bad = |e: String| ListingError::new(source, None, format!("not a readable Parquet file: {e}"));
+        let len = input.len();
+        let builder = quietly(|| ParquetRecordBatchReaderBuilder::try_new(input)).and_then(|r| r.map_err(|e| e.to_string())).map_err(bad)?;
+        check_chunks(builder.metadata(), len).map_err(bad)?;
+        let batches = quietly(|| builder.with_batch_size(ROW_GROUP).build()).and_then(|r| r.map_err(|e| e.to_string())).map_err(bad)?;
         Ok(Reader { batches, source: source.to_string(), row: 0 })
     }
 
     /// The next batch of rows as papers.
     pub fn next_rows(&mut self) -> Option<Result<Papers, ListingError>> {
-        let batch = match self.batches.next()? {
-            Ok(b) => b,
+        let batch = match quietly(|| self.batches.next()) {
+            Ok(None) => return None,
+            Ok(Some(Ok(b))) => b,
+            Ok(Some(Err(e))) => return Some(Err(ListingError::new(&self.source, None, format!("cannot read Parquet: {e}")))),
             Err(e) => return Some(Err(ListingError::new(&self.source, None, format!("cannot read Parquet: {e}")))),
         };
         let converted = self.convert(&batch).map_err(|e| ListingError::new(&self.source, None, e));
@@ -308,6 +312,48 @@ impl Iterator for Reader {
     }
 }
 
+/// Every column chunk where the file has room for it. The Parquet reader
+/// asserts (panics) on a negative offset or size in the footer; a range past
+/// the end would be a read error later, this says which chunk.
+fn check_chunks(meta: &parquet::file::metadata::ParquetMetaData, file_len: u64) -> Result<(), String> {
+    for (g, group) in meta.row_groups().iter().enumerate() {
+        for (c, chunk) in group.columns().iter().enumerate() {
+            let start = chunk.dictionary_page_offset().unwrap_or(chunk.data_page_offset());
+            let size = chunk.compressed_size();
+            let end = u64::try_from(start).ok().zip(u64::try_from(size).ok()).and_then(|(s, n)| s.checked_add(n));
+            if end.is_none_or(|end| end > file_len) {
+                return Err(format!("column {} of row group {} lies outside the file ({start} + {size} bytes of {file_len})", c + 1, g + 1));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs a call into the Parquet reader, turning a panic (its answer to
+/// some malformed files) into an error, and keeping its message off stderr.
+/// The hook stays quiet only on this thread and only during the call.
+fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    use std::cell::Cell;
+    use std::panic;
+    thread_local!(static QUIET: Cell<bool> = const { Cell::new(false) });
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(Cell::get) {
+                previous(info)
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let result = panic::catch_unwind(panic::AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(false));
+    result.map_err(|payload| {
+        let why = payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned());
+        format!("the Parquet reader failed: {}", why.unwrap_or_else(|| "malformed file".into()))
+    })
+}
+
 /// `YYYY-MM-DD`, and a day the calendar has.
 pub fn is_calendar_date(s: &str) -> bool {
     let b = s.as_bytes();
@@ -318,4 +364,34 @@ pub fn is_calendar_date(s: &str) -> bool {
 
 fn column<'a>(batch: &'a RecordBatch, name: &str) -> Result<&'a ArrayRef, String> {
     batch.column_by_name(name).ok_or_else(|| format!("no column `{name}`: not a paperscout export"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_days_the_calendar_has() {
+        assert!(is_calendar_date("2024-02-29"));
+        for bad in ["2026-02-30", "2026-2-3", "<script>", "２０２６-01-01", "2026-01-01T00:00:00", "+2026-01-0"] {
+            assert!(!is_calendar_date(bad), "{bad}");
+        }
+    }
+
+    /// Found by fuzzing (`parquet`): a footer with a negative column offset
+    /// made arrow-rs panic on the first batch.
+    #[test]
+    fn a_footer_the_reader_would_panic_on_is_one_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.parquet");
+        std::fs::write(&path, include_bytes!("../fuzz/seeds/parquet/negative-offset.parquet")).unwrap();
+        let err = match Reader::open(&path) {
+            Err(e) => e.to_string(),
+            Ok(mut r) => r.next_rows().expect("a batch or an error").expect_err("not readable").to_string(),
+        };
+        assert!(err.contains("x.parquet: not a readable Parquet file: column") && err.contains("lies outside the file"), "{err}");
+        let caught = quietly(|| -> u8 { panic!("boom") }).unwrap_err();
+        assert_eq!(caught, "the Parquet reader failed: boom");
+        assert_eq!(quietly(|| 7), Ok(7));
+    }
 }

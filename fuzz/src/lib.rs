@@ -8,6 +8,23 @@
 pub mod listing;
 #[path = "../../src/paper.rs"]
 pub mod paper;
+#[path = "../../src/parquet.rs"]
+pub mod parquet;
+#[path = "../../src/profile/seed_files.rs"]
+pub mod seed_files;
+
+/// The one function of the library the seed readers use: the hash that
+/// names a seed without an arXiv id. paperscout's is
+/// `library::store::text_hash`, in a file that also opens SQLite; this is
+/// the same two lines.
+pub mod library {
+    pub mod store {
+        pub fn text_hash(text: &str) -> Vec<u8> {
+            use sha2::{Digest, Sha256};
+            Sha256::digest(text.as_bytes())[..16].to_vec()
+        }
+    }
+}
 
 use listing::Parsed;
 use paper::ArxivId;
@@ -31,4 +48,23 @@ pub fn check_date(date: &str) {
         shaped && chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_ok(),
         "not a date: {date:?}"
     );
+}
+
+/// What must hold for every seed a seed reader returns: its key is an arXiv
+/// id that reads back unchanged or `text:` and 12 hex digits, its title is
+/// one line of text, and its date is `YYYY`, `YYYY-MM` or a calendar day.
+pub fn check_seed(s: &seed_files::SeedInput) {
+    match s.key.strip_prefix("text:") {
+        Some(hash) => assert!(hash.len() == 12 && hash.bytes().all(|b| b.is_ascii_hexdigit()), "key of {s:?}"),
+        None => assert_eq!(ArxivId::parse(&s.key).map(|a| (a.id, a.version)), Some((s.key.clone(), None)), "key of {s:?}"),
+    }
+    assert!(!s.title.is_empty() && !s.title.contains(char::is_control), "title of {s:?}");
+    if let Some(date) = &s.date {
+        let ok = match date.len() {
+            4 => date.bytes().all(|b| b.is_ascii_digit()),
+            7 => chrono::NaiveDate::parse_from_str(&format!("{date}-01"), "%Y-%m-%d").is_ok() && date.is_ascii(),
+            _ => date.len() == 10 && date.is_ascii() && chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_ok(),
+        };
+        assert!(ok, "date of {s:?}");
+    }
 }

@@ -570,8 +570,10 @@ pub fn zotero_arxiv_id(fields: &HashMap<String, String>) -> Option<String> {
 
 /// `2024-01-05 10:00:00` (UTC, as Zotero stores it) as RFC 3339.
 pub fn zotero_rfc3339(date_added: &str) -> Option<String> {
+    use chrono::Datelike;
     let t = chrono::NaiveDateTime::parse_from_str(date_added.trim(), "%Y-%m-%d %H:%M:%S").ok()?;
-    Some(t.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Micros, true))
+    // chrono takes `-2024` and `12024` for years; Zotero writes four digits.
+    (1000..=9999).contains(&t.year()).then(|| t.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Micros, true))
 }
 
 #[cfg(test)]
@@ -745,6 +747,9 @@ mod tests {
         assert_eq!(zotero_arxiv_id(&f("url", "https://example.org/2401.00001")), None);
         assert_eq!(zotero_rfc3339("2024-01-05 10:00:00").as_deref(), Some("2024-01-05T10:00:00.000000Z"));
         assert_eq!(zotero_rfc3339("yesterday"), None);
+        // Found by fuzzing (zotero_rows): the seed's date was `-2024-01-0`.
+        assert_eq!(zotero_rfc3339("-2024-01-05 10:00:00"), None);
+        assert_eq!(zotero_rfc3339("12024-01-05 10:00:00"), None);
         let now = "2026-03-01T00:00:00.000000Z";
         assert!(zotero_item("K", "2024-01-05 10:00:00", &f("url", "http://arxiv.org/abs/2507.07400"), now).is_none());
         let (seed, added) = zotero_item("K", "junk", &f("title", "A  title"), now).unwrap();
