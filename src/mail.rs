@@ -33,7 +33,7 @@ fn credentials() -> Result<Option<Credentials>> {
         (None, Some(file)) => {
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("cannot read the SMTP password file {}", std::path::Path::new(&file).display()))?;
-            Some(text.trim_end_matches(['\r', '\n']).to_string())
+            Some(crate::profile::seed_files::strip_bom(&text).trim_end_matches(['\r', '\n']).to_string())
         }
         (None, None) => None,
     };

@@ -51,7 +51,8 @@ fn query_text(args: &LikeArgs) -> Result<String> {
     let (text, from) = match (&args.text, &args.file) {
         (Some(t), _) => (t.clone(), "--text".to_string()),
         (None, Some(f)) => (
-            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?,
+            crate::profile::seed_files::strip_bom(&std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?)
+                .to_string(),
             f.display().to_string(),
         ),
         (None, None) => bail!("give an arXiv id, --text or --file"),
