@@ -28,6 +28,13 @@ mod xml_records;
 /// items; each format keeps its own private.
 #[doc(hidden)]
 pub mod fuzzing {
+    /// What the one author-line reader makes of `line`: names and
+    /// affiliations.
+    pub fn authors(line: &str) -> (Vec<String>, Vec<String>) {
+        let a = super::fields::authors(line);
+        (a.names, a.affiliations)
+    }
+
     /// What each date parser makes of `s`.
     pub fn dates(s: &str) -> [Option<String>; 3] {
         [
