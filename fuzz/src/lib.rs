@@ -8,6 +8,7 @@
 pub mod listing;
 #[path = "../../src/paper.rs"]
 pub mod paper;
+#[cfg(feature = "parquet")]
 #[path = "../../src/parquet.rs"]
 pub mod parquet;
 #[path = "../../src/profile/seed_files.rs"]
