@@ -638,6 +638,14 @@ fn oai_harvest_follows_resumption_tokens_politely() {
     assert_eq!(old["kind"], "snapshot");
     assert_eq!(old["listing_date"], "1999-01-01");
 
+    // A harvest that fails on its second page writes no --out at all.
+    let first = std::fs::read(common::root().join("../shared/real-documents/oai-pmh-arXivRaw-cs-2014-01-16.xml")).unwrap();
+    s.route("/oai", vec![Reply::ok(first), Reply::status(404)]);
+    let cut = dir.path().join("cut.jsonl");
+    let o = cli(&s, &lib, &["fetch", "--oai", "2014-01-01", "2014-01-16", "cs", "--out", cut.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(!cut.exists() && !cut.with_extension("tmp").exists());
+
     // Into a library: the same pages, stored as papers without a listing day.
     s.route("/oai", vec![Reply::ok(OAI_LAST)]);
     let o = cli(&s, &lib, &["fetch", "--oai", "1999-01-01", "1999-01-31", "physics:hep-th", "--ingest"]);

@@ -11,7 +11,12 @@ use std::time::{Duration, Instant};
 
 pub fn run(args: &FetchArgs, verbose: bool) -> Result<()> {
     if let Some(oai) = &args.oai {
-        return harvest(args, oai, verbose);
+        let result = harvest(args, oai, verbose);
+        if let (Err(_), Some(path)) = (&result, &args.out) {
+            // --out is written whole or not at all, as for a day's fetch.
+            let _ = std::fs::remove_file(path.with_extension("tmp"));
+        }
+        return result;
     }
     let start = Instant::now();
     let dir = library::resolve_dir(args.library.library.as_deref())?;
