@@ -95,7 +95,9 @@ fn open_with(path: &Path, piece: usize) -> Result<Batches, ListingError> {
     let mut bytes = std::mem::take(&mut lines.pending);
     lines.reader.read_to_end(&mut bytes).map_err(|e| lines.read_error(e))?;
     let parsed = super::parse_bytes(&bytes, &lines.source)?;
-    Ok(Batches::Whole(Some(Batch { papers: parsed.papers, given: Vec::new(), warnings: parsed.warnings, rows: false })))
+    let mut warnings = parsed.warnings.clone();
+    warnings.extend(parsed.skip_summary(&lines.source));
+    Ok(Batches::Whole(Some(Batch { papers: parsed.papers, given: Vec::new(), warnings, rows: false })))
 }
 
 /// JSON lines, a piece at a time.
@@ -154,7 +156,18 @@ impl Lines {
                     Some(line),
                     format!("no readable JSON line ({} bad); first: {why}", self.skipped),
                 )),
-                _ => Ok(None),
+                // The count after the warnings that gave each reason.
+                Some(_) => Ok(Some(Batch {
+                    warnings: vec![format!(
+                        "{}: {} paper(s) read as {}; {} line(s) skipped (reasons above)",
+                        self.source,
+                        self.papers,
+                        Format::Jsonl.name(),
+                        self.skipped
+                    )],
+                    ..Batch::default()
+                })),
+                None => Ok(None),
             };
         }
         let mut warnings = Vec::new();
@@ -217,8 +230,11 @@ mod tests {
         let papers: Vec<Paper> = batches.iter().flat_map(|b| b.papers.clone()).collect();
         assert_eq!(papers, whole.papers);
         let warnings: Vec<&String> = batches.iter().flat_map(|b| &b.warnings).collect();
-        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings.len(), 2);
         assert!(warnings[0].contains(":8: line skipped"), "{warnings:?}");
+        // Then, in a last batch of its own, the count.
+        assert!(warnings[1].ends_with("41 paper(s) read as JSONL metadata; 1 line(s) skipped (reasons above)"), "{warnings:?}");
+        assert!(batches.last().is_some_and(|b| b.papers.is_empty()));
         let given: Vec<(&Batch, &Given)> = batches.iter().flat_map(|b| b.given.iter().map(move |g| (b, g))).collect();
         assert_eq!(given.len(), 1);
         let (b, g) = given[0];
