@@ -231,6 +231,11 @@ fn bad_requests_get_clear_errors_and_the_server_stays_up() {
     assert!(s.json("/api/ratings").as_array().is_some_and(|a| a.is_empty()), "nothing was rated");
     assert_eq!(s.post("/api/ratings", Some(&token), r#"{"id": "2101.00001", "rating": 1}"#).0, 404);
     assert_eq!(s.get("/").0, 200, "still serving");
+    // A favicon, not a 404: an SVG of its own, named by every page.
+    let icon = ureq::get(&format!("{}/favicon.ico", s.url)).call().expect("favicon");
+    assert_eq!(icon.content_type(), "image/svg+xml");
+    assert!(icon.into_string().unwrap().starts_with("<svg xmlns='http://www.w3.org/2000/svg'"));
+    assert!(s.get("/").1.contains(r#"<link rel="icon" href="/favicon.ico" type="image/svg+xml">"#));
 }
 
 #[test]

@@ -249,6 +249,9 @@ fn sign_in_sessions_and_throttling() {
         assert_eq!(reply(agent().get(&format!("{}{path}", s.url)).call()).status(), 401, "{path}");
     }
     assert_eq!(reply(agent().post(&format!("{}/api/ratings", s.url)).send_string("{}")).status(), 401);
+    // The tab's icon is no secret: the sign-in form shows it too.
+    let icon = reply(agent().get(&format!("{}/favicon.ico", s.url)).call());
+    assert_eq!((icon.status(), icon.content_type()), (200, "image/svg+xml"));
     let form = reply(agent().get(&format!("{}/login", s.url)).call()).into_string().unwrap();
     assert!(form.contains("name=\"user\"") && form.contains("name=\"password\"") && form.contains("type=\"password\""));
 
