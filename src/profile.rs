@@ -131,7 +131,15 @@ fn recency(s: &SeedInput) -> (String, u64) {
 /// export would give all its seeds the same time. So the seeds of one
 /// addition are stamped a microsecond apart, the oldest paper first, and
 /// "newest" means added last and, within one addition, the newest paper.
-pub fn add(conn: &Connection, profile: &str, seeds: &[SeedInput], weight: f32, negative: bool, now: &str) -> Result<usize> {
+/// What [`add`] did: seeds the profile did not have, and seeds it had and
+/// now holds as given (title, weight, sign).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Added {
+    pub new: usize,
+    pub updated: usize,
+}
+
+pub fn add(conn: &Connection, profile: &str, seeds: &[SeedInput], weight: f32, negative: bool, now: &str) -> Result<Added> {
     let mut order: Vec<&SeedInput> = seeds.iter().collect();
     order.sort_by_cached_key(|s| recency(s));
     let start = chrono::DateTime::parse_from_rfc3339(now).ok();
@@ -147,11 +155,18 @@ pub fn add(conn: &Connection, profile: &str, seeds: &[SeedInput], weight: f32, n
          ON CONFLICT(profile, key) DO UPDATE SET title = ?3, abstract = ?4, text_hash = ?5,
          weight = ?6, negative = ?7, origin = ?9",
     )?;
+    let mut known = conn.prepare_cached("SELECT 1 FROM seeds WHERE profile = ?1 AND key = ?2")?;
+    let mut added = Added { new: 0, updated: 0 };
     for (i, s) in order.into_iter().enumerate() {
         let hash = text_hash(&embedding_text(&s.title, &s.abstract_text));
+        if known.exists(params![profile, s.key])? {
+            added.updated += 1;
+        } else {
+            added.new += 1;
+        }
         stmt.execute(params![profile, s.key, s.title, s.abstract_text, hash, weight, negative, stamp(i), s.origin])?;
     }
-    Ok(seeds.len())
+    Ok(added)
 }
 
 pub fn list(conn: &Connection, profile: &str) -> Result<Vec<Seed>> {

@@ -26,8 +26,12 @@ fn seeds_from_every_source_and_a_ranked_day() {
     let ids = dir.path().join("ids.txt");
     std::fs::write(&ids, "# liked\n2603.00356\n").unwrap();
     ok(&lib, &["seed", "add", bib.to_str().unwrap(), csl.to_str().unwrap(), ids.to_str().unwrap()]);
-    ok(&lib, &["seed", "add", "--text", "GPU scheduling for LLM inference serving"]);
+    let text = ok(&lib, &["seed", "add", "--text", "GPU scheduling for LLM inference serving"]);
+    assert_eq!(text.trim(), "profile \"default\": 1 new seed(s); 1 embedded");
     ok(&lib, &["seed", "add", "2507.07114", "--negative"]);
+    // Said truthfully: nothing new, and a library paper's vector is reused.
+    let again = ok(&lib, &["seed", "add", "2507.07114", "--negative"]);
+    assert_eq!(again.trim(), "profile \"default\": 0 new negative seed(s), 1 already there, updated; no text needed embedding");
     ok(&lib, &["seed", "add", "2401.00001", "--title", "A paper not in the library", "--weight", "0.5"]);
     let unknown = ps(&lib, &["seed", "add", "2401.00002"]);
     assert!(!unknown.status.success());

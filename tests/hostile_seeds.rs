@@ -134,7 +134,7 @@ fn strings_crossref_xdata_and_byte_order_marks_are_read() {
     )
     .unwrap();
     let out = ok(&lib, &["seed", "add", bib.to_str().unwrap(), "--profile", "bib"]);
-    assert!(out.starts_with("2 seed(s)"), "{out}");
+    assert!(out.starts_with("profile \"bib\": 2 new seed(s)"), "{out}");
     let seeds = json_lines(&ok(&lib, &["seed", "list", "--json", "--profile", "bib"]));
     let titles: Vec<&str> = seeds.iter().map(|s| s["title"].as_str().unwrap()).collect();
     assert!(titles.contains(&"Proc. SOSP"), "{titles:?}");
@@ -142,10 +142,10 @@ fn strings_crossref_xdata_and_byte_order_marks_are_read() {
 
     let csl = dir.path().join("good.json");
     std::fs::write(&csl, "\u{feff}[{\"title\": \"Cold starts\", \"URL\": \"http://arxiv.org/abs/2603.09003v1\"}]").unwrap();
-    assert!(ok(&lib, &["seed", "add", csl.to_str().unwrap(), "--profile", "csl"]).starts_with("1 seed(s)"));
+    assert!(ok(&lib, &["seed", "add", csl.to_str().unwrap(), "--profile", "csl"]).starts_with("profile \"csl\": 1 new seed(s)"));
     let ids = dir.path().join("ids.txt");
     std::fs::write(&ids, "\u{feff}2603.09004\r\n# a comment\r\n").unwrap();
-    assert!(ok(&lib, &["seed", "add", ids.to_str().unwrap(), "--profile", "ids"]).starts_with("1 seed(s)"));
+    assert!(ok(&lib, &["seed", "add", ids.to_str().unwrap(), "--profile", "ids"]).starts_with("profile \"ids\": 1 new seed(s)"));
     let keys = json_lines(&ok(&lib, &["seed", "list", "--json", "--profile", "ids"]));
     assert_eq!(keys[0]["key"], "2603.09004");
 }

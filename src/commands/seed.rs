@@ -33,18 +33,15 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
                 seeds.push(SeedInput::from_free_text(t));
             }
             let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-            let n = profile::add(lib.store.conn(), &args.profile, &seeds, *weight, *negative, &now)?;
+            let added = profile::add(lib.store.conn(), &args.profile, &seeds, *weight, *negative, &now)?;
+            let n = added.new + added.updated;
             let embedded = embed_seeds(&mut lib, &args.profile, &args.model, verbose).map_err(|e| {
                 e.context(format!(
                     "{n} seed(s) are stored in profile {:?} but not embedded; the same `seed add` with a working model embeds them",
                     args.profile
                 ))
             })?;
-            println!(
-                "{n} {}seed(s) in profile {:?}; {embedded} embedded",
-                if *negative { "negative " } else { "" },
-                args.profile
-            );
+            println!("{}", added_line(added, embedded, *negative, &args.profile));
         }
         SeedAction::List { json, format } => {
             let lib = Library::open_read(&dir)?;
@@ -162,6 +159,22 @@ fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, verbose: 
 
 /// Embeds the profile's seeds that have no vector for the library's model
 /// (loading the model only when there is something to embed).
+/// What `seed add` did, in words that match it: how many seeds were new
+/// and how many were already there, and whether any text had to be
+/// embedded (a library paper's seed reuses the paper's vector).
+fn added_line(added: profile::Added, embedded: usize, negative: bool, profile: &str) -> String {
+    let kind = if negative { "negative seed(s)" } else { "seed(s)" };
+    let mut parts = vec![format!("{} new {kind}", added.new)];
+    if added.updated > 0 {
+        parts.push(format!("{} already there, updated", added.updated));
+    }
+    let vectors = match embedded {
+        0 => "no text needed embedding".to_string(),
+        n => format!("{n} embedded"),
+    };
+    format!("profile {profile:?}: {}; {vectors}", parts.join(", "))
+}
+
 pub fn embed_seeds(lib: &mut Library, profile_name: &str, model: &crate::cli::ModelArgs, verbose: bool) -> Result<usize> {
     let known = lib.store.default_model()?;
     if let Some(m) = &known {
