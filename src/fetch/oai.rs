@@ -8,7 +8,7 @@
 
 use super::client::Client;
 use super::sources::Endpoints;
-use crate::listing::{self, oai, Parsed};
+use crate::listing::{oai, Parsed};
 use anyhow::{anyhow, bail, Result};
 use std::collections::HashSet;
 
@@ -99,14 +99,7 @@ impl Pages<'_> {
         let body = self.client.get(url)?;
         self.pages += 1;
         let text = String::from_utf8_lossy(&body);
-        if let Some((code, message)) = oai::error_of(&text) {
-            if code == "noRecordsMatch" {
-                return Ok(Parsed::new(listing::Format::Oai));
-            }
-            bail!("{url}: OAI-PMH error {code}: {message}");
-        }
-        let parsed = listing::parse_bytes_or_empty(&body, url)?;
-        let resumption = oai::resumption(&text);
+        let (parsed, resumption) = oai::page(&text, url)?;
         self.complete_list_size = resumption.complete_list_size.or(self.complete_list_size);
         if let Some(token) = resumption.token {
             if !self.seen.insert(token.clone()) {

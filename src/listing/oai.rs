@@ -53,7 +53,22 @@ pub fn error_of(xml: &str) -> Option<(String, String)> {
 }
 
 pub fn parse(xml: &str, source: &str) -> Result<Parsed, ListingError> {
+    read(&xml_records::read(xml, "record"), source)
+}
+
+/// One page of a harvest, read once: its papers (none for OAI's
+/// `noRecordsMatch`, which ends a harvest, not an error there) and where
+/// the list goes on.
+pub fn page(xml: &str, source: &str) -> Result<(Parsed, Resumption), ListingError> {
     let doc = xml_records::read(xml, "record");
+    let resumption = resumption_of(&doc.header);
+    if doc.header.all("error").any(|e| e.attr("code") == Some("noRecordsMatch")) {
+        return Ok((Parsed::new(Format::Oai), resumption));
+    }
+    Ok((read(&doc, source)?, resumption))
+}
+
+fn read(doc: &xml_records::Document, source: &str) -> Result<Parsed, ListingError> {
     if doc.root.as_deref() != Some("OAI-PMH") {
         if let (None, Some(problem)) = (&doc.root, &doc.problem) {
             return Err(problem.error(source, "OAI-PMH response"));
