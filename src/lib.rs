@@ -25,3 +25,4 @@ pub mod rank;
 pub mod report;
 pub mod search;
 pub mod serve;
+pub mod vector;

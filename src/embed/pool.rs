@@ -3,6 +3,7 @@
 
 use super::batch::Batch;
 use super::st::PoolMode;
+use crate::vector::normalize;
 
 /// What follows the encoder: sentence-transformers' Pooling and Normalize.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,19 +74,6 @@ pub fn pool(
         }
     }
     out
-}
-
-/// Scales `v` to unit length (torch's `F.normalize`: divide by max(‖v‖, 1e-12)).
-pub fn normalize(v: &mut [f32]) {
-    let norm = v
-        .iter()
-        .map(|&x| (x as f64) * (x as f64))
-        .sum::<f64>()
-        .sqrt()
-        .max(1e-12);
-    for x in v {
-        *x = (*x as f64 / norm) as f32;
-    }
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 //! `test-pid2anns-csfcube-<facet>.json`, optionally prefixed `orig_`).
 
 use super::{average_precision, ndcg, ndcg_pct20, Rng};
-use crate::library::vectors::dot;
+use crate::vector::dot;
 use crate::rank::{Candidate, Method, Ranker, SeedVector, Terms};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;

@@ -319,7 +319,7 @@ fn sha256_file(path: &Path) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::library::vectors::dot;
+    use crate::vector::dot;
 
     fn unit(seed: u64, dim: usize) -> Vec<f32> {
         let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;

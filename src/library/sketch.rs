@@ -445,7 +445,7 @@ fn write_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::library::vectors::dot;
+    use crate::vector::dot;
 
     fn flat(rows: &[(i64, Vec<f32>)]) -> FlatVectors {
         let rows: Vec<_> = rows

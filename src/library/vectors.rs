@@ -27,6 +27,7 @@ use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
+use crate::vector::dot;
 
 /// 003 made rows self-describing and the file appendable.
 const MAGIC: &[u8; 8] = b"PSVEC003";
@@ -499,20 +500,6 @@ impl Appender {
 
 /// From this many vectors on, an exact scan runs on every core.
 const PARALLEL_SCAN: usize = 32_768;
-
-/// Dot product in 8 independent lanes so the compiler vectorises it.
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for j in 0..8 {
-            acc[j] += x[j] * y[j];
-        }
-    }
-    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
-    acc.iter().sum::<f32>() + tail
-}
 
 /// Min-heap entry by score (reversed ordering) for keeping the top k.
 struct Scored(f32, usize);

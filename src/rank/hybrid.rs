@@ -10,7 +10,7 @@
 
 use super::learn::{self, Example, LinearModel};
 use super::{Candidate, Ranker, SeedVector, Terms};
-use crate::library::vectors::dot;
+use crate::vector::dot;
 
 /// Weight of meaning against words in the cold score (per-day z-scores).
 pub const DENSE_WEIGHT: f32 = 0.6;

@@ -3,7 +3,7 @@
 //! few thousand examples in 384 dimensions need nothing cleverer than
 //! accelerated gradient descent).
 
-use crate::library::vectors::dot;
+use crate::vector::dot;
 
 /// One training example: a paper vector, its label and its weight.
 pub struct Example<'a> {

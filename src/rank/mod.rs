@@ -11,7 +11,7 @@ mod hybrid;
 pub mod learn;
 pub mod words;
 
-use crate::library::vectors::dot;
+use crate::vector::dot;
 use hybrid::{Ratings, WordSum};
 use learn::{sigmoid, Example, LinearModel};
 use serde::Serialize;
