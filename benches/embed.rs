@@ -12,8 +12,8 @@
 //! tokens/s = tokens × texts/s ÷ texts. Results: docs/benchmarks.md.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use paperscout::cli::{ModelArgs, Precision};
 use paperscout::embed::{self, Embedder};
+use paperscout::embed::{ModelArgs, Precision};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::time::Duration;

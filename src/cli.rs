@@ -1,5 +1,8 @@
 //! Command-line definitions; the work they trigger lives in `commands`.
 
+use crate::embed::ModelArgs;
+use crate::fetch::FetchOpts;
+use crate::report::DigestFormat;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -203,29 +206,6 @@ pub struct FetchArgs {
     pub model: ModelArgs,
 }
 
-/// Where and how gently `fetch` and `daily --fetch` download.
-#[derive(Debug, Clone, clap::Args)]
-pub struct FetchOpts {
-    /// One root serving /rss/CAT, /list/CAT/new, /api/query and /oai instead of
-    /// arXiv's hosts (a mirror or a test server); else PAPERSCOUT_RSS_URL,
-    /// PAPERSCOUT_LIST_URL, PAPERSCOUT_API_URL and PAPERSCOUT_OAI_URL override
-    /// each default.
-    #[arg(long, env = "PAPERSCOUT_BASE_URL", value_name = "URL")]
-    pub base_url: Option<String>,
-    /// Seconds before one request is given up.
-    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
-    pub timeout: f64,
-    /// Retries after HTTP 429 or 5xx, with exponential backoff.
-    #[arg(long, default_value_t = 4, value_name = "N")]
-    pub retries: u32,
-    /// Least milliseconds between two requests (arXiv asks for 3000; lower only for tests).
-    #[arg(long, default_value_t = 3000, hide = true, env = "PAPERSCOUT_FETCH_INTERVAL_MS")]
-    pub interval_ms: u64,
-    /// First backoff in milliseconds; it doubles on each retry.
-    #[arg(long, default_value_t = 5000, hide = true, env = "PAPERSCOUT_FETCH_BACKOFF_MS")]
-    pub backoff_ms: u64,
-}
-
 #[derive(Debug, clap::Args)]
 pub struct SeedArgs {
     /// Profile name: several profiles can live in one library.
@@ -325,18 +305,6 @@ pub struct ZoteroArgs {
     /// Say what would change, change nothing.
     #[arg(long)]
     pub dry_run: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DigestFormat {
-    Table,
-    Json,
-    Markdown,
-    Html,
-    /// An Atom 1.0 feed, one entry per pick.
-    Atom,
-    Bibtex,
-    Ris,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -518,8 +486,8 @@ pub struct ScopeArgs {
 }
 
 impl ScopeArgs {
-    pub fn scope(&self) -> crate::neighbours::Scope {
-        crate::neighbours::Scope { since: self.since.clone(), until: self.until.clone(), category: self.category.clone() }
+    pub fn scope(&self) -> crate::workflow::neighbours::Scope {
+        crate::workflow::neighbours::Scope { since: self.since.clone(), until: self.until.clone(), category: self.category.clone() }
     }
 }
 
@@ -553,75 +521,6 @@ pub struct ParseArgs {
     /// One JSON object per paper per line instead of a table.
     #[arg(long)]
     pub json: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DeviceChoice {
-    Auto,
-    Cpu,
-    Cuda,
-}
-
-/// How the embedding model is found and run; shared by every command that embeds.
-#[derive(Debug, Clone, clap::Args)]
-pub struct ModelArgs {
-    /// Model directory in sentence-transformers layout (else $PAPERSCOUT_MODEL,
-    /// models/all-MiniLM-L6-v2, then the Hugging Face hub).
-    #[arg(long, value_name = "DIR")]
-    pub model: Option<PathBuf>,
-    /// Where to run the model.
-    #[arg(long, value_enum, default_value_t = DeviceChoice::Auto)]
-    pub device: DeviceChoice,
-    /// Largest number of tokens (padding included) in one batch. Default:
-    /// 4096, or two full-length sequences per thread if that is more, so
-    /// every core has work; 16384 on CUDA.
-    #[arg(long)]
-    pub batch_tokens: Option<usize>,
-    /// Worker threads for CPU inference (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Model code: `native` is our CPU BERT forward, `candle` runs candle
-    /// tensor ops on any device; `auto` is native on CPU, candle elsewhere.
-    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
-    pub backend: BackendChoice,
-    /// Number format of the model. `bf16` (native CPU forward) rounds
-    /// weights and activations of the linear layers to bfloat16 (sums stay
-    /// f32): about 1.5× faster with AVX-512 BF16, vectors at cosine ≥ 0.9999
-    /// to fp32. `fp16` (candle ops; the GPU's format) keeps weights and
-    /// activations in half precision, cosine ≥ 0.999. Both are stored under
-    /// a model id of their own. Default: what the library's vectors were
-    /// made with; else fp16 on CUDA, bf16 where the CPU has AVX-512 BF16,
-    /// fp32 elsewhere.
-    #[arg(long, value_enum)]
-    pub precision: Option<Precision>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Precision {
-    Fp32,
-    Bf16,
-    Fp16,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BackendChoice {
-    Auto,
-    Native,
-    Candle,
-}
-
-impl Default for ModelArgs {
-    /// The same values the command line gives when no flag is passed.
-    fn default() -> Self {
-        ModelArgs {
-            model: None,
-            device: DeviceChoice::Auto,
-            batch_tokens: None,
-            threads: None,
-            backend: BackendChoice::Auto,
-            precision: None,
-        }
-    }
 }
 
 #[derive(Debug, clap::Args)]

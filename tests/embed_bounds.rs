@@ -4,8 +4,8 @@
 
 mod common;
 
-use paperscout::cli::{ModelArgs, Precision};
 use paperscout::embed::{self, Embedder};
+use paperscout::embed::{ModelArgs, Precision};
 
 /// Peak resident memory of this process so far, in KiB.
 fn peak_kib() -> u64 {

@@ -14,8 +14,8 @@
 //! `PAPERSCOUT_BIN` say where the model, the reference vectors and the
 //! binary are.
 
-use paperscout::cli::{BackendChoice, ModelArgs, Precision};
 use paperscout::embed::{self, Embedder, SentenceEmbedder};
+use paperscout::embed::{BackendChoice, ModelArgs, Precision};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Once, OnceLock};
@@ -618,7 +618,7 @@ fn embed_command_errors_are_one_line() {
 #[test]
 fn cuda_without_the_feature_is_a_clear_error() {
     let a = ModelArgs {
-        device: paperscout::cli::DeviceChoice::Cuda,
+        device: paperscout::embed::DeviceChoice::Cuda,
         ..args(BackendChoice::Auto)
     };
     let err = match embed::load(&a, false) {
@@ -733,7 +733,7 @@ fn cuda_answers(test: &str) -> bool {
 #[cfg(feature = "cuda")]
 fn cuda_args(precision: Precision) -> ModelArgs {
     ModelArgs {
-        device: paperscout::cli::DeviceChoice::Cuda,
+        device: paperscout::embed::DeviceChoice::Cuda,
         precision: Some(precision),
         ..args(BackendChoice::Auto)
     }

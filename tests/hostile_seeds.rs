@@ -206,7 +206,12 @@ fn parquet_dates_must_be_days_the_calendar_has() {
     for (n, bad) in ["2026-02-30", "<script>alert(1)</script>", "2026-2-3", "２０２６-01-01"].iter().enumerate() {
         let name = format!("bad{n}.parquet");
         let path = dir.path().join(&name);
-        let mut w = paperscout::parquet::Writer::create(&path, "sentence-transformers/all-MiniLM-L6-v2", 4).unwrap();
+        let mut w = paperscout::listing::parquet::Writer::create(
+            &path,
+            "sentence-transformers/all-MiniLM-L6-v2",
+            4,
+        )
+        .unwrap();
         for (i, date) in ["2026-03-01", bad, "2026-03-02"].iter().enumerate() {
             let mut p = Paper::new(ArxivId { id: format!("2603.0800{i}"), version: Some(1) }, Kind::Snapshot, "t");
             p.title = format!("Paper {i}");

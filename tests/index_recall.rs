@@ -4,7 +4,7 @@
 mod common;
 
 use common::{corpus, model_dir};
-use paperscout::cli::{DeviceChoice, ModelArgs};
+use paperscout::embed::{DeviceChoice, ModelArgs};
 use paperscout::library::vectors::RowMeta;
 use paperscout::library::{index, sketch, vectors};
 use std::io::BufRead;

@@ -9,7 +9,7 @@ pub mod listing;
 #[path = "../../src/paper.rs"]
 pub mod paper;
 #[cfg(feature = "parquet")]
-#[path = "../../src/parquet.rs"]
+#[path = "../../src/listing/parquet.rs"]
 pub mod parquet;
 #[path = "../../src/profile/seed_files.rs"]
 pub mod seed_files;

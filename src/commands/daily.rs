@@ -1,10 +1,9 @@
-use crate::cli::{DailyArgs, DigestFormat};
-use crate::commands::{fetch, ingest, seed};
-use crate::digest::{self, DayOptions, Digest};
+use crate::cli::DailyArgs;
 use crate::library::{self, Library};
 use crate::mail;
-use crate::neighbours::check_date;
-use crate::report;
+use crate::report::{self, DigestFormat};
+use crate::workflow::day;
+use crate::workflow::digest::{self, DayOptions, Digest};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::time::Instant;
@@ -14,42 +13,17 @@ pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     let mut file_day = None;
     if !args.fetch.is_empty() {
-        match fetch::fetch_and_ingest(&args.fetch, &args.fetch_opts, &dir, &args.model, &args.profile, verbose)? {
-            Some(day) => file_day = Some(day),
+        match day::fetch_day(&args.fetch, &args.fetch_opts, &dir, &args.model, &args.profile, verbose)? {
+            Some(d) => file_day = Some(d),
             // No announcements today: the message is out, and there is no new digest.
             None => return Ok(()),
         }
     }
     if !args.files.is_empty() {
-        let papers = ingest::read_inputs(&args.files, verbose)?;
-        let mut lib = Library::open_write(&dir)?;
-        let done = ingest::ingest_papers(&mut lib, &papers, &args.model, verbose)?;
-        file_day = done.dates.last().cloned();
-        seed::embed_seeds(&mut lib, &args.profile, &args.model, verbose)?;
-        if verbose {
-            eprintln!("ingested: {} new, {} embedded", done.counts.new, done.embedded);
-        }
+        file_day = day::ingest_day_files(&args.files, &dir, &args.model, &args.profile, verbose)?;
     }
     let lib = Library::open_read(&dir)?;
-    let days = match (&args.since, &args.date, file_day) {
-        (Some(since), _, _) => {
-            check_date(since)?;
-            let days = lib.store.days_from(since)?;
-            if days.is_empty() {
-                bail!("the library has no listings on or after {since}");
-            }
-            days
-        }
-        (None, Some(d), _) => {
-            check_date(d)?;
-            vec![d.clone()]
-        }
-        (None, None, Some(d)) => vec![d],
-        (None, None, None) => vec![lib
-            .store
-            .newest_day()?
-            .context("the library has no listings yet; give listing files to `daily` or `ingest` them")?],
-    };
+    let days = digest::choose_days(&lib, args.since.as_deref(), args.date.as_deref(), file_day)?;
     let model = lib.store.default_model()?.context("the library holds no vectors yet")?;
     let flat = lib.flat_vectors(&model)?;
     let words = digest::words_for(lib.lexical()?.as_ref());

@@ -2,13 +2,13 @@
 //! benchmark and on a replay of the library's own history.
 
 use crate::cli::{EvalArgs, EvalBenchmark, EvalCsfcubeArgs, EvalHistoryArgs};
-use crate::commands::ingest::progress_bar;
 use crate::embed;
 use crate::eval::csfcube::{self, Aggregation, FacetSummary, QueryResult};
 use crate::eval::{feedback, history, Rng};
 use crate::library::{self, Library};
 use crate::library::lexical::LexicalIndex;
 use crate::rank::{Method, Terms, Vocabulary, DEFAULT_METHOD};
+use crate::workflow::ingest::progress_bar;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::collections::HashMap;

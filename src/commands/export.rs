@@ -3,7 +3,7 @@
 
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::library::{self, Library};
-use crate::parquet;
+use crate::listing::parquet;
 use anyhow::{Context, Result};
 use std::time::Instant;
 

@@ -1,8 +1,7 @@
 use crate::cli::LikeArgs;
-use crate::embed;
 use crate::library::{self, Library, UseIndex};
-use crate::neighbours;
 use crate::report;
+use crate::workflow::{neighbours, query};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 
@@ -19,15 +18,7 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
         None => {
             let text = query_text(args)?;
             let known = lib.store.default_model()?;
-            let embedder = embed::load(&embed::args_for_library(&args.model, known.as_deref()), verbose)?;
-            let v = embedder.embed(&[text.trim()], &|_| {})?;
-            let v = v.into_iter().next().context("the model returned no vector")?;
-            let id = embedder.model_id().to_string();
-            if let Some(known) = known {
-                if known != id {
-                    bail!(embed::model_mismatch(&known, &id));
-                }
-            }
+            let (id, v) = query::embed_text(&text, known.as_deref(), &args.model, verbose)?;
             (id, v, None)
         }
     };

@@ -1,8 +1,8 @@
 use crate::cli::SearchArgs;
-use crate::embed;
 use crate::library::{self, Library, UseIndex};
-use crate::{report, search};
-use anyhow::{bail, Context, Result};
+use crate::report;
+use crate::workflow::{query, search};
+use anyhow::{bail, Result};
 use std::io::Write;
 
 pub fn run(args: &SearchArgs, verbose: bool) -> Result<()> {
@@ -19,11 +19,7 @@ pub fn run(args: &SearchArgs, verbose: bool) -> Result<()> {
     let wants_meaning = !args.no_meaning && search::id_query(&query).is_none();
     let meaning = match (&model, wants_meaning) {
         (Some(known), true) => {
-            let embedder = embed::load(&embed::args_for_library(&args.model, Some(known)), verbose)?;
-            if embedder.model_id() != known {
-                bail!(embed::model_mismatch(known, embedder.model_id()));
-            }
-            let v = embedder.embed(&[query.trim()], &|_| {})?.into_iter().next().context("the model returned no vector")?;
+            let (_, v) = query::embed_text(&query, Some(known), &args.model, verbose)?;
             Some((lib.vectors(known, UseIndex::Never)?, v))
         }
         _ => None,

@@ -1,8 +1,8 @@
 use crate::cli::{SeedAction, SeedArgs, SeedFormat, SyncSource, ZoteroArgs};
-use crate::embed;
 use crate::library::{self, Library};
-use crate::profile::{self, zotero, SeedInput};
+use crate::profile::{self, zotero};
 use crate::report;
+use crate::workflow::seeds::{self, SeedRequest};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 
@@ -15,33 +15,19 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     match &args.action {
         SeedAction::Add { items, text, title, abstract_text, negative, weight, fetch, fetch_opts } => {
-            if !(weight.is_finite() && *weight > 0.0) {
-                bail!("--weight must be a positive number");
-            }
-            if text.as_deref().is_some_and(|t| t.trim().is_empty()) {
-                bail!("--text is empty; give the sentence to use as a seed");
-            }
+            let request = SeedRequest {
+                items,
+                text: text.as_deref(),
+                title: title.as_deref(),
+                abstract_text: abstract_text.as_deref(),
+                weight: *weight,
+                negative: *negative,
+                fetch: fetch.then_some(fetch_opts),
+            };
+            request.check()?;
             let mut lib = Library::open_write_existing(&dir)?;
-            if *fetch {
-                let n = crate::commands::fetch::resolve_missing_ids(&mut lib, items, fetch_opts)?;
-                if verbose && n > 0 {
-                    eprintln!("{n} paper(s) looked up on arXiv and stored");
-                }
-            }
-            let mut seeds = profile::read_items(items, &lib, title.as_deref(), abstract_text.as_deref())?;
-            if let Some(t) = text {
-                seeds.push(SeedInput::from_free_text(t));
-            }
-            let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-            let added = profile::add(lib.store.conn(), &args.profile, &seeds, *weight, *negative, &now)?;
-            let n = added.new + added.updated;
-            let embedded = embed_seeds(&mut lib, &args.profile, &args.model, verbose).map_err(|e| {
-                e.context(format!(
-                    "{n} seed(s) are stored in profile {:?} but not embedded; the same `seed add` with a working model embeds them",
-                    args.profile
-                ))
-            })?;
-            println!("{}", added_line(added, embedded, *negative, &args.profile));
+            let done = seeds::add(&mut lib, &args.profile, &request, &args.model, verbose)?;
+            println!("{}", added_line(done.added, done.embedded, *negative, &args.profile));
         }
         SeedAction::List { json, format } => {
             let lib = Library::open_read(&dir)?;
@@ -150,15 +136,13 @@ fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, verbose: 
         return Ok(());
     }
     zotero::apply(&mut lib, &args.profile, &plan)?;
-    let embedded = embed_seeds(&mut lib, &args.profile, &args.model, verbose).map_err(|e| {
+    let embedded = seeds::embed_seeds(&mut lib, &args.profile, &args.model, verbose).map_err(|e| {
         e.context(format!("the seeds are stored in profile {:?} but not embedded; the same sync with a working model embeds them", args.profile))
     })?;
     writeln!(out, "{line}; {embedded} embedded")?;
     Ok(())
 }
 
-/// Embeds the profile's seeds that have no vector for the library's model
-/// (loading the model only when there is something to embed).
 /// What `seed add` did, in words that match it: how many seeds were new
 /// and how many were already there, and whether any text had to be
 /// embedded (a library paper's seed reuses the paper's vector).
@@ -173,15 +157,4 @@ fn added_line(added: profile::Added, embedded: usize, negative: bool, profile: &
         n => format!("{n} embedded"),
     };
     format!("profile {profile:?}: {}; {vectors}", parts.join(", "))
-}
-
-pub fn embed_seeds(lib: &mut Library, profile_name: &str, model: &crate::cli::ModelArgs, verbose: bool) -> Result<usize> {
-    let known = lib.store.default_model()?;
-    if let Some(m) = &known {
-        if profile::missing_vectors(lib.store.conn(), profile_name, m)?.is_empty() {
-            return Ok(0);
-        }
-    }
-    let embedder = embed::load(&embed::args_for_library(model, known.as_deref()), verbose)?;
-    profile::embed_missing(lib, profile_name, embedder.as_ref())
 }

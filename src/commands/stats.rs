@@ -1,5 +1,6 @@
 use crate::cli::StatsArgs;
-use crate::library::{self, stats, Library};
+use crate::library::{self, Library};
+use crate::workflow::stats;
 use anyhow::Result;
 
 pub fn run(args: &StatsArgs) -> Result<()> {
@@ -28,6 +29,6 @@ pub fn run(args: &StatsArgs) -> Result<()> {
             p.profile, p.seeds, p.liked, p.not_interested, p.filters
         );
     }
-    println!("disk      {}", stats::human_bytes(s.disk_bytes));
+    println!("disk      {}", crate::library::human_bytes(s.disk_bytes));
     Ok(())
 }

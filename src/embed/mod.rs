@@ -17,6 +17,7 @@ mod batch;
 mod bert;
 mod bf16;
 mod kernels;
+mod options;
 mod pipeline;
 mod pool;
 mod resolve;
@@ -24,10 +25,10 @@ mod st;
 mod tokenize;
 
 pub use bf16::native as bf16_native;
+pub use options::{BackendChoice, DeviceChoice, ModelArgs, Precision};
 pub use pipeline::{RunOptions, SentenceEmbedder};
 pub use resolve::{resolve, ResolvedModel, DEFAULT_NAME, DEFAULT_REPO, ENV_VAR};
 
-use crate::cli::{BackendChoice, DeviceChoice, ModelArgs, Precision};
 use anyhow::{bail, Result};
 use candle_core::Device;
 

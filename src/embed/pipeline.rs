@@ -9,8 +9,8 @@ use super::pool::Head;
 use super::resolve::ResolvedModel;
 use super::st::SentenceConfig;
 use super::tokenize::TextTokenizer;
+use super::Precision;
 use super::{pool, Embedder};
-use crate::cli::Precision;
 use anyhow::{bail, Context, Result};
 use candle_core::{DType, Device};
 use sha2::{Digest, Sha256};
@@ -31,7 +31,7 @@ pub struct RunOptions {
     pub device: Device,
     /// Use the candle-ops forward (always off the CPU).
     pub candle_ops: bool,
-    /// `None`: the default (see [`crate::cli::ModelArgs::batch_tokens`]).
+    /// `None`: the default (see [`super::ModelArgs::batch_tokens`]).
     pub batch_tokens: Option<usize>,
     pub threads: Option<usize>,
     /// bf16: the native forward's linear layers; fp16: the candle forward's

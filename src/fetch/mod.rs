@@ -4,7 +4,9 @@
 
 pub mod client;
 pub mod oai;
+mod options;
 pub mod sources;
 
 pub use client::{Client, FetchError, Politeness, USER_AGENT};
+pub use options::FetchOpts;
 pub use sources::{fetch_category, fetch_ids, merge, Endpoints, Fetched, Via};

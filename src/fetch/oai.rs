@@ -12,8 +12,6 @@ use crate::listing::{oai, Parsed};
 use anyhow::{anyhow, bail, Result};
 use std::collections::HashSet;
 
-pub const ARXIV_OAI: &str = "https://oaipmh.arxiv.org/oai";
-
 /// The metadata format asked for: the one with versions and their dates.
 const PREFIX: &str = "arXivRaw";
 

@@ -10,6 +10,7 @@ use anyhow::{anyhow, Result};
 pub const ARXIV_RSS: &str = "https://rss.arxiv.org/rss/";
 pub const ARXIV_LIST: &str = "https://arxiv.org/list/";
 pub const ARXIV_API: &str = "https://export.arxiv.org/api/query";
+pub const ARXIV_OAI: &str = "https://oaipmh.arxiv.org/oai";
 
 /// How many ids one API query asks for.
 const API_BATCH: usize = 50;
@@ -29,7 +30,7 @@ pub struct Endpoints {
 
 impl Endpoints {
     pub fn arxiv() -> Endpoints {
-        Endpoints { rss: ARXIV_RSS.into(), list: ARXIV_LIST.into(), api: ARXIV_API.into(), oai: super::oai::ARXIV_OAI.into() }
+        Endpoints { rss: ARXIV_RSS.into(), list: ARXIV_LIST.into(), api: ARXIV_API.into(), oai: ARXIV_OAI.into() }
     }
 
     /// One root serving `/rss/<cat>`, `/list/<cat>/new`, `/api/query` and
@@ -56,7 +57,7 @@ impl Endpoints {
             rss: var("PAPERSCOUT_RSS_URL", ARXIV_RSS),
             list: var("PAPERSCOUT_LIST_URL", ARXIV_LIST),
             api: var("PAPERSCOUT_API_URL", ARXIV_API),
-            oai: var("PAPERSCOUT_OAI_URL", super::oai::ARXIV_OAI),
+            oai: var("PAPERSCOUT_OAI_URL", ARXIV_OAI),
         }
     }
 

@@ -7,7 +7,6 @@
 pub mod index;
 pub mod lexical;
 pub mod sketch;
-pub mod stats;
 pub mod store;
 pub mod vectors;
 
@@ -827,7 +826,7 @@ impl IndexState {
         let flat = match (self.rows, self.flat_bytes) {
             (Some(rows), Some(bytes)) => format!(
                 "flat vectors {rows} rows, {}{}",
-                stats::human_bytes(bytes),
+                human_bytes(bytes),
                 if self.flat_current { "" } else { " (new papers are appended on the next query)" }
             ),
             _ => "flat vectors not built (built on the next query)".to_string(),
@@ -835,7 +834,7 @@ impl IndexState {
         let covering = |n: usize, bytes: u64| {
             let rest = self.rows.unwrap_or(n).saturating_sub(n);
             let tail = if rest > 0 { format!(", {rest} newer rows scanned until the next ingest or doctor") } else { String::new() };
-            format!("{n} rows, {}{tail}", stats::human_bytes(bytes))
+            format!("{n} rows, {}{tail}", human_bytes(bytes))
         };
         if self.rows.unwrap_or(0) < INDEX_FROM {
             return format!("exact scan (an index and a sketch are built from {INDEX_FROM} vectors); {flat}");
@@ -964,6 +963,18 @@ pub(crate) fn remove_stale_temps(path: &Path) {
 /// Seconds since `start`, for summary lines.
 pub fn secs(start: Instant) -> f64 {
     Duration::as_secs_f64(&start.elapsed())
+}
+
+/// Bytes as one reads them: 1.5 GiB, 382.0 KiB.
+pub fn human_bytes(n: u64) -> String {
+    let mut v = n as f64;
+    for unit in ["B", "KiB", "MiB", "GiB"] {
+        if v < 1024.0 {
+            return format!("{v:.1} {unit}");
+        }
+        v /= 1024.0;
+    }
+    format!("{v:.1} TiB")
 }
 
 #[cfg(test)]

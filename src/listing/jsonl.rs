@@ -25,7 +25,7 @@
 //! is how `super::parse_bytes` parses a big gzipped file while it is still
 //! being decompressed.
 
-use super::{fields, Format, ListingError, Parsed};
+use super::{fields, Format, Given, ListingError, Parsed};
 use crate::paper::{Kind, Paper};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -229,19 +229,6 @@ pub(super) struct Records {
     pub papers: Vec<Paper>,
     pub given: Vec<Given>,
     pub skipped: Vec<Skip>,
-}
-
-/// A vector a line carries beside its paper, unchecked.
-#[derive(Debug, Clone)]
-pub struct Given {
-    /// Index of its paper among those read with it.
-    pub paper: usize,
-    /// 1-based line (row, for Parquet) it was read from.
-    pub line: usize,
-    pub model: Option<String>,
-    /// The text it was made from, when the line says.
-    pub text: Option<String>,
-    pub vector: Vec<f32>,
 }
 
 /// A line that gave no paper.

@@ -5,44 +5,21 @@
 //! (found by its `PAR1` magic) comes row group by row group; every other
 //! format is a listing of a few hundred papers and is parsed whole.
 
-use super::jsonl::{self, Given, Records, Span, Why};
+use super::jsonl::{self, Records, Span, Why};
+use super::Batch;
 use super::{Format, ListingError};
-use crate::paper::Paper;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 /// Bytes of JSON lines parsed at a time (then up to the end of the line).
 const PIECE: usize = 4 << 20;
 
-/// Some papers of one input, in input order, with the vectors that came
-/// with them.
-#[derive(Debug, Default)]
-pub struct Batch {
-    pub papers: Vec<Paper>,
-    pub given: Vec<Given>,
-    pub warnings: Vec<String>,
-    /// Where `Given::line` counts: rows of a Parquet file, else lines.
-    pub rows: bool,
-}
-
-impl Batch {
-    /// `FILE:LINE`, or `FILE: row N` for Parquet: where a vector came from.
-    pub fn place(&self, given: &Given) -> String {
-        let source = self.papers.get(given.paper).map_or("", |p| p.source.as_str());
-        if self.rows {
-            format!("{source}: row {}", given.line)
-        } else {
-            format!("{source}:{}", given.line)
-        }
-    }
-}
-
 /// An input being read.
 pub enum Batches {
     Lines(Lines),
     /// A listing parsed whole; taken on the first call.
     Whole(Option<Batch>),
-    Parquet(crate::parquet::Reader),
+    Parquet(super::parquet::Reader),
 }
 
 impl Iterator for Batches {
@@ -72,11 +49,11 @@ fn open_with(path: &Path, piece: usize) -> Result<Batches, ListingError> {
     };
     let mut raw = BufReader::with_capacity(256 << 10, raw);
     let head = raw.fill_buf().map_err(cannot_read)?;
-    if head.starts_with(crate::parquet::MAGIC) {
+    if head.starts_with(super::parquet::MAGIC) {
         if source == "-" {
             return Err(ListingError::new(&source, None, "Parquet is read from a file, not from standard input"));
         }
-        return crate::parquet::Reader::open(path).map(Batches::Parquet);
+        return super::parquet::Reader::open(path).map(Batches::Parquet);
     }
     let reader: Box<dyn BufRead + Send> = if head.starts_with(&super::GZIP_MAGIC) {
         Box::new(BufReader::with_capacity(256 << 10, flate2::read::MultiGzDecoder::new(raw)))
@@ -208,6 +185,8 @@ impl Lines {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::listing::Given;
+    use crate::paper::Paper;
     use std::io::Write;
 
     /// Read in pieces of a few lines, a file gives what one whole parse

@@ -4,10 +4,10 @@
 //! the `biblatex` crate that `seed add` reads with gives back the same text
 //! (tested); RIS is one tag per line, so a line break in a field is a space.
 
-use crate::digest::Digest;
 use crate::paper::ArxivId;
 use crate::profile::Seed;
 use crate::report::digest::reason_text;
+use crate::workflow::digest::Digest;
 use std::io::{self, Write};
 
 /// What both formats say about one paper or seed.

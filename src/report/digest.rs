@@ -1,8 +1,8 @@
 //! The daily digest in four forms: a terminal table, JSON lines, Markdown
 //! and one self-contained HTML page.
 
-use crate::digest::{Digest, Pick, Reason};
 use crate::paper::Paper;
+use crate::workflow::digest::{Digest, Pick, Reason};
 use std::io::{self, Write};
 
 /// Why a paper was picked: its closest seeds by meaning, the words it

@@ -2,8 +2,8 @@
 //! is an entry whose id is the paper's unversioned abs URL, so a reader that
 //! polls every morning never shows the same paper twice.
 
-use crate::digest::{Digest, Pick};
 use crate::report::digest::reason_text;
+use crate::workflow::digest::{Digest, Pick};
 use quick_xml::events::{BytesDecl, BytesText, Event};
 use quick_xml::Writer;
 use std::io::{self, Write};

@@ -11,7 +11,7 @@ pub fn write_papers(out: &mut impl Write, papers: &[Paper]) -> io::Result<()> {
 }
 
 /// One object per neighbour: the paper's fields plus its score.
-pub fn write_neighbours(out: &mut impl Write, found: &[crate::neighbours::Neighbour]) -> io::Result<()> {
+pub fn write_neighbours(out: &mut impl Write, found: &[crate::workflow::neighbours::Neighbour]) -> io::Result<()> {
     for n in found {
         serde_json::to_writer(&mut *out, &neighbour(n))?;
         out.write_all(b"\n")?;
@@ -20,7 +20,7 @@ pub fn write_neighbours(out: &mut impl Write, found: &[crate::neighbours::Neighb
 }
 
 /// The object `like --json` prints for one neighbour (the server's too).
-pub fn neighbour(n: &crate::neighbours::Neighbour) -> serde_json::Value {
+pub fn neighbour(n: &crate::workflow::neighbours::Neighbour) -> serde_json::Value {
     let p = &n.paper.paper;
     serde_json::json!({
         "id": p.id,
@@ -36,7 +36,7 @@ pub fn neighbour(n: &crate::neighbours::Neighbour) -> serde_json::Value {
 
 /// One object per paper found: [`neighbour`]'s fields and `matched` (how:
 /// "id", "author", "words", "meaning").
-pub fn write_found(out: &mut impl Write, found: &[crate::search::Found]) -> io::Result<()> {
+pub fn write_found(out: &mut impl Write, found: &[crate::workflow::search::Found]) -> io::Result<()> {
     for f in found {
         serde_json::to_writer(&mut *out, &found_value(f))?;
         out.write_all(b"\n")?;
@@ -44,7 +44,7 @@ pub fn write_found(out: &mut impl Write, found: &[crate::search::Found]) -> io::
     Ok(())
 }
 
-pub fn found_value(f: &crate::search::Found) -> serde_json::Value {
+pub fn found_value(f: &crate::workflow::search::Found) -> serde_json::Value {
     let mut v = neighbour(&f.hit);
     if let Some(o) = v.as_object_mut() {
         o.insert("matched".into(), f.matched.iter().map(|m| m.name()).collect::<Vec<_>>().into());

@@ -6,8 +6,20 @@ pub mod feed;
 pub mod json;
 pub mod table;
 
-use crate::cli::DigestFormat;
-use crate::digest::Digest;
+use crate::workflow::digest::Digest;
+
+/// The forms a digest is written in (`daily --format`, the e-mail, the feed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DigestFormat {
+    Table,
+    Json,
+    Markdown,
+    Html,
+    /// An Atom 1.0 feed, one entry per pick.
+    Atom,
+    Bibtex,
+    Ris,
+}
 
 /// The digest in one format; every form goes through this one function,
 /// so `serve`'s feed is the same bytes as `daily --format atom`.

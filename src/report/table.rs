@@ -27,7 +27,7 @@ pub fn write_papers(out: &mut impl Write, papers: &[Paper]) -> io::Result<()> {
 }
 
 /// Score, id, date, primary category and title of each neighbour.
-pub fn write_neighbours(out: &mut impl Write, found: &[crate::neighbours::Neighbour]) -> io::Result<()> {
+pub fn write_neighbours(out: &mut impl Write, found: &[crate::workflow::neighbours::Neighbour]) -> io::Result<()> {
     for n in found {
         let p = &n.paper.paper;
         writeln!(
@@ -44,7 +44,7 @@ pub fn write_neighbours(out: &mut impl Write, found: &[crate::neighbours::Neighb
 }
 
 /// Like [`write_neighbours`], with how each paper matched.
-pub fn write_found(out: &mut impl Write, found: &[crate::search::Found]) -> io::Result<()> {
+pub fn write_found(out: &mut impl Write, found: &[crate::workflow::search::Found]) -> io::Result<()> {
     for f in found {
         let p = &f.hit.paper.paper;
         let how: Vec<&str> = f.matched.iter().map(|m| m.name()).collect();

@@ -6,13 +6,13 @@ use super::failure::{blocking, blocking_as, ApiError, Cost, Failure};
 use super::login::Who;
 use super::state::State;
 use super::view::{checked_id, clip, Params};
-use crate::digest::{self, Digest};
 use crate::library::store::StoredPaper;
-use crate::library::stats;
-use crate::neighbours::{self, Neighbour};
 use crate::profile::{self, filters, ratings};
 use crate::report;
-use crate::search::{self, Found};
+use crate::workflow::digest::{self, Digest};
+use crate::workflow::neighbours::{self, Neighbour};
+use crate::workflow::search::{self, Found};
+use crate::workflow::stats;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State as Shared};
 use axum::Extension;
@@ -125,7 +125,7 @@ pub async fn feed(
 ) -> Result<axum::response::Response, ApiError> {
     use axum::response::IntoResponse;
     let d = blocking_as(Cost::Heavy, move || day_digest(&st, &who, &q, None, 0)).await?;
-    let body = report::render(crate::cli::DigestFormat::Atom, &d).map_err(anyhow::Error::from)?;
+    let body = report::render(report::DigestFormat::Atom, &d).map_err(anyhow::Error::from)?;
     Ok(([(axum::http::header::CONTENT_TYPE, "application/atom+xml; charset=utf-8")], body).into_response())
 }
 

@@ -14,7 +14,7 @@ mod view;
 
 pub use listen::{tls_config, Limits};
 
-use crate::cli::ModelArgs;
+use crate::embed::ModelArgs;
 use crate::library::Library;
 use anyhow::{Context, Result};
 use axum::extract::DefaultBodyLimit;

@@ -8,10 +8,10 @@ use super::login::Who;
 use super::state::State;
 use crate::accounts::random_hex;
 use super::view::{checked_date, score_range, Card, Params};
-use crate::digest::Hidden;
-use crate::library::stats::{self, Stats};
 use crate::profile::{self, filters, ratings};
 use crate::rank::Method;
+use crate::workflow::digest::Hidden;
+use crate::workflow::stats::Stats;
 use askama::Template;
 use axum::extract::{Path, Query, State as Shared};
 use axum::Extension;
@@ -217,7 +217,7 @@ struct ListPage {
     cards: Vec<Card>,
 }
 
-fn neighbour_cards(found: &[crate::neighbours::Neighbour], rated: &HashMap<String, i8>) -> Vec<Card> {
+fn neighbour_cards(found: &[crate::workflow::neighbours::Neighbour], rated: &HashMap<String, i8>) -> Vec<Card> {
     found
         .iter()
         .enumerate()
@@ -269,7 +269,7 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Wh
             match api::search_results(st, &q) {
                 Ok((found, note)) => {
                     let r = rated(st, &who.key(&profile))?;
-                    let hits: Vec<crate::neighbours::Neighbour> = found.into_iter().map(|f| f.hit).collect();
+                    let hits: Vec<crate::workflow::neighbours::Neighbour> = found.into_iter().map(|f| f.hit).collect();
                     cards = neighbour_cards(&hits, &r);
                     if let Some(note) = note {
                         refresh = st.model_status() == "loading";
@@ -388,7 +388,7 @@ pub async fn stats(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who
         let s = api::own_stats(st, who)?;
         let page = StatsPage {
             base: Base::new(st, who, "stats", &profile, profiles_of(st, who)),
-            disk: stats::human_bytes(s.disk_bytes),
+            disk: crate::library::human_bytes(s.disk_bytes),
             s,
         };
         Ok(render(&page, &page.base, StatusCode::OK))

@@ -4,7 +4,7 @@
 //! background so the server answers at once.
 
 use super::failure::Failure;
-use crate::cli::ModelArgs;
+use crate::embed::ModelArgs;
 use crate::embed::{self, Embedder, SentenceEmbedder};
 use crate::library::lexical::LexicalIndex;
 use crate::rank::WordCache;
@@ -219,7 +219,7 @@ impl State {
             }
         };
         let lexical = lib.lexical()?;
-        let words = crate::digest::words_for(lexical.as_ref());
+        let words = crate::workflow::digest::words_for(lexical.as_ref());
         let snap = Arc::new(Snapshot { generation, vectors, lexical, words, served });
         if let Ok(mut s) = self.snapshot.lock() {
             *s = Some(snap.clone());

@@ -1,10 +1,10 @@
 //! Request parameters, checked, and what the templates show of a paper.
 
 use super::failure::Failure;
-use crate::digest::{DayOptions, Pick};
-use crate::neighbours::{self, Neighbour, Scope};
 use crate::paper::{ArxivId, Kind, Paper};
 use crate::rank::Method;
+use crate::workflow::digest::{DayOptions, Pick};
+use crate::workflow::neighbours::{self, Neighbour, Scope};
 use serde::Deserialize;
 
 /// Every query parameter any page takes; absent ones keep their defaults.

@@ -10,7 +10,8 @@ use crate::paper::{Kind, Paper};
 use crate::profile::filters::{self, Verdict};
 use crate::profile::{self, ratings};
 use crate::rank::{self, Candidate, Method, Ranker, SeedVector, Terms, Vocabulary, WordCache};
-use anyhow::{Context, Result};
+use crate::workflow::neighbours::check_date;
+use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -147,6 +148,30 @@ impl Digest {
             format!("{} to {}", self.first_date, self.date)
         }
     }
+}
+
+/// Which days a digest covers: every listed day from `since`, or `date`,
+/// or the day just ingested (`ingested`), or else the library's newest.
+pub fn choose_days(lib: &Library, since: Option<&str>, date: Option<&str>, ingested: Option<String>) -> Result<Vec<String>> {
+    Ok(match (since, date, ingested) {
+        (Some(since), _, _) => {
+            check_date(since)?;
+            let days = lib.store.days_from(since)?;
+            if days.is_empty() {
+                bail!("the library has no listings on or after {since}");
+            }
+            days
+        }
+        (None, Some(d), _) => {
+            check_date(d)?;
+            vec![d.to_string()]
+        }
+        (None, None, Some(d)) => vec![d],
+        (None, None, None) => vec![lib
+            .store
+            .newest_day()?
+            .context("the library has no listings yet; give listing files to `daily` or `ingest` them")?],
+    })
 }
 
 /// Scores every included entry of `day` against the profile. `flat` holds

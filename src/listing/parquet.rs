@@ -22,10 +22,10 @@
 //! date is no calendar date fails the import, naming the row; one-line
 //! fields lose control characters as every listing's do.
 
-use crate::listing::jsonl::Given;
-#[cfg(not(fuzzing))]
-use crate::listing::stream::Batch;
 use crate::listing::ListingError;
+use crate::listing::Given;
+#[cfg(not(fuzzing))]
+use crate::listing::Batch;
 use crate::paper::{ArxivId, Kind, Paper};
 use anyhow::{Context, Result};
 use arrow_array::builder::{FixedSizeListBuilder, Float32Builder, Int32Builder, ListBuilder, StringBuilder};
@@ -384,7 +384,7 @@ mod tests {
     fn a_footer_the_reader_would_panic_on_is_one_error() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.parquet");
-        std::fs::write(&path, include_bytes!("../fuzz/seeds/parquet/negative-offset.parquet")).unwrap();
+        std::fs::write(&path, include_bytes!("../../fuzz/seeds/parquet/negative-offset.parquet")).unwrap();
         let err = match Reader::open(&path) {
             Err(e) => e.to_string(),
             Ok(mut r) => r.next_rows().expect("a batch or an error").expect_err("not readable").to_string(),

@@ -6,8 +6,8 @@
 use crate::library::lexical::LexicalIndex;
 use crate::library::vectors::RowMeta;
 use crate::library::{Library, Vectors};
-use crate::neighbours::{Neighbour, Scope};
 use crate::paper::ArxivId;
+use crate::workflow::neighbours::{Neighbour, Scope};
 use anyhow::Result;
 use std::collections::HashMap;
 

@@ -1,6 +1,6 @@
 //! What a library holds, for `stats` and the server's `/stats`.
 
-use super::Library;
+use crate::library::{human_bytes, IndexState, Library};
 use anyhow::Result;
 use serde::Serialize;
 use std::path::Path;
@@ -11,7 +11,7 @@ pub struct ModelStats {
     pub vectors: i64,
     /// One line on the index: engine, rows covered, bytes on disk.
     pub index: String,
-    pub derived: super::IndexState,
+    pub derived: IndexState,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -59,12 +59,12 @@ pub fn collect(lib: &Library) -> Result<Stats> {
         });
     }
     // As it stands: stats never builds or updates it.
-    let lexical = match super::lexical::LexicalIndex::open(&lib.lexical_dir()) {
+    let lexical = match crate::library::lexical::LexicalIndex::open(&lib.lexical_dir()) {
         Ok(Some(ix)) => {
-            let behind = super::lexical::behind(ix.mark, s)?;
+            let behind = crate::library::lexical::behind(ix.mark, s)?;
             format!(
                 "{}: {} papers, {}{}",
-                super::lexical::ENGINE,
+                crate::library::lexical::ENGINE,
                 ix.len(),
                 human_bytes(ix.size(&lib.lexical_dir())),
                 if behind { "; behind the database (the next ingest or query catches up)" } else { "" }
@@ -97,15 +97,4 @@ fn dir_size(dir: &Path) -> u64 {
             Err(_) => 0,
         })
         .sum()
-}
-
-pub fn human_bytes(n: u64) -> String {
-    let mut v = n as f64;
-    for unit in ["B", "KiB", "MiB", "GiB"] {
-        if v < 1024.0 {
-            return format!("{v:.1} {unit}");
-        }
-        v /= 1024.0;
-    }
-    format!("{v:.1} TiB")
 }

@@ -1,0 +1,74 @@
+//! Which model to run, where and how: the choices every command that
+//! embeds offers (the command line flattens [`ModelArgs`] into its own).
+
+use clap::ValueEnum;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DeviceChoice {
+    Auto,
+    Cpu,
+    Cuda,
+}
+
+/// How the embedding model is found and run; shared by every command that embeds.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ModelArgs {
+    /// Model directory in sentence-transformers layout (else $PAPERSCOUT_MODEL,
+    /// models/all-MiniLM-L6-v2, then the Hugging Face hub).
+    #[arg(long, value_name = "DIR")]
+    pub model: Option<PathBuf>,
+    /// Where to run the model.
+    #[arg(long, value_enum, default_value_t = DeviceChoice::Auto)]
+    pub device: DeviceChoice,
+    /// Largest number of tokens (padding included) in one batch. Default:
+    /// 4096, or two full-length sequences per thread if that is more, so
+    /// every core has work; 16384 on CUDA.
+    #[arg(long)]
+    pub batch_tokens: Option<usize>,
+    /// Worker threads for CPU inference (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Model code: `native` is our CPU BERT forward, `candle` runs candle
+    /// tensor ops on any device; `auto` is native on CPU, candle elsewhere.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+    /// Number format of the model. `bf16` (native CPU forward) rounds
+    /// weights and activations of the linear layers to bfloat16 (sums stay
+    /// f32): about 1.5× faster with AVX-512 BF16, vectors at cosine ≥ 0.9999
+    /// to fp32. `fp16` (candle ops; the GPU's format) keeps weights and
+    /// activations in half precision, cosine ≥ 0.999. Both are stored under
+    /// a model id of their own. Default: what the library's vectors were
+    /// made with; else fp16 on CUDA, bf16 where the CPU has AVX-512 BF16,
+    /// fp32 elsewhere.
+    #[arg(long, value_enum)]
+    pub precision: Option<Precision>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Precision {
+    Fp32,
+    Bf16,
+    Fp16,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BackendChoice {
+    Auto,
+    Native,
+    Candle,
+}
+
+impl Default for ModelArgs {
+    /// The same values the command line gives when no flag is passed.
+    fn default() -> Self {
+        ModelArgs {
+            model: None,
+            device: DeviceChoice::Auto,
+            batch_tokens: None,
+            threads: None,
+            backend: BackendChoice::Auto,
+            precision: None,
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! Fetching from arXiv into the library: a day's announcements of some
+//! categories, and papers by id that the library lacks. The HTTP and the
+//! sources are `crate::fetch`'s; this is what is done with what comes back.
+
+use crate::fetch::{self, Client, Endpoints, FetchOpts, Fetched, Politeness, Via};
+use crate::library::Library;
+use anyhow::Result;
+use std::path::Path;
+use std::time::Duration;
+
+/// The polite client the options describe, redirected only to the hosts of
+/// `endpoints`; retry notices go to stderr.
+pub fn client(opts: &FetchOpts, endpoints: &Endpoints) -> Result<Client> {
+    let politeness = Politeness {
+        min_interval: Duration::from_millis(opts.interval_ms),
+        max_retries: opts.retries,
+        base_backoff: Duration::from_millis(opts.backoff_ms),
+        timeout: Politeness::timeout_from_secs(opts.timeout).map_err(anyhow::Error::msg)?,
+    };
+    Ok(Client::new(politeness).for_hosts(endpoints.hosts()).with_log(|m| eprintln!("note: {m}")))
+}
+
+/// Every category's announcements, or the first error.
+pub fn fetch_all(categories: &[String], opts: &FetchOpts, verbose: bool) -> Result<Vec<Fetched>> {
+    for c in categories {
+        fetch::sources::check_category(c)?;
+    }
+    let endpoints = Endpoints::resolve(opts.base_url.as_deref());
+    let client = client(opts, &endpoints)?;
+    let mut out = Vec::new();
+    for c in categories {
+        let f = fetch::fetch_category(&client, &endpoints, c)?;
+        for w in &f.warnings {
+            eprintln!("warning: {c}: {w}");
+        }
+        if verbose {
+            let via = match f.via {
+                Via::Rss => endpoints.rss_url(c),
+                Via::ListPage => endpoints.list_url(c),
+            };
+            eprintln!("{c}: {} paper(s) from {via}", f.papers.len());
+        }
+        out.push(f);
+    }
+    Ok(out)
+}
+
+/// Says which categories had nothing today (weekends, holidays), and when
+/// the library last saw that category.
+pub fn report_empty(fetched: &[Fetched], dir: &Path) {
+    let today = chrono::Local::now().date_naive().format("%Y-%m-%d").to_string();
+    for f in fetched.iter().filter(|f| f.papers.is_empty()) {
+        let last = last_listing(dir, &f.category);
+        let tail = match last {
+            Some(d) => format!("the last was {d}"),
+            None => "the library has none before it".to_string(),
+        };
+        eprintln!(
+            "no announcements for {} on {today} (arXiv announces nothing on weekends and holidays); {tail}",
+            f.category
+        );
+    }
+}
+
+/// The newest listing date in the library with a paper of `category`.
+fn last_listing(dir: &Path, category: &str) -> Option<String> {
+    if !dir.join("library.sqlite").exists() {
+        return None;
+    }
+    let lib = Library::open_read(dir).ok()?;
+    lib.store
+        .conn()
+        .query_row(
+            "SELECT max(l.date) FROM listings l JOIN papers p ON p.id = l.id \
+             WHERE l.category = ?1 OR p.subjects LIKE ?2",
+            rusqlite::params![category, format!("%\"{category}\"%")],
+            |r| r.get::<_, Option<String>>(0),
+        )
+        .ok()
+        .flatten()
+}
+
+/// For `seed add --fetch`: the arXiv ids among `items` (files are left to
+/// `profile::read_items`) that the library lacks, looked up with the API
+/// and stored without a listing day (they were not announced today).
+pub fn resolve_missing_ids(lib: &mut Library, items: &[String], opts: &FetchOpts) -> Result<usize> {
+    let mut missing: Vec<String> = Vec::new();
+    for item in items {
+        if Path::new(item).is_file() {
+            continue;
+        }
+        let Some(id) = crate::paper::ArxivId::parse(item) else { continue };
+        if lib.store.get_paper(&id.id)?.is_none() && !missing.contains(&id.id) {
+            missing.push(id.id);
+        }
+    }
+    if missing.is_empty() {
+        return Ok(0);
+    }
+    let endpoints = Endpoints::resolve(opts.base_url.as_deref());
+    let client = client(opts, &endpoints)?;
+    let mut papers = fetch::fetch_ids(&client, &endpoints, &missing)?;
+    papers.retain(|p| missing.contains(&p.id));
+    let unknown: Vec<&str> = missing.iter().filter(|id| !papers.iter().any(|p| &p.id == *id)).map(String::as_str).collect();
+    if !unknown.is_empty() {
+        anyhow::bail!("arXiv's API does not know {}", unknown.join(", "));
+    }
+    for p in &mut papers {
+        p.listing_date = None;
+    }
+    lib.add_papers(&papers)?;
+    Ok(papers.len())
+}

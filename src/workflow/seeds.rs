@@ -1,0 +1,81 @@
+//! Seeds into a profile: ids, files and sentences read, papers the library
+//! lacks looked up on arXiv, stored, and their texts embedded — what `seed
+//! add` does, and what adding a seed from the browser needs.
+
+use crate::embed::{self, ModelArgs};
+use crate::fetch::FetchOpts;
+use crate::library::Library;
+use crate::profile::{self, Added, SeedInput};
+use crate::workflow::fetch::resolve_missing_ids;
+use anyhow::{bail, Result};
+
+/// What to add: arXiv ids or seed files (`items`), and a sentence.
+pub struct SeedRequest<'a> {
+    pub items: &'a [String],
+    pub text: Option<&'a str>,
+    /// For a single id the library lacks, when arXiv is not asked.
+    pub title: Option<&'a str>,
+    pub abstract_text: Option<&'a str>,
+    pub weight: f32,
+    pub negative: bool,
+    /// Look up on arXiv the ids the library lacks.
+    pub fetch: Option<&'a FetchOpts>,
+}
+
+impl SeedRequest<'_> {
+    /// The request's own faults, found before the library is opened.
+    pub fn check(&self) -> Result<()> {
+        if !(self.weight.is_finite() && self.weight > 0.0) {
+            bail!("--weight must be a positive number");
+        }
+        if self.text.is_some_and(|t| t.trim().is_empty()) {
+            bail!("--text is empty; give the sentence to use as a seed");
+        }
+        Ok(())
+    }
+}
+
+/// What an add did: seeds new and updated, texts embedded.
+pub struct SeedsAdded {
+    pub added: Added,
+    pub embedded: usize,
+}
+
+/// Adds the request's seeds to `profile` and embeds what has no vector.
+/// When embedding fails the seeds stay stored, and the error says that
+/// the same add with a working model embeds them.
+pub fn add(lib: &mut Library, profile_name: &str, req: &SeedRequest, model: &ModelArgs, verbose: bool) -> Result<SeedsAdded> {
+    req.check()?;
+    if let Some(opts) = req.fetch {
+        let n = resolve_missing_ids(lib, req.items, opts)?;
+        if verbose && n > 0 {
+            eprintln!("{n} paper(s) looked up on arXiv and stored");
+        }
+    }
+    let mut seeds = profile::read_items(req.items, lib, req.title, req.abstract_text)?;
+    if let Some(t) = req.text {
+        seeds.push(SeedInput::from_free_text(t));
+    }
+    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let added = profile::add(lib.store.conn(), profile_name, &seeds, req.weight, req.negative, &now)?;
+    let n = added.new + added.updated;
+    let embedded = embed_seeds(lib, profile_name, model, verbose).map_err(|e| {
+        e.context(format!(
+            "{n} seed(s) are stored in profile {profile_name:?} but not embedded; the same `seed add` with a working model embeds them"
+        ))
+    })?;
+    Ok(SeedsAdded { added, embedded })
+}
+
+/// Embeds the profile's seeds that have no vector for the library's model
+/// (loading the model only when there is something to embed).
+pub fn embed_seeds(lib: &mut Library, profile_name: &str, model: &ModelArgs, verbose: bool) -> Result<usize> {
+    let known = lib.store.default_model()?;
+    if let Some(m) = &known {
+        if profile::missing_vectors(lib.store.conn(), profile_name, m)?.is_empty() {
+            return Ok(0);
+        }
+    }
+    let embedder = embed::load(&embed::args_for_library(model, known.as_deref()), verbose)?;
+    profile::embed_missing(lib, profile_name, embedder.as_ref())
+}
