@@ -3,7 +3,8 @@
 //! writes take a small JSON body and the page's CSRF token.
 
 use super::failure::{blocking, blocking_as, ApiError, Cost, Failure};
-use super::login::Who;
+use super::guard::same_token;
+use super::session::Who;
 use super::state::State;
 use super::view::{checked_id, clip, Params};
 use crate::library::store::StoredPaper;
@@ -228,14 +229,6 @@ pub async fn stats(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who
 }
 
 // ---- writes ----
-
-/// Compared in constant time: the token stands between another site and
-/// the user's library.
-pub fn same_token(sent: &str, expected: &str) -> bool {
-    !expected.is_empty()
-        && sent.len() == expected.len()
-        && sent.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
-}
 
 /// Every write must carry the token its page was served with.
 fn check_csrf(who: &Who, headers: &HeaderMap) -> Result<(), Failure> {

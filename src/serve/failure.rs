@@ -53,12 +53,18 @@ impl From<anyhow::Error> for Failure {
     }
 }
 
+/// Library work running at once, by cost (the rest wait without a thread).
+/// Together fewer than `state::READERS`, so that work holding one reader can
+/// always get a second.
+pub const LIGHT_SLOTS: usize = 8;
+pub const HEAVY_SLOTS: usize = 3;
+
 /// Library work in flight: threads, memory and open files stay bounded
 /// however many requests arrive; the rest wait here, costing no thread.
 /// Two queues, so that a burst of digests and searches (tens of ms of CPU
 /// each) does not make every quick lookup wait behind it.
-static LIGHT: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(super::state::LIGHT_SLOTS);
-static HEAVY: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(super::state::HEAVY_SLOTS);
+static LIGHT: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(LIGHT_SLOTS);
+static HEAVY: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(HEAVY_SLOTS);
 
 /// What a request's library work costs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,6 @@
 //! server answers, so a request must name this server in `Host`; and a
 //! write must come from this server's own pages, whatever token it carries.
 
-use super::state::State;
 use axum::extract::{Request, State as Shared};
 use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
@@ -84,16 +83,16 @@ fn refuse(status: StatusCode, message: &str) -> Response {
 }
 
 /// Refuses a foreign `Host` (421) and a write from a foreign page (403).
-pub async fn check(Shared(st): Shared<Arc<State>>, req: Request, next: Next) -> Response {
+pub async fn check(Shared(hosts): Shared<Arc<HostPolicy>>, req: Request, next: Next) -> Response {
     let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-    if !st.hosts.allows(host) {
+    if !hosts.allows(host) {
         return refuse(
             StatusCode::MISDIRECTED_REQUEST,
             "421 this server does not answer to that name; its administrator can add one with `serve --allow-host NAME`\n",
         );
     }
     let writes = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    if writes && !same_origin(req.headers(), host, st.hosts.https()) {
+    if writes && !same_origin(req.headers(), host, hosts.https()) {
         return refuse(StatusCode::FORBIDDEN, "403 a write must come from this server's own pages\n");
     }
     next.run(req).await
@@ -119,6 +118,14 @@ fn same_origin(headers: &HeaderMap, host: &str, https: bool) -> bool {
         Some(site) => matches!(site, "same-origin" | "none"),
         None => true,
     }
+}
+
+/// Compared in constant time: the token stands between another site and
+/// the user's library.
+pub fn same_token(sent: &str, expected: &str) -> bool {
+    !expected.is_empty()
+        && sent.len() == expected.len()
+        && sent.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
 #[cfg(test)]

@@ -9,7 +9,9 @@ mod guard;
 mod listen;
 mod login;
 mod pages;
+mod session;
 mod state;
+mod throttle;
 mod view;
 
 pub use listen::{tls_config, Limits};
@@ -134,8 +136,8 @@ pub fn router(state: Arc<State>, body_timeout: Duration) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         // Innermost first: who the request acts for, after the name and
         // origin checks; a body must keep arriving, and no request lasts.
-        .layer(from_fn_with_state(state.clone(), login::require))
-        .layer(from_fn_with_state(state.clone(), guard::check))
+        .layer(from_fn_with_state(state.clone(), session::require))
+        .layer(from_fn_with_state(Arc::new(state.hosts.clone()), guard::check))
         .layer(MapRequestBodyLayer::new(axum::body::Body::new))
         .layer(RequestBodyTimeoutLayer::new(body_timeout))
         .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, REQUEST_TIMEOUT))

@@ -4,7 +4,7 @@
 
 use super::api::{self, Record};
 use super::failure::{blocking_as, Cost, Failure};
-use super::login::Who;
+use super::session::Who;
 use super::state::State;
 use crate::accounts::random_hex;
 use super::view::{checked_date, score_range, Card, Params};

@@ -19,11 +19,6 @@ const WRITE_PATIENCE: Duration = Duration::from_secs(10);
 /// Read connections, opened on first use and then kept: every handler
 /// shares these, so a burst of requests never opens more files.
 pub const READERS: usize = 12;
-/// Library work running at once, by cost (the rest wait without a thread).
-/// Together fewer than `READERS`, so that work holding one reader can
-/// always get a second.
-pub const LIGHT_SLOTS: usize = 8;
-pub const HEAVY_SLOTS: usize = 3;
 /// How long a request waits for a free reader before it gets a 503.
 const READER_PATIENCE: Duration = Duration::from_secs(20);
 
@@ -51,7 +46,7 @@ pub struct State {
     pub hosts: super::guard::HostPolicy,
     /// Every request needs a signed-in session.
     pub login: bool,
-    pub throttle: super::login::Throttle,
+    pub throttle: super::throttle::Throttle,
     /// Without sign-in, must come back in `X-CSRF-Token` with every write:
     /// another site open in the same browser cannot read it, so it cannot
     /// forge a write. Signed-in sessions have their own.

@@ -1,0 +1,124 @@
+//! Who each request acts for: the session cookie read and checked on
+//! every request, or, in a library without accounts, its one user.
+
+use super::failure::{blocking, ApiError, Failure};
+use super::state::State;
+use crate::accounts::{self, Session};
+use axum::extract::{Request, State as Shared};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+
+/// Who a request acts for, put in its extensions by [`require`].
+#[derive(Debug, Clone)]
+pub struct Who {
+    /// `None` in a library without accounts.
+    pub user: Option<String>,
+    /// The token this browser's writes must carry.
+    pub csrf: String,
+    /// Signed in with a cookie (and so can sign out).
+    pub signed_in: bool,
+    /// The key of this user's feed URL; empty without accounts.
+    pub feed: String,
+}
+
+impl Who {
+    /// Nobody: a page shown before signing in.
+    pub fn nobody() -> Who {
+        Who { user: None, csrf: String::new(), signed_in: false, feed: String::new() }
+    }
+
+    /// `name` as the profile tables store it for this user.
+    pub fn key(&self, name: &str) -> String {
+        accounts::profile_key(self.user.as_deref(), name)
+    }
+}
+
+/// The name of the session cookie; under TLS with the `__Host-` prefix, which
+/// browsers accept only from a secure origin, for the whole host.
+pub(super) fn cookie_name(st: &State) -> &'static str {
+    if st.hosts.https() {
+        "__Host-paperscout_session"
+    } else {
+        "paperscout_session"
+    }
+}
+
+pub(super) fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
+pub(super) fn unix_now() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
+/// Puts a [`Who`] on every request; with sign-in on, a request without a
+/// live session gets 401 (API) or a redirect to /login (pages).
+pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Next) -> Response {
+    if !st.login {
+        req.extensions_mut().insert(Who { user: None, csrf: st.csrf.clone(), signed_in: false, feed: String::new() });
+        return next.run(req).await;
+    }
+    let path = req.uri().path();
+    if path == "/login" || path == "/favicon.ico" {
+        return next.run(req).await;
+    }
+    // A feed reader cannot sign in: its URL carries the user's feed key,
+    // which opens that feed and nothing else.
+    if path == "/feed.atom" {
+        if let Some(key) = req.uri().query().and_then(|q| url::form_urlencoded::parse(q.as_bytes()).find(|(k, _)| k == "key")).map(|(_, v)| v.into_owned()) {
+            let st2 = st.clone();
+            return match blocking(move || Ok(accounts::feed_user(st2.reader()?.store.conn(), &key)?)).await {
+                Ok(Some(user)) => {
+                    req.extensions_mut().insert(Who { user: Some(user), csrf: String::new(), signed_in: false, feed: String::new() });
+                    next.run(req).await
+                }
+                Ok(None) => ApiError(Failure { status: StatusCode::UNAUTHORIZED, message: "this feed key opens no feed".into() }).into_response(),
+                Err(f) => ApiError(f).into_response(),
+            };
+        }
+    }
+    let token = cookie_value(req.headers(), cookie_name(&st)).map(str::to_string);
+    let session = match token {
+        Some(t) => {
+            let st2 = st.clone();
+            blocking(move || Ok(accounts::session(st2.reader()?.store.conn(), &t, unix_now())?)).await
+        }
+        None => Ok(None),
+    };
+    match session {
+        Ok(Some(Session { user, csrf, feed })) => {
+            req.extensions_mut().insert(Who { user: Some(user), csrf, signed_in: true, feed });
+            next.run(req).await
+        }
+        Ok(None) if path.starts_with("/api/") || path == "/feed.atom" => {
+            ApiError(Failure { status: StatusCode::UNAUTHORIZED, message: "sign in first: POST /login".into() }).into_response()
+        }
+        Ok(None) => {
+            let here = req.uri().path_and_query().map_or("/", |p| p.as_str());
+            let to = format!("/login?next={}", url::form_urlencoded::byte_serialize(here.as_bytes()).collect::<String>());
+            (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response()
+        }
+        Err(f) => ApiError(f).into_response(),
+    }
+}
+
+/// A redirect to `to` that sets the session cookie to `value` for
+/// `max_age` seconds (0: removes it).
+pub(super) fn with_cookie(st: &State, to: String, value: &str, max_age: i64) -> Response {
+    let secure = if st.hosts.https() { "; Secure" } else { "" };
+    let cookie = format!("{}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}", cookie_name(st));
+    let mut res = (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response();
+    if let Ok(v) = HeaderValue::from_str(&cookie) {
+        res.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    res
+}
