@@ -1,0 +1,229 @@
+//! Writes inside a transaction: a paper upserted with its listing and
+//! versions (moved to a new rowid when what derived files hold of it
+//! changes), vectors and embedding failures stored, the generation bumped.
+
+use super::{text_hash, Store};
+use crate::paper::{embedding_text, Kind, Paper};
+use anyhow::Result;
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+
+/// What an upsert did to one paper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upsert {
+    New,
+    Updated,
+    Unchanged,
+}
+
+impl Store {
+    pub fn set_default_model(&self, model: &str) -> Result<()> {
+        set_default_model(&self.conn, model)
+    }
+}
+
+pub fn vec_to_blob(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The stored fields an upsert compares against.
+struct Existing {
+    version: Option<i64>,
+    title: String,
+    abstract_text: String,
+    text_hash: Vec<u8>,
+    authors: String,
+    subjects: String,
+    comments: Option<String>,
+    journal_ref: Option<String>,
+}
+
+/// Inserts or updates one paper and its listing inside `tx`.
+pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
+    let text = embedding_text(&p.title, &p.abstract_text);
+    let hash = text_hash(&text);
+    let authors = serde_json::to_string(&p.authors)?;
+    let subjects = serde_json::to_string(&p.subjects)?;
+    let before = placement(tx, &p.id)?;
+    let existing: Option<Existing> = tx
+        .prepare_cached(
+            "SELECT version, title, abstract, text_hash, authors, subjects, comments, journal_ref
+             FROM papers WHERE id = ?1",
+        )?
+        .query_row([&p.id], |r| {
+            Ok(Existing {
+                version: r.get(0)?,
+                title: r.get(1)?,
+                abstract_text: r.get(2)?,
+                text_hash: r.get(3)?,
+                authors: r.get(4)?,
+                subjects: r.get(5)?,
+                comments: r.get(6)?,
+                journal_ref: r.get(7)?,
+            })
+        })
+        .optional()?;
+    let version = p.version.map(i64::from);
+    let outcome = match existing {
+        None => {
+            tx.prepare_cached(
+                "INSERT INTO papers (id, version, title, authors, abstract, subjects, primary_cat,
+                 comments, journal_ref, first_date, text_hash)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            )?
+            .execute(params![
+                p.id, version, p.title, authors, p.abstract_text, subjects, p.primary,
+                p.comments, p.journal_ref, p.listing_date, hash
+            ])?;
+            Upsert::New
+        }
+        Some(Existing {
+            version: old_version,
+            title,
+            abstract_text: abs,
+            text_hash: old_hash,
+            authors: old_authors,
+            subjects: old_subjects,
+            comments,
+            journal_ref: jref,
+        }) => {
+            // An older version (or a listing without abstracts, like pastweek
+            // pages) must not overwrite what we already know.
+            let last_seen: Option<String> = tx
+                .prepare_cached("SELECT max(date) FROM listings WHERE id = ?1")?
+                .query_row([&p.id], |r| r.get(0))?;
+            // What an earlier listing said (or an older version) never
+            // overwrites what a later one said, whatever the input order.
+            // A snapshot's date is its first version's, older than any
+            // listing of a later version: only its version number counts.
+            let older = matches!((old_version, version), (Some(o), Some(n)) if n < o)
+                || (p.kind != Kind::Snapshot
+                    && matches!((&p.listing_date, &last_seen), (Some(d), Some(l)) if d < l));
+            let loses_abstract = p.abstract_text.is_empty() && !abs.is_empty();
+            // A listing cut off mid-entry (a browser page saved or copied
+            // before it finished) gives the same version with a shortened
+            // abstract: what we have is the whole of it.
+            let cut_short = (version.is_none() || old_version == version)
+                && p.abstract_text.len() < abs.len()
+                && abs.starts_with(p.abstract_text.trim_end());
+            let same = title == p.title
+                && abs == p.abstract_text
+                && old_hash == hash
+                && old_authors == authors
+                && old_subjects == subjects
+                && comments == p.comments
+                && jref == p.journal_ref
+                && (version.is_none() || old_version == version);
+            if older || loses_abstract || cut_short || same {
+                Upsert::Unchanged
+            } else {
+                tx.prepare_cached(
+                    "UPDATE papers SET version = COALESCE(?2, version), title = ?3, authors = ?4,
+                     abstract = ?5, subjects = ?6, primary_cat = ?7, comments = ?8,
+                     journal_ref = ?9, text_hash = ?10 WHERE id = ?1",
+                )?
+                .execute(params![
+                    p.id, version, p.title, authors, p.abstract_text, subjects, p.primary,
+                    p.comments, p.journal_ref, hash
+                ])?;
+                Upsert::Updated
+            }
+        }
+    };
+    if let Some(date) = p.listing_date.as_ref().filter(|_| outcome != Upsert::New) {
+        tx.prepare_cached(
+            "UPDATE papers SET first_date = ?2 WHERE id = ?1 AND (first_date IS NULL OR first_date > ?2)",
+        )?
+        .execute(params![p.id, date])?;
+    }
+    // A paper from a metadata dump was never seen listed: no listing day.
+    if let Some(date) = p.listing_date.as_ref().filter(|_| p.kind != Kind::Snapshot) {
+        let category = p.primary.clone().unwrap_or_default();
+        tx.prepare_cached(
+            "INSERT OR IGNORE INTO listings (id, date, category, kind, source) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![p.id, date, category, p.kind.as_str(), p.source])?;
+    }
+    if !p.abstract_text.is_empty() || !p.title.is_empty() {
+        tx.prepare_cached(
+            "INSERT OR IGNORE INTO versions (id, version, title, abstract, text_hash)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![p.id, version.unwrap_or(0), p.title, p.abstract_text, hash])?;
+    }
+    if let Some(before) = before {
+        if placement(tx, &p.id)?.is_some_and(|after| after.1 != before.1) {
+            move_to_new_rowid(tx, &p.id, before.0)?;
+        }
+    }
+    Ok(outcome)
+}
+
+/// A paper's rowid and what the derived files record of it (text hash,
+/// subjects, first date in the vector files; authors in the lexical index).
+type Placement = (i64, (Vec<u8>, String, Option<String>, String));
+
+fn placement(tx: &Transaction<'_>, id: &str) -> Result<Option<Placement>> {
+    Ok(tx
+        .prepare_cached("SELECT rowid, text_hash, subjects, first_date, authors FROM papers WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))))
+        .optional()?)
+}
+
+/// Gives a changed paper the next rowid and logs the old one, so derived
+/// files append its new row and mark the old one dead instead of being
+/// rewritten. Rowids only grow: the next one is past every rowid ever used.
+fn move_to_new_rowid(tx: &Transaction<'_>, id: &str, old: i64) -> Result<()> {
+    let next: i64 = tx.query_row(
+        "SELECT max((SELECT coalesce(max(rowid), 0) FROM papers), (SELECT coalesce(max(paper), 0) FROM retired)) + 1",
+        [],
+        |r| r.get(0),
+    )?;
+    tx.prepare_cached("UPDATE papers SET rowid = ?2 WHERE id = ?1")?.execute(params![id, next])?;
+    tx.prepare_cached("INSERT INTO retired (paper) VALUES (?1)")?.execute([old])?;
+    Ok(())
+}
+
+/// The model queries use: the one whose vectors were last stored.
+pub fn set_default_model(conn: &Connection, model: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES ('model', ?1)
+         ON CONFLICT(key) DO UPDATE SET value = ?1",
+        [model],
+    )?;
+    Ok(())
+}
+
+pub fn bump_generation(tx: &Transaction<'_>) -> Result<()> {
+    tx.execute(
+        "INSERT INTO meta (key, value) VALUES ('generation', '1')
+         ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+        [],
+    )?;
+    Ok(())
+}
+
+/// Stores a vector; a non-finite one is refused, as it would rank every
+/// paper as NaN.
+pub fn insert_vector(tx: &Transaction<'_>, model: &str, hash: &[u8], v: &[f32]) -> Result<()> {
+    if v.is_empty() || v.iter().any(|x| !x.is_finite()) {
+        anyhow::bail!("model {model} gave an empty or non-finite vector (NaN or infinity); not stored");
+    }
+    tx.prepare_cached("INSERT OR REPLACE INTO vectors (model, text_hash, vec) VALUES (?1, ?2, ?3)")?
+        .execute(params![model, hash, vec_to_blob(v)])?;
+    Ok(())
+}
+
+/// Records that `model` could not embed the text `hash`, so later ingests
+/// skip it instead of failing on it again.
+pub fn record_failure(tx: &Transaction<'_>, model: &str, hash: &[u8], error: &str) -> Result<()> {
+    tx.prepare_cached("INSERT OR REPLACE INTO embed_failures (model, text_hash, error) VALUES (?1, ?2, ?3)")?
+        .execute(params![model, hash, error])?;
+    Ok(())
+}
+
+/// Ids of the papers whose current text has this hash.
+pub fn papers_with_text(tx: &Transaction<'_>, hash: &[u8]) -> Result<Vec<String>> {
+    let mut stmt = tx.prepare_cached("SELECT id FROM papers WHERE text_hash = ?1 ORDER BY id")?;
+    let rows = stmt.query_map([hash], |r| r.get::<_, String>(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
