@@ -3,6 +3,7 @@
 
 use super::names;
 use super::text;
+use super::names::{is_split_candidate, title_can_end};
 
 /// Splits layout B's "title immediately followed by authors" text, e.g.
 /// `…with 100k+ GPUsJin Lee, Zhonghao Chen` → ("…with 100k+ GPUs", ["Jin
@@ -106,112 +107,6 @@ fn title_end_unattested(title: &str, lower_context: &str) -> bool {
 
 /// Where the search for the end of a glued title gives up.
 const MAX_TITLE_BYTES: usize = 1500;
-
-/// A name starts with a capital glued to the title's last character, or
-/// with a lowercase particle ("de la Fontaine") glued after a title ending
-/// in closing punctuation.
-pub(super) fn is_split_candidate(prev: char, c: char) -> bool {
-    if prev.is_whitespace() {
-        return false;
-    }
-    c.is_uppercase()
-        || (c.is_lowercase() && matches!(prev, ')' | '?' | '!' | '"' | '”' | '’' | ']'))
-}
-
-/// Characters a title does not end with: a hyphen or an opening bracket
-/// means the cut is inside a word or a group.
-const NOT_TITLE_ENDS: [char; 19] = [
-    '-', '‐', '–', '—', '/', '\\', ',', ':', ';', '(', '[', '{', '&', '=', '_', '^', '|', '~', '@',
-];
-
-/// Whether `title` (with `authors` glued after it) can be a complete title.
-pub(super) fn title_can_end(title: &str, authors: &str) -> bool {
-    let Some(last) = title.chars().next_back() else {
-        return false;
-    };
-    if NOT_TITLE_ENDS.contains(&last) || title.chars().filter(|c| c.is_alphanumeric()).count() < 2 {
-        return false;
-    }
-    if !brackets_balanced(title) || !title.matches('$').count().is_multiple_of(2) {
-        return false;
-    }
-    let fragment = title.rsplit(char::is_whitespace).next().unwrap_or(title);
-    // "iCloud", "eBPF", "vLLM", "mRNA": a lone small letter glued to a
-    // capital is one word, not a title end ("…how to dilute it" is one).
-    if fragment.chars().count() == 1 && fragment.chars().all(char::is_lowercase) {
-        return false;
-    }
-    // "McKinsey", "MacArthur", "O'Brien": the fragment is a name prefix.
-    if names::CAMEL_PREFIXES.contains(&fragment) || fragment.ends_with(['\'', '’']) {
-        return false;
-    }
-    // A title does not end in "the", "of", "via"…
-    if names::is_function_word(fragment) {
-        return false;
-    }
-    let mut next = authors.chars();
-    let (a, b, c) = (next.next(), next.next(), next.next());
-    let name_follows = b == Some('.') || b.is_some_and(char::is_lowercase);
-    // "U.|S. Regions": the cut is inside dotted initials.
-    if b == Some('.') && ends_with_dotted_capital(fragment) {
-        return false;
-    }
-    // A bare capital after a digit or a short word piece is the end of
-    // "3D", "CoT", "MoE", "IoT" ("3|D Reconstruction", "Co|T Reasoning"),
-    // not the initial of an author ("…LearningM Rita Verdelho").
-    if a.is_some_and(char::is_uppercase) && !name_follows {
-        let piece = fragment
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphabetic())
-            .count();
-        if last.is_numeric() || piece < 3 {
-            return false;
-        }
-    }
-    // Cutting inside a run of capitals is only credible when a name word
-    // or a dotted initial follows ("HPC|John", "HPC|J. Smith"); "OpenB|MC
-    // Environments" and "MuMM|I Experience" are acronyms cut in two, and
-    // "LL|Ms" is the plural of one.
-    if last.is_uppercase() && a.is_some_and(char::is_uppercase) {
-        let plural = b == Some('s') && !c.is_some_and(char::is_alphabetic);
-        if !name_follows || plural {
-            return false;
-        }
-    }
-    true
-}
-
-/// "U." or "U.S.": a fragment ending in a capital and a dot, with nothing
-/// but dotted capitals before.
-fn ends_with_dotted_capital(fragment: &str) -> bool {
-    let mut chars = fragment.chars().rev();
-    chars.next() == Some('.')
-        && chars.next().is_some_and(char::is_uppercase)
-        && chars
-            .next()
-            .is_none_or(|c| c == '.' || !c.is_alphanumeric())
-}
-
-fn brackets_balanced(s: &str) -> bool {
-    let mut depth: [i32; 3] = [0; 3];
-    for c in s.chars() {
-        let (slot, step) = match c {
-            '(' => (0, 1),
-            ')' => (0, -1),
-            '[' => (1, 1),
-            ']' => (1, -1),
-            '{' => (2, 1),
-            '}' => (2, -1),
-            _ => continue,
-        };
-        depth[slot] += step;
-        if depth[slot] < 0 {
-            return false;
-        }
-    }
-    depth == [0; 3]
-}
 
 /// Whether the whitespace-delimited word of `glued` that straddles `pos`
 /// ("PyTorch" for a cut at "Py|Torch") appears as a word in `context`.

@@ -25,6 +25,7 @@
 //! skipped and named in [`Parsed::warnings`] with their line.
 
 mod entry;
+mod labels;
 mod glued_title;
 mod names;
 mod page;

@@ -2,7 +2,7 @@
 //! headings, entry totals and page chrome end an entry), its listing
 //! date, and which of the two layouts it has.
 
-use super::entry::{label_segments, starts_with_label, Label};
+use super::labels::{label_segments, starts_with_label, Label};
 use crate::paper::Kind;
 use regex::Regex;
 use std::sync::OnceLock;
