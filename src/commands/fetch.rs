@@ -1,10 +1,10 @@
 use crate::cli::FetchArgs;
-use crate::fetch::{self, Endpoints};
+use crate::fetch;
 use crate::library::{self, Library};
 use crate::paper::Paper;
 use crate::report;
-use crate::workflow::fetch::{client, fetch_all, report_empty};
-use crate::workflow::ingest;
+use crate::workflow::fetch::{fetch_all, report_empty};
+use crate::workflow::{self, ingest};
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::Path;
@@ -49,10 +49,8 @@ pub fn run(args: &FetchArgs, verbose: bool) -> Result<()> {
     Ok(())
 }
 
-/// `fetch --oai FROM UNTIL SET`: page after page of OAI-PMH records, each
-/// ingested (or written, or shown) as it arrives, so a harvest of months
-/// holds one page in memory and a failure keeps the pages before it (a
-/// second run adds only what is missing).
+/// `fetch --oai FROM UNTIL SET`: each page ingested (or written, or
+/// shown) as it arrives.
 fn harvest(args: &FetchArgs, spec: &[String], verbose: bool) -> Result<()> {
     let start = Instant::now();
     let [from, until, set] = spec else {
@@ -60,9 +58,6 @@ fn harvest(args: &FetchArgs, spec: &[String], verbose: bool) -> Result<()> {
     };
     let range = fetch::oai::Range::new(from, until, set)?;
     let dir = library::resolve_dir(args.library.library.as_deref())?;
-    let endpoints = Endpoints::resolve(args.fetch.base_url.as_deref());
-    let client = client(&args.fetch, &endpoints)?;
-    let mut pages = fetch::oai::pages(&client, &endpoints, &range);
     let mut out = match &args.out {
         Some(path) => {
             let tmp = path.with_extension("tmp");
@@ -71,45 +66,20 @@ fn harvest(args: &FetchArgs, spec: &[String], verbose: bool) -> Result<()> {
         }
         None => None,
     };
-    let mut records = 0usize;
-    let mut skipped = 0usize;
-    // What every page goes through before it is stored: its warnings, the
-    // count, and --out or the table.
-    let mut each = |parsed: crate::listing::Parsed, pages: usize, total: Option<u64>| -> Result<Vec<Paper>> {
-        for w in &parsed.warnings {
-            eprintln!("warning: {w}");
-        }
-        records += parsed.papers.len();
-        skipped += parsed.skipped;
-        if verbose {
-            let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
-            eprintln!("oai: page {pages}: {} record(s), {records}{of} so far", parsed.papers.len());
-        }
+    let mut each = |papers: &[Paper]| -> Result<()> {
         if let Some((_, w)) = out.as_mut() {
-            report::json::write_papers(w, &parsed.papers)?;
+            report::json::write_papers(w, papers)?;
         } else if !args.ingest {
             let mut stdout = std::io::stdout().lock();
-            report::table::write_papers(&mut stdout, &parsed.papers)?;
+            report::table::write_papers(&mut stdout, papers)?;
             stdout.flush()?;
         }
-        Ok(parsed.papers)
+        Ok(())
     };
-    if args.ingest {
-        let mut lib = Library::open_write(&dir)?;
-        let mut batches = std::iter::from_fn(|| {
-            let page = pages.next()?;
-            let (n, total) = (pages.pages, pages.complete_list_size);
-            Some(page.and_then(|parsed| each(parsed, n, total)).map(|papers| crate::listing::Batch { papers, ..Default::default() }))
-        });
-        let done = ingest::ingest_batches(&mut lib, &mut batches, &args.model, false, verbose)?;
-        if records > 0 {
-            println!("{records} record(s) harvested: {}", done.summary(start, &dir));
-        }
-    } else {
-        while let Some(page) = pages.next() {
-            let (n, total) = (pages.pages, pages.complete_list_size);
-            each(page?, n, total)?;
-        }
+    let mut lib = if args.ingest { Some(Library::open_write(&dir)?) } else { None };
+    let done = workflow::fetch::harvest(&range, &args.fetch, lib.as_mut(), &args.model, verbose, &mut each)?;
+    if let (Some(ingested), true) = (&done.ingested, done.records > 0) {
+        println!("{} record(s) harvested: {}", done.records, ingested.summary(start, &dir));
     }
     if let Some((tmp, mut w)) = out {
         w.flush().context("writing the harvest")?;
@@ -118,10 +88,10 @@ fn harvest(args: &FetchArgs, spec: &[String], verbose: bool) -> Result<()> {
             std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
         }
     }
-    if skipped > 0 {
-        eprintln!("warning: oai: {skipped} record(s) skipped (reasons above)");
+    if done.skipped > 0 {
+        eprintln!("warning: oai: {} record(s) skipped (reasons above)", done.skipped);
     }
-    if records == 0 {
+    if done.records == 0 {
         anyhow::bail!("OAI-PMH: no records in set {set} from {from} until {until}");
     }
     Ok(())

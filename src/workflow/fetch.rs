@@ -2,8 +2,12 @@
 //! categories, and papers by id that the library lacks. The HTTP and the
 //! sources are `crate::fetch`'s; this is what is done with what comes back.
 
+use crate::embed::ModelArgs;
 use crate::fetch::{self, Client, Endpoints, FetchOpts, Fetched, Politeness, Via};
 use crate::library::Library;
+use crate::listing::{Batch, Parsed};
+use crate::paper::Paper;
+use crate::workflow::ingest::{self, Ingested};
 use anyhow::Result;
 use std::path::Path;
 use std::time::Duration;
@@ -110,4 +114,60 @@ pub fn resolve_missing_ids(lib: &mut Library, items: &[String], opts: &FetchOpts
     }
     lib.add_papers(&papers)?;
     Ok(papers.len())
+}
+
+/// What a harvest read, and stored when it was asked to.
+pub struct Harvested {
+    pub records: usize,
+    pub skipped: usize,
+    pub ingested: Option<Ingested>,
+}
+
+/// Page after page of the OAI-PMH records of `range`, each page's
+/// warnings said, handed to `each`, and ingested into `lib` (when given) as
+/// it arrives: a harvest of months holds one page in memory, and a failure
+/// keeps the pages before it (a second run adds only what is missing).
+pub fn harvest(
+    range: &fetch::oai::Range,
+    opts: &FetchOpts,
+    lib: Option<&mut Library>,
+    model: &ModelArgs,
+    verbose: bool,
+    each: &mut dyn FnMut(&[Paper]) -> Result<()>,
+) -> Result<Harvested> {
+    let endpoints = Endpoints::resolve(opts.base_url.as_deref());
+    let client = client(opts, &endpoints)?;
+    let mut pages = fetch::oai::pages(&client, &endpoints, range);
+    let (mut records, mut skipped) = (0usize, 0usize);
+    let mut take = |parsed: Parsed, pages: usize, total: Option<u64>| -> Result<Vec<Paper>> {
+        for w in &parsed.warnings {
+            eprintln!("warning: {w}");
+        }
+        records += parsed.papers.len();
+        skipped += parsed.skipped;
+        if verbose {
+            let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+            eprintln!("oai: page {pages}: {} record(s), {records}{of} so far", parsed.papers.len());
+        }
+        each(&parsed.papers)?;
+        Ok(parsed.papers)
+    };
+    let ingested = match lib {
+        Some(lib) => {
+            let mut batches = std::iter::from_fn(|| {
+                let page = pages.next()?;
+                let (n, total) = (pages.pages, pages.complete_list_size);
+                Some(page.and_then(|parsed| take(parsed, n, total)).map(|papers| Batch { papers, ..Default::default() }))
+            });
+            Some(ingest::ingest_batches(lib, &mut batches, model, false, verbose)?)
+        }
+        None => {
+            while let Some(page) = pages.next() {
+                let (n, total) = (pages.pages, pages.complete_list_size);
+                take(page?, n, total)?;
+            }
+            None
+        }
+    };
+    Ok(Harvested { records, skipped, ingested })
 }
