@@ -68,7 +68,20 @@ fn a_dislike_goes_below_every_unrated_pick_and_a_like_lifts_its_neighbours() {
     assert_eq!(at, after.len() - 1, "below every unrated pick");
     assert_eq!(after[at]["rating"], -1);
     assert!(after[..at].iter().all(|p| p["rating"].is_null()));
-    assert!(ok(&lib, &["daily", "--date", "2026-03-03", "--top", "10", "--include", "new,cross,replaced"]).contains("[not interested]"));
+    let table = ok(&lib, &["daily", "--date", "2026-03-03", "--top", "10", "--include", "new,cross,replaced"]);
+    assert!(table.contains("[not interested]"));
+    // The tag widens its column for every row: each title starts where the
+    // others do, and each reason (the line after) under its title.
+    let lines: Vec<&str> = table.lines().collect();
+    let mut titles = Vec::new();
+    for p in &after {
+        let title = p["title"].as_str().unwrap();
+        let at = lines.iter().position(|l| l.contains(p["id"].as_str().unwrap()) && l.ends_with(title)).expect(title);
+        titles.push(lines[at].chars().count() - title.chars().count());
+        let reason = lines[at + 1];
+        assert_eq!(reason.chars().take_while(|c| *c == ' ').count(), titles[0], "reason of {title} in\n{table}");
+    }
+    assert!(titles.windows(2).all(|w| w[0] == w[1]), "title columns {titles:?} in\n{table}");
 
     // A 👍 on a paper far down the list lifts the papers like it.
     let all = day(&lib, &["--top", "200"]);

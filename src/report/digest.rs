@@ -85,30 +85,40 @@ pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
         return writeln!(out, "{}", empty_line(d));
     }
     writeln!(out, "{} — {} of {} entries, profile {}, method {}", d.span(), d.picks.len(), d.candidates, d.profile, d.method)?;
-    for p in &d.picks {
-        let kind = printable(&kind_label(p));
+    // Columns as wide as their widest cell, so a long tag ("[not
+    // interested]", "(seen …)") or an old-style id never shifts the rest.
+    let rows: Vec<[String; 3]> = d
+        .picks
+        .iter()
+        .chain(&d.unsure)
+        .map(|p| [printable(&p.paper.id), printable(&kind_label(p)), printable(p.paper.primary.as_deref().unwrap_or("-"))])
+        .collect();
+    let width = |i: usize, least: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0).max(least);
+    let (w_id, w_kind, w_cat) = (width(0, 10), width(1, 3), width(2, 5));
+    let w_rank = d.picks.iter().map(|p| p.rank.to_string().len()).max().unwrap_or(0).max(3);
+    let title_at = w_rank + 2 + 5 + 2 + w_id + 2 + w_kind + 2 + w_cat + 2;
+    for (p, [id, kind, cat]) in d.picks.iter().zip(&rows) {
         writeln!(
             out,
-            "{:>3}  {:.3}  {:<12} {:<8} {:<9} {}",
+            "{:>w_rank$}  {:.3}  {id:<w_id$}  {kind:<w_kind$}  {cat:<w_cat$}  {}",
             p.rank,
             p.score,
-            p.paper.id,
-            kind,
-            printable(p.paper.primary.as_deref().unwrap_or("-")),
             printable(&p.paper.title)
         )?;
-        writeln!(out, "{:>29}{}", "", printable(&reason_text(p)))?;
+        writeln!(out, "{:title_at$}{}", "", printable(&reason_text(p)))?;
     }
     if !d.unsure.is_empty() {
         writeln!(out, "\nunsure — rating these teaches the ranking most:")?;
-        for p in &d.unsure {
-            writeln!(out, "     {:.3}  {:<12} {:<8} {}", p.score, p.paper.id, printable(&kind_label(p)), printable(&p.paper.title))?;
+        for (p, [id, kind, cat]) in d.unsure.iter().zip(&rows[d.picks.len()..]) {
+            let pad = w_rank + 2;
+            writeln!(out, "{:pad$}{:.3}  {id:<w_id$}  {kind:<w_kind$}  {cat:<w_cat$}  {}", "", p.score, printable(&p.paper.title))?;
         }
     }
     if !d.hidden.is_empty() {
         writeln!(out, "\nhidden by filters:")?;
+        let w = d.hidden.iter().map(|h| printable(&h.id).chars().count()).max().unwrap_or(0).max(10);
         for h in &d.hidden {
-            writeln!(out, "     {:<12} {}  [{}]", printable(&h.id), printable(&h.title), printable(&h.rule))?;
+            writeln!(out, "     {:<w$}  {}  [{}]", printable(&h.id), printable(&h.title), printable(&h.rule))?;
         }
     }
     Ok(())
