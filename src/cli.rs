@@ -3,8 +3,48 @@
 use crate::embed::ModelArgs;
 use crate::fetch::FetchOpts;
 use crate::report::DigestFormat;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
 use std::path::PathBuf;
+
+/// Flags that tune the engine rather than say what to do: left out of
+/// `--help`, so that it shows the options people use, and listed by
+/// `--help-all` under a heading of their own. `embed` keeps them in view:
+/// for it they are the point.
+const TUNING: &[&str] = &["device", "batch_tokens", "threads", "backend", "precision", "method", "base_url", "timeout", "retries"];
+const TUNING_HEADING: &str = "Engine tuning";
+
+/// The command line, read from `args` (the program's name first);
+/// `--help-all` is `--help` with the engine tuning flags shown. On a
+/// mistake, or after printing help, the process ends as clap ends it.
+pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Cli {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let all = args.iter().skip(1).any(|a| a == "--help-all");
+    let args = args.into_iter().map(|a| if a == "--help-all" { OsString::from("--help") } else { a });
+    let matches = command(all).get_matches_from(args);
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// clap's command for [`Cli`] with the engine tuning flags hidden (or, for
+/// `--help-all`, shown at the end).
+pub fn command(all: bool) -> clap::Command {
+    fn tune(cmd: clap::Command, all: bool) -> clap::Command {
+        if cmd.get_name() == "embed" {
+            return cmd;
+        }
+        let ids: Vec<String> =
+            cmd.get_arguments().map(|a| a.get_id().to_string()).filter(|id| TUNING.contains(&id.as_str())).collect();
+        let mut cmd = cmd.mut_subcommands(|sub| tune(sub, all));
+        for id in &ids {
+            cmd = cmd.mut_arg(id, |a| a.hide(!all).help_heading(TUNING_HEADING));
+        }
+        if !ids.is_empty() && !all {
+            cmd = cmd.after_help("Engine tuning (model device and batches, ranking method, network): --help-all");
+        }
+        cmd
+    }
+    tune(Cli::command(), all)
+}
 
 #[derive(Debug, Parser)]
 #[command(name = "paperscout", version, about = "Which of today's arXiv papers to read")]

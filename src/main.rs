@@ -1,8 +1,6 @@
-use clap::Parser;
-
 fn main() -> std::process::ExitCode {
     quiet_on_closed_pipe();
-    let cli = paperscout::cli::Cli::parse();
+    let cli = paperscout::cli::parse_from(std::env::args_os());
     match paperscout::commands::run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         // `paperscout parse … | head`: the reader has what it wanted.
