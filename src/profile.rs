@@ -33,13 +33,14 @@ pub struct Seed {
 }
 
 /// Reads each item: a file (BibTeX, CSL-JSON or a list of ids, told apart by
-/// content) or an arXiv id, which must be in the library unless `title` is
-/// given with it.
-pub fn read_items(items: &[String], lib: &Library, title: Option<&str>, abstract_text: Option<&str>) -> Result<Vec<SeedInput>> {
+/// content; only when `files`, which a request from the network never is)
+/// or an arXiv id, which must be in the library unless `title` is given
+/// with it.
+pub fn read_items(items: &[String], files: bool, lib: &Library, title: Option<&str>, abstract_text: Option<&str>) -> Result<Vec<SeedInput>> {
     let mut out = Vec::new();
     for item in items {
         let path = Path::new(item);
-        if path.is_file() {
+        if files && path.is_file() {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {item}"))?;
             out.extend(read_file(&text, item, lib)?);
             continue;

@@ -33,6 +33,9 @@ fn pages_and_their_json_twins_match_the_command_line() {
     assert_eq!(status, 200);
     assert!(page.contains("<meta name=\"csrf-token\" content=\""));
     assert!(page.contains("arXiv digest for 2026-03-03"));
+    // The day list and the digest count the same entries.
+    let listed = page.split("<b>2026-03-03</b> (").nth(1).and_then(|r| r.split(')').next()).expect("the day in the day list");
+    assert!(page.contains(&format!("20 of {listed} entries")), "the day list says {listed}:\n{page}");
     assert_eq!(page.matches("<article class=\"paper\"").count(), 20 + 4, "20 picks and 4 unsure papers");
     let first = &array(s.json("/api/daily?top=1"))[0];
     let title = first["title"].as_str().unwrap();
@@ -45,6 +48,17 @@ fn pages_and_their_json_twins_match_the_command_line() {
     assert_eq!(s.get("/day/2026-03-02").0, 200);
     let (_, d) = s.get("/day/2025-07-11?method=centroid&include=new&top=3");
     assert_eq!(d.matches("<span class=\"rank\">").count(), 3);
+    // A day or profile the library lacks is a 404 that names what it has,
+    // not an empty digest.
+    let (status, page) = s.get("/day/2001-01-01");
+    assert_eq!(status, 404, "{page}");
+    assert!(page.contains("no listing on 2001-01-01") && page.contains("2026-03-03, 2026-03-02"), "{page}");
+    let (status, body) = s.get("/api/daily?date=2001-01-01");
+    assert_eq!(status, 404, "{body}");
+    let (status, page) = s.get("/?profile=typo");
+    assert_eq!(status, 404, "{page}");
+    assert!(page.contains("no profile &#34;typo&#34;") && page.contains("the profiles are default"), "{page}");
+    assert_eq!(s.get("/feed.atom?profile=typo").0, 404);
 
     // Papers like one: as `like ID --json`.
     let cli = json_lines(&ok(&lib, &["like", "2603.00356", "-k", "7", "--json"]));
@@ -155,6 +169,29 @@ fn writes_need_the_token_and_ratings_change_the_ranking() {
     assert_eq!(s.post("/api/seeds/remove", Some(&token), r#"{"key": "2507.07400"}"#).0, 200);
     assert!(!ok(&lib, &["seed", "list"]).contains("2507.07400"));
     assert_eq!(s.post("/api/seeds/remove", Some(&token), r#"{"key": "2507.07400"}"#).0, 404);
+
+    // Seeds from the browser, as `seed add` adds them: a paper by id or by
+    // its arXiv URL, interests in a sentence.
+    s.wait_for_model();
+    assert_eq!(s.post("/api/seeds/add", None, r#"{"id": "2507.07400"}"#).0, 403);
+    let (status, body) = s.post("/api/seeds/add", Some(&token), r#"{"id": "https://arxiv.org/abs/2507.07400v1"}"#);
+    assert_eq!(status, 200, "{body}");
+    let added: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((added["new"].as_u64(), added["profile"].as_str()), (Some(1), Some("default")), "{body}");
+    assert!(ok(&lib, &["seed", "list"]).contains("2507.07400"));
+    let sentence = "scheduling LLM inference requests across GPU clusters";
+    let (status, body) = s.post("/api/seeds/add", Some(&token), &json!({"text": sentence}).to_string());
+    assert_eq!(status, 200, "{body}");
+    let added: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((added["new"].as_u64(), added["embedded"].as_u64()), (Some(1), Some(1)), "{body}");
+    let listed = json_lines(&ok(&lib, &["seed", "list", "--json"]));
+    assert!(listed.iter().any(|x| x["key"].as_str().unwrap().starts_with("text:") && x["title"].as_str().unwrap().contains("GPU clusters")), "{listed:?}");
+    for bad in [r#"{}"#, r#"{"id": "2507.07400", "text": "both"}"#, r#"{"id": "not an id"}"#, r#"{"id": "/etc/passwd"}"#, r#"{"text": "   "}"#] {
+        let (status, body) = s.post("/api/seeds/add", Some(&token), bad);
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+    let long = json!({"text": "word ".repeat(1000)}).to_string();
+    assert_eq!(s.post("/api/seeds/add", Some(&token), &long).0, 400);
 
     // Filters: an excluded keyword hides papers, and the digest says which rule did.
     let (status, body) = s.post("/api/filters", Some(&token), r#"{"rule": "exclude", "value": "GPU"}"#);

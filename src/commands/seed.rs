@@ -17,6 +17,7 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
         SeedAction::Add { items, text, title, abstract_text, negative, weight, fetch, fetch_opts } => {
             let request = SeedRequest {
                 items,
+                files: true,
                 text: text.as_deref(),
                 title: title.as_deref(),
                 abstract_text: abstract_text.as_deref(),

@@ -23,3 +23,16 @@ pub struct FetchOpts {
     #[arg(long, default_value_t = 5000, hide = true, env = "PAPERSCOUT_FETCH_BACKOFF_MS")]
     pub backoff_ms: u64,
 }
+
+impl FetchOpts {
+    /// The options as the command line would give them with no flag: the
+    /// defaults, and the environment's overrides (`PAPERSCOUT_BASE_URL` …).
+    /// The server fetches with these.
+    pub fn from_env() -> FetchOpts {
+        use clap::{Args, FromArgMatches};
+        let cmd = FetchOpts::augment_args(clap::Command::new("fetch"));
+        // With no arguments every field has its default, so this cannot fail;
+        // should clap ever say otherwise, it says so and exits.
+        FetchOpts::from_arg_matches(&cmd.get_matches_from(["fetch"])).unwrap_or_else(|e| e.exit())
+    }
+}

@@ -8,12 +8,15 @@ use super::session::Who;
 use super::state::State;
 use super::view::{checked_id, clip, Params};
 use crate::library::store::StoredPaper;
+use crate::library::Library;
 use crate::profile::{self, filters, ratings};
 use crate::report;
 use crate::workflow::digest::{self, Digest};
 use crate::workflow::neighbours::{self, Neighbour};
 use crate::workflow::search::{self, Found};
 use crate::workflow::stats;
+use crate::fetch::FetchOpts;
+use crate::workflow::seeds;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State as Shared};
 use axum::Extension;
@@ -37,7 +40,22 @@ pub fn day_digest(st: &State, who: &Who, q: &Params, date: Option<String>, unsur
     let name = std::mem::take(&mut opts.profile);
     opts.profile = who.key(&name);
     let lib = st.reader()?;
+    // A profile or day the library does not have is a typo or an old link,
+    // not an empty digest: say which there are.
+    if name != st.default_profile {
+        let known = profiles_of(&lib, st, who);
+        if !known.contains(&name) {
+            return Err(Failure::not_found(format!("no profile {name:?}; the profiles are {}", known.join(", "))));
+        }
+    }
     let day = match date.or(q.date()?) {
+        Some(d) if !lib.store.has_day(&d)? => {
+            let days: Vec<String> = lib.store.days(7, &[])?.into_iter().map(|(d, _)| d).collect();
+            return Err(Failure::not_found(match days.is_empty() {
+                true => format!("no listing on {d}: the library has no listings yet"),
+                false => format!("no listing on {d}; the newest days are {}", days.join(", ")),
+            }));
+        }
         Some(d) => d,
         None => lib
             .store
@@ -48,6 +66,17 @@ pub fn day_digest(st: &State, who: &Who, q: &Params, date: Option<String>, unsur
     let mut d = digest::rank_day(&lib, &snap.vectors.flat, &snap.words, &day, &opts)?;
     d.profile = name;
     Ok(d)
+}
+
+/// The profiles `who` has, by the names they see (the server's default
+/// first when it has no row yet).
+pub fn profiles_of(lib: &Library, st: &State, who: &Who) -> Vec<String> {
+    let keys = profile::names(lib.store.conn()).unwrap_or_default();
+    let mut names: Vec<String> = keys.iter().filter_map(|k| crate::accounts::own_profile(who.user.as_deref(), k)).collect();
+    if !names.contains(&st.default_profile) {
+        names.insert(0, st.default_profile.clone());
+    }
+    names
 }
 
 pub fn like_results(st: &State, id: &str, q: &Params) -> Result<(StoredPaper, Vec<Neighbour>), Failure> {
@@ -358,6 +387,69 @@ pub async fn remove_seed(
         }
         tx.commit().map_err(anyhow::Error::from)?;
         Ok(json!({"key": key, "removed": true, "profile": profile}))
+    })
+    .await?;
+    Ok(Json(v))
+}
+
+#[derive(Deserialize)]
+pub struct AddSeedBody {
+    /// An arXiv id (`2507.07400`, `hep-th/9901001v2`) or its abs/pdf URL.
+    id: Option<String>,
+    /// Interests described in a sentence or two.
+    text: Option<String>,
+    profile: Option<String>,
+    #[serde(default)]
+    negative: bool,
+}
+
+/// The longest interest text taken: a few paragraphs, not a book.
+const MAX_SEED_TEXT: usize = 4_000;
+
+/// `POST /api/seeds/add` `{"id": …}` or `{"text": …}`: a seed added from
+/// the browser as `seed add` adds it. A paper the library lacks is looked
+/// up on arXiv first, outside any lock; the text is embedded with the
+/// model the server holds (503 while it loads).
+pub async fn add_seed(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    headers: HeaderMap,
+    b: Result<Json<AddSeedBody>, JsonRejection>) -> Api {
+    check_csrf(&who, &headers)?;
+    let b = body(b)?;
+    let (profile, owned) = profile_of(&st, &who, &b.profile)?;
+    let (items, text) = match (b.id.as_deref().map(str::trim), b.text.as_deref().map(str::trim)) {
+        (Some(id), None) if !id.is_empty() => (vec![checked_id(id)?.id], None),
+        (None, Some(t)) if !t.is_empty() && t.len() <= MAX_SEED_TEXT => (Vec::new(), Some(t.to_string())),
+        (None, Some(t)) if !t.is_empty() => {
+            return Err(Failure::bad_request(format!("the text is {} bytes; at most {MAX_SEED_TEXT} are taken", t.len())).into())
+        }
+        _ => return Err(Failure::bad_request("give {\"id\": an arXiv id or URL} or {\"text\": a sentence about your interests}").into()),
+    };
+    let embedder = st.embedder()?;
+    let v = blocking_as(Cost::Heavy, move || {
+        let missing = seeds::missing_ids(&*st.reader()?, &items, false)?;
+        let found = if missing.is_empty() { Vec::new() } else { seeds::look_up(&missing, &FetchOpts::from_env())? };
+        let mut lib = st.writer()?;
+        lib.add_papers(&found)?;
+        let request = seeds::SeedRequest {
+            items: &items,
+            files: false,
+            text: text.as_deref(),
+            title: None,
+            abstract_text: None,
+            weight: 1.0,
+            negative: b.negative,
+            fetch: None,
+        };
+        let done = seeds::add_with(&mut lib, &owned, &request, false, |lib| profile::embed_missing(lib, &owned, embedder.as_ref()))?;
+        Ok(json!({
+            "profile": profile,
+            "new": done.added.new,
+            "updated": done.added.updated,
+            "embedded": done.embedded,
+            "looked_up": found.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(),
+        }))
     })
     .await?;
     Ok(Json(v))

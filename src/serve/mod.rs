@@ -128,6 +128,7 @@ pub fn router(state: Arc<State>, body_timeout: Duration) -> Router {
         .route("/api/ratings", get(api::ratings).post(api::rate))
         .route("/api/filters", get(api::filters).post(api::change_filter))
         .route("/api/seen", post(api::seen))
+        .route("/api/seeds/add", post(api::add_seed))
         .route("/api/seeds/remove", post(api::remove_seed))
         .route("/api/seeds/weight", post(api::weigh_seed))
         .route("/api/seeds/move", post(api::move_seed))

@@ -114,12 +114,10 @@ fn error_page(st: &State, who: &Who, f: Failure) -> Response {
 
 /// The profiles of the user `who` acts for, by their names.
 fn profiles_of(st: &State, who: &Who) -> Vec<String> {
-    let keys = st.reader().ok().and_then(|lib| profile::names(lib.store.conn()).ok()).unwrap_or_default();
-    let mut names: Vec<String> = keys.iter().filter_map(|k| crate::accounts::own_profile(who.user.as_deref(), k)).collect();
-    if !names.contains(&st.default_profile) {
-        names.insert(0, st.default_profile.clone());
+    match st.reader() {
+        Ok(lib) => api::profiles_of(&lib, st, who),
+        Err(_) => vec![st.default_profile.clone()],
     }
-    names
 }
 
 /// Runs `work` off the async threads and renders its page, or the error page.
@@ -165,7 +163,7 @@ const PAGE_UNSURE: usize = 5;
 fn day_page(st: &State, who: &Who, q: &Params, date: Option<String>) -> Result<Response, Failure> {
     let d = api::day_digest(st, who, q, date, PAGE_UNSURE)?;
     let opts = q.day_options(&st.default_profile, PAGE_UNSURE)?;
-    let days = st.reader()?.store.days(14)?;
+    let days = st.reader()?.store.days(14, &opts.include)?;
     let range = score_range(&d.picks);
     let mut base = Base::new(st, who, format!("digest {}", d.date), &d.profile, profiles_of(st, who));
     base.q = if d.profile == st.default_profile { String::new() } else { format!("?profile={}", d.profile) };

@@ -84,13 +84,26 @@ fn last_listing(dir: &Path, category: &str) -> Option<String> {
         .flatten()
 }
 
-/// For `seed add --fetch`: the arXiv ids among `items` (files are left to
-/// `profile::read_items`) that the library lacks, looked up with the API
-/// and stored without a listing day (they were not announced today).
-pub fn resolve_missing_ids(lib: &mut Library, items: &[String], opts: &FetchOpts) -> Result<usize> {
+/// For `seed add --fetch`: the arXiv ids among `items` (files, when
+/// `files`, are left to `profile::read_items`) that the library lacks,
+/// looked up with the API and stored without a listing day (they were not
+/// announced today).
+pub fn resolve_missing_ids(lib: &mut Library, items: &[String], files: bool, opts: &FetchOpts) -> Result<usize> {
+    let missing = missing_ids(lib, items, files)?;
+    if missing.is_empty() {
+        return Ok(0);
+    }
+    let papers = look_up(&missing, opts)?;
+    lib.add_papers(&papers)?;
+    Ok(papers.len())
+}
+
+/// The arXiv ids among `items` the library lacks (files skipped when
+/// `files`), each once.
+pub fn missing_ids(lib: &Library, items: &[String], files: bool) -> Result<Vec<String>> {
     let mut missing: Vec<String> = Vec::new();
     for item in items {
-        if Path::new(item).is_file() {
+        if files && Path::new(item).is_file() {
             continue;
         }
         let Some(id) = crate::paper::ArxivId::parse(item) else { continue };
@@ -98,22 +111,24 @@ pub fn resolve_missing_ids(lib: &mut Library, items: &[String], opts: &FetchOpts
             missing.push(id.id);
         }
     }
-    if missing.is_empty() {
-        return Ok(0);
-    }
+    Ok(missing)
+}
+
+/// Papers by id from arXiv's API, without a listing day; an id the API
+/// does not know is an error naming it.
+pub fn look_up(ids: &[String], opts: &FetchOpts) -> Result<Vec<Paper>> {
     let endpoints = Endpoints::resolve(opts.base_url.as_deref());
     let client = client(opts, &endpoints)?;
-    let mut papers = fetch::fetch_ids(&client, &endpoints, &missing)?;
-    papers.retain(|p| missing.contains(&p.id));
-    let unknown: Vec<&str> = missing.iter().filter(|id| !papers.iter().any(|p| &p.id == *id)).map(String::as_str).collect();
+    let mut papers = fetch::fetch_ids(&client, &endpoints, ids)?;
+    papers.retain(|p| ids.contains(&p.id));
+    let unknown: Vec<&str> = ids.iter().filter(|id| !papers.iter().any(|p| &p.id == *id)).map(String::as_str).collect();
     if !unknown.is_empty() {
         anyhow::bail!("arXiv's API does not know {}", unknown.join(", "));
     }
     for p in &mut papers {
         p.listing_date = None;
     }
-    lib.add_papers(&papers)?;
-    Ok(papers.len())
+    Ok(papers)
 }
 
 /// What a harvest read, and stored when it was asked to.

@@ -6,12 +6,16 @@ use crate::embed::{self, ModelArgs};
 use crate::fetch::FetchOpts;
 use crate::library::Library;
 use crate::profile::{self, Added, SeedInput};
+pub use crate::workflow::fetch::{look_up, missing_ids};
 use crate::workflow::fetch::resolve_missing_ids;
 use anyhow::{bail, Result};
 
 /// What to add: arXiv ids or seed files (`items`), and a sentence.
 pub struct SeedRequest<'a> {
     pub items: &'a [String],
+    /// Whether `items` may name files on this machine: on the command
+    /// line, yes; from the network, never.
+    pub files: bool,
     pub text: Option<&'a str>,
     /// For a single id the library lacks, when arXiv is not asked.
     pub title: Option<&'a str>,
@@ -45,21 +49,33 @@ pub struct SeedsAdded {
 /// When embedding fails the seeds stay stored, and the error says that
 /// the same add with a working model embeds them.
 pub fn add(lib: &mut Library, profile_name: &str, req: &SeedRequest, model: &ModelArgs, verbose: bool) -> Result<SeedsAdded> {
+    add_with(lib, profile_name, req, verbose, |lib| embed_seeds(lib, profile_name, model, verbose))
+}
+
+/// [`add`] with the embedding left to `embed`: the server embeds with the
+/// model it holds.
+pub fn add_with(
+    lib: &mut Library,
+    profile_name: &str,
+    req: &SeedRequest,
+    verbose: bool,
+    embed: impl FnOnce(&mut Library) -> Result<usize>,
+) -> Result<SeedsAdded> {
     req.check()?;
     if let Some(opts) = req.fetch {
-        let n = resolve_missing_ids(lib, req.items, opts)?;
+        let n = resolve_missing_ids(lib, req.items, req.files, opts)?;
         if verbose && n > 0 {
             eprintln!("{n} paper(s) looked up on arXiv and stored");
         }
     }
-    let mut seeds = profile::read_items(req.items, lib, req.title, req.abstract_text)?;
+    let mut seeds = profile::read_items(req.items, req.files, lib, req.title, req.abstract_text)?;
     if let Some(t) = req.text {
         seeds.push(SeedInput::from_free_text(t));
     }
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let added = profile::add(lib.store.conn(), profile_name, &seeds, req.weight, req.negative, &now)?;
     let n = added.new + added.updated;
-    let embedded = embed_seeds(lib, profile_name, model, verbose).map_err(|e| {
+    let embedded = embed(lib).map_err(|e| {
         e.context(format!(
             "{n} seed(s) are stored in profile {profile_name:?} but not embedded; the same `seed add` with a working model embeds them"
         ))

@@ -138,6 +138,12 @@ impl Store {
         Ok(self.conn.query_row("SELECT max(date) FROM listings", [], |r| r.get(0))?)
     }
 
+    /// Whether any listing was read for `day`.
+    pub fn has_day(&self, day: &str) -> Result<bool> {
+        let mut stmt = self.conn.prepare_cached("SELECT 1 FROM listings WHERE date = ?1 LIMIT 1")?;
+        Ok(stmt.exists([day])?)
+    }
+
     /// Listing days from `since` on, oldest first.
     pub fn days_from(&self, since: &str) -> Result<Vec<String>> {
         let mut stmt = self.conn.prepare_cached("SELECT DISTINCT date FROM listings WHERE date >= ?1 ORDER BY date")?;
@@ -145,14 +151,23 @@ impl Store {
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
-    /// Listing days, newest first, with how many papers each listed.
-    pub fn days(&self, limit: usize) -> Result<Vec<(String, i64)>> {
+    /// Listing days, newest first, with how many entries of `kinds` each
+    /// listed: a paper once a day, by its most novel kind that day, as a
+    /// digest of that day counts them (so the two numbers agree).
+    pub fn days(&self, limit: usize, kinds: &[Kind]) -> Result<Vec<(String, i64)>> {
+        let wanted = |k: Kind| kinds.contains(&k) as i64;
         let mut stmt = self.conn.prepare_cached(
-            "SELECT date, count(DISTINCT id) FROM listings
-             WHERE date IN (SELECT DISTINCT date FROM listings ORDER BY date DESC LIMIT ?1)
+            "SELECT date, sum(CASE k WHEN 0 THEN ?2 WHEN 1 THEN ?3 ELSE ?4 END) FROM
+               (SELECT date, id, min(CASE kind WHEN 'new' THEN 0 WHEN 'cross' THEN 1 ELSE 2 END) AS k
+                FROM listings
+                WHERE date IN (SELECT DISTINCT date FROM listings ORDER BY date DESC LIMIT ?1)
+                GROUP BY date, id)
              GROUP BY date ORDER BY date DESC",
         )?;
-        let rows = stmt.query_map([limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows = stmt.query_map(
+            params![limit as i64, wanted(Kind::New), wanted(Kind::Cross), wanted(Kind::Replaced)],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
