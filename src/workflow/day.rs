@@ -14,50 +14,31 @@ use std::path::{Path, PathBuf};
 /// Today's announcements of `categories`, ingested. The newest listing
 /// date fetched, or `None` when no category had announcements (nothing is
 /// written then).
-pub fn fetch_day(
-    categories: &[String],
-    opts: &FetchOpts,
-    dir: &Path,
-    model: &ModelArgs,
-    profile: &str,
-    verbose: bool,
-) -> Result<Option<String>> {
+pub fn fetch_day(categories: &[String], opts: &FetchOpts, dir: &Path, model: &ModelArgs, profile: &str, verbose: bool) -> Result<Option<String>> {
     let fetched = fetch_all(categories, opts, verbose)?;
     let papers: Vec<Paper> = fetch::merge(&fetched);
     report_empty(&fetched, dir);
     if papers.is_empty() {
         return Ok(None);
     }
-    let mut lib = Library::open_write(dir)?;
-    let done = ingest::ingest_papers(&mut lib, &papers, model, verbose)?;
-    seeds::embed_seeds(&mut lib, profile, model, verbose)?;
-    if verbose {
-        eprintln!(
-            "fetched and ingested: {} new, {} embedded",
-            done.counts.new, done.embedded
-        );
-    }
-    Ok(done.dates.last().cloned())
+    store(&papers, dir, model, profile, verbose, "fetched and ingested")
 }
 
 /// Listing files, every one parsed before the library is touched, then
 /// ingested. The newest listing date among them, if they carry one.
-pub fn ingest_day_files(
-    files: &[PathBuf],
-    dir: &Path,
-    model: &ModelArgs,
-    profile: &str,
-    verbose: bool,
-) -> Result<Option<String>> {
+pub fn ingest_day_files(files: &[PathBuf], dir: &Path, model: &ModelArgs, profile: &str, verbose: bool) -> Result<Option<String>> {
     let papers = ingest::read_inputs(files, verbose)?;
+    store(&papers, dir, model, profile, verbose, "ingested")
+}
+
+/// The day's papers stored and embedded, then the profile's seeds; the
+/// newest listing date among the papers.
+fn store(papers: &[Paper], dir: &Path, model: &ModelArgs, profile: &str, verbose: bool, done_what: &str) -> Result<Option<String>> {
     let mut lib = Library::open_write(dir)?;
-    let done = ingest::ingest_papers(&mut lib, &papers, model, verbose)?;
+    let done = ingest::ingest_papers(&mut lib, papers, model, verbose)?;
     seeds::embed_seeds(&mut lib, profile, model, verbose)?;
     if verbose {
-        eprintln!(
-            "ingested: {} new, {} embedded",
-            done.counts.new, done.embedded
-        );
+        eprintln!("{done_what}: {} new, {} embedded", done.counts.new, done.embedded);
     }
     Ok(done.dates.last().cloned())
 }
