@@ -87,6 +87,8 @@ fn seeds_from_every_source_and_a_ranked_day() {
 
     let md = ok(&lib, &["daily", "--format", "markdown", "--top", "2"]);
     assert!(md.starts_with("# arXiv digest for 2026-03-03") && md.contains("](https://arxiv.org/abs/"));
+    // Every pick has its PDF a click away, in the e-mail's text part too.
+    assert_eq!(md.matches("· [PDF](https://arxiv.org/pdf/").count(), 2, "{md}");
 
     let html_path = dir.path().join("digest.html");
     ok(&lib, &["daily", "--format", "html", "--out", html_path.to_str().unwrap(), "--top", "5"]);
@@ -94,6 +96,7 @@ fn seeds_from_every_source_and_a_ranked_day() {
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
     assert_eq!(html.matches("<article>").count(), 5);
     assert!(html.contains("href=\"https://arxiv.org/abs/") && html.contains("<details>"));
+    assert_eq!(html.matches("<a href=\"https://arxiv.org/pdf/").count(), 5, "a PDF link per pick");
     // Self-contained: nothing is loaded from elsewhere.
     assert!(!html.contains("<script") && !html.contains("<link") && !html.contains("src="));
 

@@ -54,7 +54,8 @@ fn assert_no_controls(what: &str, out: &str) {
 }
 
 /// Nothing a browser or a Markdown renderer turns into markup: no tag of
-/// the listing's, and every link goes to an arXiv abstract page.
+/// the listing's, and every link goes to the paper's arXiv abstract page or
+/// PDF.
 fn assert_no_markup(what: &str, out: &str) {
     let lower = out.to_ascii_lowercase();
     for tag in ["<script", "<img", "<a href=\"javascript", "onerror=alert(3)>"] {
@@ -63,11 +64,13 @@ fn assert_no_markup(what: &str, out: &str) {
     if what.contains("markdown") {
         for (at, _) in out.match_indices("](") {
             let escaped = out[..at].ends_with('\\');
-            assert!(escaped || out[at + 2..].starts_with("https://arxiv.org/abs/"), "{what}: a link in\n{out}");
+            let to = &out[at + 2..];
+            assert!(escaped || to.starts_with("https://arxiv.org/abs/") || to.starts_with("https://arxiv.org/pdf/"), "{what}: a link in\n{out}");
         }
     }
     for (at, _) in lower.match_indices("<a ") {
-        assert!(lower[at..].starts_with("<a href=\"https://arxiv.org/abs/"), "{what}: a link in\n{out}");
+        let to = &lower[at..];
+        assert!(to.starts_with("<a href=\"https://arxiv.org/abs/") || to.starts_with("<a href=\"https://arxiv.org/pdf/"), "{what}: a link in\n{out}");
     }
 }
 

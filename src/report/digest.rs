@@ -70,6 +70,14 @@ fn version_id(p: &Paper) -> String {
     }
 }
 
+/// The paper's arXiv page and PDF. Only an id of arXiv's grammar makes a
+/// link: a library entry is not trusted to.
+fn arxiv_links(p: &Paper) -> Option<(String, String)> {
+    crate::paper::ArxivId::parse(&p.id).filter(|a| a.id == p.id && a.version.is_none())?;
+    let id = version_id(p);
+    Some((format!("https://arxiv.org/abs/{id}"), format!("https://arxiv.org/pdf/{id}")))
+}
+
 fn empty_line(d: &Digest) -> String {
     format!("no entries for {} (profile {}, method {})", d.span(), d.profile, d.method)
 }
@@ -182,24 +190,21 @@ pub fn markdown(out: &mut impl Write, d: &Digest) -> io::Result<()> {
     fn md_code(s: &str) -> String {
         s.chars().filter(|&c| c != '`' && !c.is_control()).collect()
     }
-    // Only an id of arXiv's grammar makes a link: a library entry is not trusted to.
-    fn abs_link(p: &Paper) -> Option<String> {
-        crate::paper::ArxivId::parse(&p.id).filter(|a| a.id == p.id && a.version.is_none())?;
-        Some(format!("https://arxiv.org/abs/{}", version_id(p)))
-    }
     writeln!(out, "# arXiv digest for {}\n", d.span())?;
     if d.picks.is_empty() {
         return writeln!(out, "{}", empty_line(d));
     }
     writeln!(out, "{} of {} entries, profile `{}`, method `{}`.\n", d.picks.len(), d.candidates, md_code(&d.profile), d.method)?;
     for p in &d.picks {
-        let title = match abs_link(&p.paper) {
-            Some(url) => format!("[{}]({url})", md(&p.paper.title)),
+        let links = arxiv_links(&p.paper);
+        let title = match &links {
+            Some((abs, _)) => format!("[{}]({abs})", md(&p.paper.title)),
             None => format!("{} ({})", md(&p.paper.title), md(&version_id(&p.paper))),
         };
+        let pdf = links.map(|(_, pdf)| format!(" · [PDF]({pdf})")).unwrap_or_default();
         writeln!(
             out,
-            "{}. **{title}** — {:.3} · `{}` · {}  ",
+            "{}. **{title}** — {:.3} · `{}` · {}{pdf}  ",
             p.rank,
             p.score,
             md_code(p.paper.primary.as_deref().unwrap_or("-")),
@@ -240,6 +245,7 @@ article h2{font-size:1.08rem;margin:.1rem 0 .3rem}article h2 a{color:#1a4d8f;tex
 .reason{font-size:.9rem;color:#2f5d2f;margin:.3rem 0}
 details{font-size:.92rem}summary{cursor:pointer;color:#555}
 .tag{font-size:.75rem;border:1px solid #ccc;border-radius:3px;padding:0 .3rem;margin-left:.3rem}
+.links{font-size:.9rem;margin:.2rem 0}.links a{color:#1a4d8f}
 ";
 
 /// One self-contained page: inline CSS, no scripts or external assets.
@@ -287,6 +293,9 @@ pub fn html(out: &mut impl Write, d: &Digest) -> io::Result<()> {
             esc(&kind_label(p))
         )?;
         writeln!(out, "<div class=\"reason\">{}</div>", esc(&reason_text(p)))?;
+        if let Some((abs, pdf)) = arxiv_links(&p.paper) {
+            writeln!(out, "<div class=\"links\"><a href=\"{}\">arXiv</a> · <a href=\"{}\">PDF</a></div>", esc(&abs), esc(&pdf))?;
+        }
         if !p.paper.abstract_text.is_empty() {
             writeln!(out, "<details><summary>Abstract</summary>")?;
             for para in p.paper.abstract_text.split('\n') {
