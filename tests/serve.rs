@@ -46,6 +46,12 @@ fn pages_and_their_json_twins_match_the_command_line() {
         assert!(page.contains(needle), "{needle}");
     }
     assert_eq!(s.get("/day/2026-03-02").0, 200);
+    // A weak match looks weak: its reason is set apart from the strong ones'.
+    let all = array(s.json("/api/daily?date=2026-03-03&include=new,cross,replaced&top=200"));
+    let weak = all.iter().filter(|p| p["section"] == "pick" && p["weak"] == true).count();
+    assert!(weak > 0, "the demo day has weak matches");
+    let (_, page) = s.get("/day/2026-03-03?include=new,cross,replaced&top=200");
+    assert_eq!(page.matches("<div class=\"reason weak\">weak match").count(), weak, "{page}");
     let (_, d) = s.get("/day/2025-07-11?method=centroid&include=new&top=3");
     assert_eq!(d.matches("<span class=\"rank\">").count(), 3);
     // A day or profile the library lacks is a 404 that names what it has,

@@ -145,6 +145,8 @@ pub struct Card {
     /// Width of the score bar, percent.
     pub bar: u32,
     pub reason: String,
+    /// The nearest seed is far: the reason says so, and looks it.
+    pub weak: bool,
     pub paragraphs: Vec<String>,
     /// 1 liked, -1 not interested, 0 unrated.
     pub rating: i8,
@@ -174,6 +176,7 @@ impl Card {
             score: None,
             bar: 0,
             reason: String::new(),
+            weak: false,
             paragraphs: p.abstract_text.split('\n').filter(|s| !s.trim().is_empty()).map(str::to_string).collect(),
             rating: 0,
             pinned: String::new(),
@@ -200,6 +203,7 @@ impl Card {
             c.bar = if hi > lo { (15.0 + 85.0 * (p.score - lo) / (hi - lo)).round() as u32 } else { 100 };
         }
         c.reason = crate::report::digest::reason_text(p);
+        c.weak = p.weak;
         c.rating = p.rating.unwrap_or(0);
         c.pinned = p.pinned.clone().unwrap_or_default();
         c
