@@ -171,6 +171,12 @@ pub struct Paper {
 }
 
 impl Paper {
+    /// Whether the id is one of arXiv's own grammar, bare, so that a link
+    /// to arxiv.org may be made of it: a library entry is not trusted to.
+    pub fn has_arxiv_id(&self) -> bool {
+        ArxivId::parse(&self.id).is_some_and(|a| a.id == self.id && a.version.is_none())
+    }
+
     /// A paper with only its identity filled in; parsers fill the rest.
     pub fn new(id: ArxivId, kind: Kind, source: &str) -> Paper {
         Paper {

@@ -73,7 +73,9 @@ fn version_id(p: &Paper) -> String {
 /// The paper's arXiv page and PDF. Only an id of arXiv's grammar makes a
 /// link: a library entry is not trusted to.
 fn arxiv_links(p: &Paper) -> Option<(String, String)> {
-    crate::paper::ArxivId::parse(&p.id).filter(|a| a.id == p.id && a.version.is_none())?;
+    if !p.has_arxiv_id() {
+        return None;
+    }
     let id = version_id(p);
     Some((format!("https://arxiv.org/abs/{id}"), format!("https://arxiv.org/pdf/{id}")))
 }

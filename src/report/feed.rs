@@ -39,8 +39,7 @@ pub fn feed_id(profile: &str) -> String {
 
 /// The paper's id when it has arXiv's grammar: only such an id makes a link.
 fn arxiv_id(p: &Pick) -> Option<&str> {
-    let id = &p.paper.id;
-    crate::paper::ArxivId::parse(id).filter(|a| a.id == *id && a.version.is_none()).map(|_| id.as_str())
+    p.paper.has_arxiv_id().then_some(p.paper.id.as_str())
 }
 
 fn timestamp(date: &str) -> String {

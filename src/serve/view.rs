@@ -157,7 +157,7 @@ pub struct Card {
 
 impl Card {
     pub fn new(p: &Paper, date: Option<&str>) -> Card {
-        let valid = ArxivId::parse(&p.id).filter(|a| a.id == p.id && a.version.is_none());
+        let valid = p.has_arxiv_id();
         let vid = match p.version {
             Some(v) => format!("{}v{v}", p.id),
             None => p.id.clone(),
@@ -165,8 +165,8 @@ impl Card {
         Card {
             rank: 0,
             id: p.id.clone(),
-            abs_url: valid.as_ref().map(|_| format!("https://arxiv.org/abs/{vid}")),
-            pdf_url: valid.as_ref().map(|_| format!("https://arxiv.org/pdf/{vid}")),
+            abs_url: valid.then(|| format!("https://arxiv.org/abs/{vid}")),
+            pdf_url: valid.then(|| format!("https://arxiv.org/pdf/{vid}")),
             vid,
             title: p.title.clone(),
             authors: p.authors.join(", "),
