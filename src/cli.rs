@@ -417,6 +417,11 @@ pub struct DailyArgs {
     /// The sender's address (default: the SMTP user, else paperscout@localhost).
     #[arg(long, env = "PAPERSCOUT_MAIL_FROM", value_name = "ADDR")]
     pub mail_from: Option<String>,
+    /// Your paperscout server (`paperscout serve`), e.g. http://lab.example:8080:
+    /// each pick in the HTML, Markdown, Atom and JSON digest (and the e-mail)
+    /// then links 👍 and 👎 to its page there, where one click rates it.
+    #[arg(long, env = "PAPERSCOUT_LINK_BASE", value_name = "URL")]
+    pub link_base: Option<String>,
     #[command(flatten)]
     pub library: LibraryArgs,
     #[command(flatten)]

@@ -63,6 +63,71 @@ fn atom_feed_reads_back_as_the_picks_and_serve_gives_the_same_bytes() {
     assert!(page.contains(r#"<link rel="alternate" type="application/atom+xml" title="paperscout: default" href="/feed.atom?profile=default">"#), "{page}");
 }
 
+/// `daily --link-base`: each pick's 👍 and 👎 lead to its page on the
+/// reader's server, in every digest a person reads; without the option no
+/// such link; a bad base is one line of error.
+#[test]
+fn rating_links_lead_to_the_server_in_html_markdown_atom_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let base = "http://lab.example:8080/";
+    let daily = |format: &str, extra: &[&str]| {
+        let mut args = vec!["daily", "--format", format, "--date", DAY, "--top", "12"];
+        args.extend_from_slice(extra);
+        ok(&lib, &args)
+    };
+    let link = |id: &str, profile: &str, rate: &str| format!("http://lab.example:8080/paper/{id}?profile={profile}&rate={rate}");
+    let with = ["--link-base", base];
+
+    let json = json_lines(&daily("json", &with));
+    let ids: Vec<&str> = json.iter().filter(|p| p["section"] == "pick").map(|p| p["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), 12);
+    for p in json.iter().filter(|p| p["section"] == "pick") {
+        let id = p["id"].as_str().unwrap();
+        assert_eq!(p["like_url"], link(id, "default", "up"));
+        assert_eq!(p["dislike_url"], link(id, "default", "down"));
+    }
+    let html = daily("html", &with);
+    let markdown = daily("markdown", &with);
+    let atom = daily("atom", &with);
+    let feed = feed_rs::parser::parse(atom.as_bytes()).expect("a feed reader reads it");
+    assert_eq!(feed.entries.len(), 12);
+    for (id, e) in ids.iter().zip(&feed.entries) {
+        let (up, down) = (link(id, "default", "up"), link(id, "default", "down"));
+        // HTML escapes the `&`, in the page and in the feed's HTML content.
+        let (up_html, down_html) = (up.replace('&', "&amp;"), down.replace('&', "&amp;"));
+        assert!(html.contains(&format!("<a href=\"{up_html}\" aria-label=\"Like: ")), "{id}: {html}");
+        assert!(html.contains(&format!("<a href=\"{down_html}\" aria-label=\"Not interested: ")), "{id}: {html}");
+        assert!(markdown.contains(&format!(" · [👍]({up}) [👎]({down})  \n")), "{id}: {markdown}");
+        assert_eq!(e.id, format!("https://arxiv.org/abs/{id}"));
+        let content = e.content.as_ref().and_then(|c| c.body.as_deref()).expect("an HTML content");
+        assert!(content.contains(&format!("<a href=\"{up_html}\">👍 Like</a> · <a href=\"{down_html}\">👎 Not interested</a>")), "{content}");
+        assert!(content.starts_with("<p>#"), "the summary comes first: {content}");
+    }
+    assert!(!html.contains("&rate=") && !atom.contains("&rate="), "an unescaped & in HTML");
+
+    // The links name the digest's profile, under a base with a path.
+    ok(&lib, &["seed", "add", ids[0], "--profile", "lab-2.b"]);
+    let md = ok(&lib, &["daily", "--format", "markdown", "--date", DAY, "--profile", "lab-2.b", "--link-base", "https://lab.example/scout"]);
+    assert!(md.contains("[👎](https://lab.example/scout/paper/") && md.contains("?profile=lab-2.b&rate=down)"), "{md}");
+
+    // Without the option: no rating link anywhere.
+    for format in ["html", "markdown", "atom", "json"] {
+        let out = daily(format, &[]);
+        assert!(!out.contains("lab.example") && !out.contains('👍') && !out.contains("like_url"), "{format}: {out}");
+    }
+
+    // A bad base: one line naming the option, and no digest.
+    for bad in ["ftp://x", "not a url", "http://h/?q=1", "http://h/#frag", "https://user:pw@h/"] {
+        let o = output(&lib, &["daily", "--format", "html", "--date", DAY, "--link-base", bad]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && o.stdout.is_empty(), "{bad}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{bad}: {err}");
+        assert!(err.starts_with("error: --link-base") && !err.contains("pw@"), "{bad}: {err}");
+    }
+}
+
 const EVIL_TITLE: &str = "Evil ]]> </title><entry><id>x</id> & <script>alert(1)</script> } @misc{x, \\input{a} % $ _ ^ ~ \u{1b}[31m";
 const EVIL_ABSTRACT: &str = "Line one \u{7}with a<b.\nER  - \nTY  - JOUR\n}} and more.";
 
@@ -277,7 +342,10 @@ fn the_digest_arrives_by_mail_as_text_and_html() {
     let out_file = dir.path().join("digest.html");
     let o = common::command(
         &lib,
-        &["daily", "--date", DAY, "--top", "12", "--mail-to", "reader@example.org", "--format", "html", "--out", out_file.to_str().unwrap()],
+        &[
+            "daily", "--date", DAY, "--top", "12", "--mail-to", "reader@example.org", "--format", "html", "--out", out_file.to_str().unwrap(),
+            "--link-base", "https://lab.example",
+        ],
     )
     .env("PAPERSCOUT_SMTP", &url)
     .env("PAPERSCOUT_SMTP_USER", "digest@example.org")
@@ -307,6 +375,10 @@ fn the_digest_arrives_by_mail_as_text_and_html() {
         assert!(html.contains(&format!("https://arxiv.org/abs/{id}")), "{id} missing from the HTML part");
         let title = p["title"].as_str().unwrap().replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
         assert!(html.contains(&title), "{title}");
+        // 👍 and 👎 lead to the paper's page on the reader's server.
+        let up = format!("https://lab.example/paper/{id}?profile=default&rate=up");
+        assert!(text.contains(&format!("[👍]({up})")), "{id}: no 👍 in the text part");
+        assert!(html.contains(&format!("href=\"{}\"", up.replace('&', "&amp;"))), "{id}: no 👍 in the HTML part");
     }
 }
 

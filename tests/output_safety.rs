@@ -53,25 +53,31 @@ fn assert_no_controls(what: &str, out: &str) {
     assert!(bad.is_empty(), "{what}: control characters {bad:?} in\n{out}");
 }
 
+/// The reader's server that `--link-base` names for the rating links.
+const LINK_BASE: &str = "http://lab.example:8080";
+
 /// Nothing a browser or a Markdown renderer turns into markup: no tag of
 /// the listing's, and every link goes to the paper's arXiv abstract page or
-/// PDF.
-fn assert_no_markup(what: &str, out: &str) {
+/// PDF, or with `--link-base` to the paper's page on that server.
+fn assert_no_markup(what: &str, out: &str, link_base: Option<&str>) {
     let lower = out.to_ascii_lowercase();
     for tag in ["<script", "<img", "<a href=\"javascript", "onerror=alert(3)>"] {
         assert!(!lower.contains(tag), "{what}: {tag} in\n{out}");
     }
+    let mut allowed = vec!["https://arxiv.org/abs/".to_string(), "https://arxiv.org/pdf/".to_string()];
+    allowed.extend(link_base.map(|b| format!("{b}/paper/")));
     if what.contains("markdown") {
         for (at, _) in out.match_indices("](") {
             let escaped = out[..at].ends_with('\\');
             let to = &out[at + 2..];
-            assert!(escaped || to.starts_with("https://arxiv.org/abs/") || to.starts_with("https://arxiv.org/pdf/"), "{what}: a link in\n{out}");
+            assert!(escaped || allowed.iter().any(|a| to.starts_with(a.as_str())), "{what}: a link in\n{out}");
         }
     }
     for (at, _) in lower.match_indices("<a ") {
         let to = &lower[at..];
-        assert!(to.starts_with("<a href=\"https://arxiv.org/abs/") || to.starts_with("<a href=\"https://arxiv.org/pdf/"), "{what}: a link in\n{out}");
+        assert!(allowed.iter().any(|a| to.starts_with(&format!("<a href=\"{a}"))), "{what}: a link in\n{out}");
     }
+    assert_eq!(out.contains(&format!("{LINK_BASE}/paper/")), link_base.is_some(), "{what}: rating links\n{out}");
 }
 
 /// The visible words of the evil paper, as each output shows them.
@@ -111,9 +117,15 @@ fn hostile_listings_reach_no_terminal_or_browser_as_markup() {
     // daily: every format, the evil paper ranked first by a seed made of it.
     ok(&lib, &["ingest", &jsonl]);
     ok(&lib, &["seed", "add", "--text", "Red alert title script click image here"]);
+    // The RSS day with rating links to a server, the JSONL day without.
     for file in [&jsonl, &rss] {
+        let link_base = (file == &rss).then_some(LINK_BASE);
         for format in ["table", "json", "markdown", "html"] {
-            let o = output(&lib, &["daily", file, "--format", format, "--top", "10"]);
+            let mut args = vec!["daily", file, "--format", format, "--top", "10"];
+            if let Some(base) = link_base {
+                args.extend(["--link-base", base]);
+            }
+            let o = output(&lib, &args);
             assert!(o.status.success(), "{format}: {}", String::from_utf8_lossy(&o.stderr));
             let out = String::from_utf8(o.stdout).unwrap();
             let what = format!("daily {format} of {file}");
@@ -121,18 +133,20 @@ fn hostile_listings_reach_no_terminal_or_browser_as_markup() {
             assert_no_controls(&what, &String::from_utf8_lossy(&o.stderr));
             match format {
                 "markdown" => {
-                    assert_no_markup(&what, &out);
+                    assert_no_markup(&what, &out, link_base);
                     assert!(out.contains("Red \\[31malert\\[0m title alert(1)") || out.contains("Red \\[31malert\\[0m title &lt;script&gt;alert(1)"), "{out}");
                     assert!(out.contains("(https://arxiv.org/abs/2603.09001v1)") || out.contains("(https://arxiv.org/abs/2603.09001)"), "{out}");
                 }
                 "html" => {
-                    assert_no_markup(&what, &out);
+                    assert_no_markup(&what, &out, link_base);
                     assert_words(&what, &out, &["Red [31malert[0m title", "alert(1)", "Mallory ]0"]);
                 }
                 "json" => {
                     for line in out.lines() {
                         let p: serde_json::Value = serde_json::from_str(line).unwrap();
                         assert_no_controls(&what, p["title"].as_str().unwrap());
+                        let like = p["like_url"].as_str().unwrap_or("");
+                        assert_eq!(like.starts_with(&format!("{LINK_BASE}/paper/")), link_base.is_some(), "{what}: {line}");
                     }
                 }
                 _ => assert_words(&what, &out, &["Red [31malert[0m title"]),

@@ -10,6 +10,8 @@ use std::time::Instant;
 
 pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
     let start = Instant::now();
+    // Checked before any fetching or ranking: a typo costs nothing.
+    let links = links(args)?;
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     let mut file_day = None;
     if !args.fetch.is_empty() {
@@ -34,7 +36,7 @@ pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
     if verbose {
         eprintln!("ranked {} entries in {:.0} ms", digest.candidates, start.elapsed().as_secs_f64() * 1e3);
     }
-    let buf = report::render(args.format, &digest)?;
+    let buf = report::render(args.format, &digest, &links)?;
     match &args.out {
         Some(path) => {
             // Written whole and renamed, so a reader never sees half a digest.
@@ -52,7 +54,7 @@ pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
     }
     if !args.mail_to.is_empty() {
         let delivery = mail::Delivery { smtp: args.smtp.as_deref(), from: args.mail_from.as_deref(), to: &args.mail_to };
-        mail::send(&delivery, letter(&digest)?)?;
+        mail::send(&delivery, letter(&digest, &links)?)?;
         if verbose {
             eprintln!("mailed {} picks to {}", digest.picks.len(), args.mail_to.join(", "));
         }
@@ -62,15 +64,25 @@ pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
 
 /// The e-mail: Markdown reads well as plain text, and the HTML page is the
 /// rich part.
-fn letter(digest: &Digest) -> Result<mail::Letter> {
+fn letter(digest: &Digest, links: &report::Links) -> Result<mail::Letter> {
     let n = digest.picks.len();
     let mut subject = format!("paperscout: {n} paper{} for {}", if n == 1 { "" } else { "s" }, digest.span());
     if digest.profile != "default" {
         subject.push_str(&format!(" ({})", digest.profile));
     }
-    let text = String::from_utf8(report::render(DigestFormat::Markdown, digest)?)?;
-    let html = String::from_utf8(report::render(DigestFormat::Html, digest)?)?;
+    let text = String::from_utf8(report::render(DigestFormat::Markdown, digest, links)?)?;
+    let html = String::from_utf8(report::render(DigestFormat::Html, digest, links)?)?;
     Ok(mail::Letter { subject, text, html })
+}
+
+/// The rating links `--link-base` asks for; a bad URL is one error naming
+/// the option (and the value, unless it may hold a password).
+fn links(args: &DailyArgs) -> Result<report::Links> {
+    let Some(base) = &args.link_base else { return Ok(report::Links::default()) };
+    report::Links::to_server(base).map_err(|e| match base.contains('@') {
+        true => anyhow::anyhow!("--link-base: {e}"),
+        false => anyhow::anyhow!("--link-base {}: {e}", crate::listing::text::excerpt(base)),
+    })
 }
 
 pub fn options(args: &DailyArgs) -> DayOptions {

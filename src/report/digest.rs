@@ -2,6 +2,7 @@
 //! and one self-contained HTML page.
 
 use crate::paper::Paper;
+use crate::report::links::Links;
 use crate::workflow::digest::{Digest, Pick, Reason};
 use std::io::{self, Write};
 
@@ -136,21 +137,27 @@ pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
 
 /// One JSON object per pick with every field of the table and the reasons,
 /// then the unsure papers and what the filters hid, each object saying its
-/// `section` (pick, unsure, hidden); a day without entries gives no lines
-/// (the message goes to stderr).
-pub fn json(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+/// `section` (pick, unsure, hidden); with a server to rate on, picks and
+/// unsure papers also have `like_url` and `dislike_url`. A day without
+/// entries gives no lines (the message goes to stderr).
+pub fn json(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
     if d.picks.is_empty() {
         eprintln!("{}", empty_line(d));
     }
-    for v in json_values(d) {
+    for v in values(d, links) {
         serde_json::to_writer(&mut *out, &v)?;
         out.write_all(b"\n")?;
     }
     Ok(())
 }
 
-/// The objects of [`json`], for the server's JSON twin of the page.
+/// The objects of [`json`], for the server's JSON twin of the page (which
+/// is on the server already: no rating links).
 pub fn json_values(d: &Digest) -> Vec<serde_json::Value> {
+    values(d, &Links::default())
+}
+
+fn values(d: &Digest, links: &Links) -> Vec<serde_json::Value> {
     fn with_section(v: impl serde::Serialize, section: &str) -> serde_json::Value {
         let mut v = serde_json::to_value(v).unwrap_or_default();
         if let Some(o) = v.as_object_mut() {
@@ -158,8 +165,16 @@ pub fn json_values(d: &Digest) -> Vec<serde_json::Value> {
         }
         v
     }
-    let picks = d.picks.iter().map(|p| with_section(p, "pick"));
-    let unsure = d.unsure.iter().map(|p| with_section(p, "unsure"));
+    let pick = |p: &Pick, section: &str| {
+        let mut v = with_section(p, section);
+        if let (Some(o), Some(rate)) = (v.as_object_mut(), links.rate(&p.paper, &d.profile)) {
+            o.insert("like_url".into(), rate.up.into());
+            o.insert("dislike_url".into(), rate.down.into());
+        }
+        v
+    };
+    let picks = d.picks.iter().map(|p| pick(p, "pick"));
+    let unsure = d.unsure.iter().map(|p| pick(p, "unsure"));
     let hidden = d.hidden.iter().map(|h| with_section(h, "hidden"));
     picks.chain(unsure).chain(hidden).collect()
 }
@@ -187,7 +202,7 @@ fn md(s: &str) -> String {
     o
 }
 
-pub fn markdown(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+pub fn markdown(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
     // A code span has no escapes: backticks and controls are left out.
     fn md_code(s: &str) -> String {
         s.chars().filter(|&c| c != '`' && !c.is_control()).collect()
@@ -198,15 +213,18 @@ pub fn markdown(out: &mut impl Write, d: &Digest) -> io::Result<()> {
     }
     writeln!(out, "{} of {} entries, profile `{}`, method `{}`.\n", d.picks.len(), d.candidates, md_code(&d.profile), d.method)?;
     for p in &d.picks {
-        let links = arxiv_links(&p.paper);
-        let title = match &links {
+        let arxiv = arxiv_links(&p.paper);
+        let title = match &arxiv {
             Some((abs, _)) => format!("[{}]({abs})", md(&p.paper.title)),
             None => format!("{} ({})", md(&p.paper.title), md(&version_id(&p.paper))),
         };
-        let pdf = links.map(|(_, pdf)| format!(" · [PDF]({pdf})")).unwrap_or_default();
+        let mut more = arxiv.map(|(_, pdf)| format!(" · [PDF]({pdf})")).unwrap_or_default();
+        if let Some(rate) = links.rate(&p.paper, &d.profile) {
+            more.push_str(&format!(" · [👍]({}) [👎]({})", rate.up, rate.down));
+        }
         writeln!(
             out,
-            "{}. **{title}** — {:.3} · `{}` · {}{pdf}  ",
+            "{}. **{title}** — {:.3} · `{}` · {}{more}  ",
             p.rank,
             p.score,
             md_code(p.paper.primary.as_deref().unwrap_or("-")),
@@ -220,7 +238,7 @@ pub fn markdown(out: &mut impl Write, d: &Digest) -> io::Result<()> {
     Ok(())
 }
 
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -251,7 +269,7 @@ details{font-size:.92rem}summary{cursor:pointer;color:#555}
 ";
 
 /// One self-contained page: inline CSS, no scripts or external assets.
-pub fn html(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+pub fn html(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
     writeln!(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")?;
     writeln!(out, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")?;
     writeln!(out, "<title>arXiv digest {}</title><style>{STYLE}</style></head><body>", esc(&d.span()))?;
@@ -296,7 +314,17 @@ pub fn html(out: &mut impl Write, d: &Digest) -> io::Result<()> {
         )?;
         writeln!(out, "<div class=\"reason\">{}</div>", esc(&reason_text(p)))?;
         if let Some((abs, pdf)) = arxiv_links(&p.paper) {
-            writeln!(out, "<div class=\"links\"><a href=\"{}\">arXiv</a> · <a href=\"{}\">PDF</a></div>", esc(&abs), esc(&pdf))?;
+            write!(out, "<div class=\"links\"><a href=\"{}\">arXiv</a> · <a href=\"{}\">PDF</a>", esc(&abs), esc(&pdf))?;
+            if let Some(rate) = links.rate(&p.paper, &d.profile) {
+                let title = esc(&p.paper.title);
+                write!(
+                    out,
+                    " · <a href=\"{}\" aria-label=\"Like: {title}\">👍 Like</a> · <a href=\"{}\" aria-label=\"Not interested: {title}\">👎 Not interested</a>",
+                    esc(&rate.up),
+                    esc(&rate.down)
+                )?;
+            }
+            writeln!(out, "</div>")?;
         }
         if !p.paper.abstract_text.is_empty() {
             writeln!(out, "<details><summary>Abstract</summary>")?;

@@ -2,7 +2,8 @@
 //! is an entry whose id is the paper's unversioned abs URL, so a reader that
 //! polls every morning never shows the same paper twice.
 
-use crate::report::digest::reason_text;
+use crate::report::digest::{esc, reason_text};
+use crate::report::links::{encode, Links, Rate};
 use crate::workflow::digest::{Digest, Pick};
 use quick_xml::events::{BytesDecl, BytesText, Event};
 use quick_xml::Writer;
@@ -18,23 +19,10 @@ fn xml_text(s: &str, one_line: bool) -> String {
         .collect()
 }
 
-/// A URN part made of the profile name: anything but a plain character is
+/// The feed's own id: one per profile, the same every day; the name is
 /// percent-encoded, so every profile gets a distinct, valid id.
-fn urn_part(s: &str) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// The feed's own id: one per profile, the same every day.
 pub fn feed_id(profile: &str) -> String {
-    format!("urn:paperscout:feed:{}", urn_part(profile))
+    format!("urn:paperscout:feed:{}", encode(profile))
 }
 
 /// The paper's id when it has arXiv's grammar: only such an id makes a link.
@@ -51,11 +39,24 @@ fn text<W: Write>(w: &mut Writer<W>, name: &str, value: &str) -> io::Result<()> 
     Ok(())
 }
 
-fn entry<W: Write>(w: &mut Writer<W>, p: &Pick, date: &str) -> io::Result<()> {
+/// The summary as HTML with the rating links under it, for readers that
+/// show an entry's content (most do, and a text summary links nothing).
+fn content_html(summary: &str, rate: &Rate) -> String {
+    let mut html: String = summary.split("\n\n").map(|para| format!("<p>{}</p>", esc(para).replace('\n', "<br>"))).collect();
+    html.push_str(&format!(
+        "<p><a href=\"{}\">👍 Like</a> · <a href=\"{}\">👎 Not interested</a></p>",
+        esc(&rate.up),
+        esc(&rate.down)
+    ));
+    html
+}
+
+fn entry<W: Write>(w: &mut Writer<W>, p: &Pick, d: &Digest, links: &Links) -> io::Result<()> {
+    let date = d.date.as_str();
     w.create_element("entry").write_inner_content(|w| {
-        let (id, links) = match arxiv_id(p) {
+        let (id, arxiv) = match arxiv_id(p) {
             Some(id) => (format!("https://arxiv.org/abs/{id}"), Some(id)),
-            None => (format!("urn:paperscout:paper:{}", urn_part(&p.paper.id)), None),
+            None => (format!("urn:paperscout:paper:{}", encode(&p.paper.id)), None),
         };
         text(w, "id", &id)?;
         w.create_element("title").with_attribute(("type", "text")).write_text_content(BytesText::new(&xml_text(&p.paper.title, true)))?;
@@ -63,7 +64,7 @@ fn entry<W: Write>(w: &mut Writer<W>, p: &Pick, date: &str) -> io::Result<()> {
         for a in &p.paper.authors {
             w.create_element("author").write_inner_content(|w| text(w, "name", &xml_text(a, true)))?;
         }
-        if let Some(id) = links {
+        if let Some(id) = arxiv {
             let abs = format!("https://arxiv.org/abs/{id}");
             let pdf = format!("https://arxiv.org/pdf/{id}");
             w.create_element("link").with_attributes([("rel", "alternate"), ("type", "text/html"), ("href", abs.as_str())]).write_empty()?;
@@ -83,14 +84,20 @@ fn entry<W: Write>(w: &mut Writer<W>, p: &Pick, date: &str) -> io::Result<()> {
             summary.push_str("\n\n");
             summary.push_str(&p.paper.abstract_text);
         }
-        w.create_element("summary").with_attribute(("type", "text")).write_text_content(BytesText::new(&xml_text(&summary, false)))?;
+        let summary = xml_text(&summary, false);
+        w.create_element("summary").with_attribute(("type", "text")).write_text_content(BytesText::new(&summary))?;
+        if let Some(rate) = links.rate(&p.paper, &d.profile) {
+            w.create_element("content").with_attribute(("type", "html")).write_text_content(BytesText::new(&content_html(&summary, &rate)))?;
+        }
         Ok(())
     })?;
     Ok(())
 }
 
 /// One feed per profile: its picks, newest listing date as `updated`.
-pub fn atom(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+/// With a server to rate on, each entry's content is its summary and the
+/// 👍 / 👎 links as HTML.
+pub fn atom(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
     let mut w = Writer::new_with_indent(&mut *out, b' ', 1);
     w.write_event(Event::Decl(BytesDecl::new("1.0", Some("utf-8"), None)))?;
     w.create_element("feed").with_attribute(("xmlns", "http://www.w3.org/2005/Atom")).write_inner_content(|w| {
@@ -103,7 +110,7 @@ pub fn atom(out: &mut impl Write, d: &Digest) -> io::Result<()> {
         w.create_element("author").write_inner_content(|w| text(w, "name", "paperscout"))?;
         text(w, "generator", "paperscout")?;
         for p in &d.picks {
-            entry(w, p, &d.date)?;
+            entry(w, p, d, links)?;
         }
         Ok(())
     })?;

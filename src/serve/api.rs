@@ -147,7 +147,7 @@ pub async fn daily(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who
 }
 
 /// The profile's picks of the day as an Atom feed, the bytes `daily
-/// --format atom` writes.
+/// --format atom` writes (without `--link-base`: no rating links).
 pub async fn feed(
     Shared(st): Shared<Arc<State>>,
     Extension(who): Extension<Who>,
@@ -155,7 +155,7 @@ pub async fn feed(
 ) -> Result<axum::response::Response, ApiError> {
     use axum::response::IntoResponse;
     let d = blocking_as(Cost::Heavy, move || day_digest(&st, &who, &q, None, 0)).await?;
-    let body = report::render(report::DigestFormat::Atom, &d).map_err(anyhow::Error::from)?;
+    let body = report::render(report::DigestFormat::Atom, &d, &report::Links::default()).map_err(anyhow::Error::from)?;
     Ok(([(axum::http::header::CONTENT_TYPE, "application/atom+xml; charset=utf-8")], body).into_response())
 }
 
