@@ -78,7 +78,7 @@ fn lookup(lib: &Library, id: &str) -> Result<Option<SeedInput>> {
 
 /// Reads a seed file (see `seed_files::read`); the ids of a list must be
 /// papers the library has.
-fn read_file(text: &str, source: &str, lib: &Library) -> Result<Vec<SeedInput>> {
+pub fn read_file(text: &str, source: &str, lib: &Library) -> Result<Vec<SeedInput>> {
     let seeds = match seed_files::read(text, source)? {
         SeedFile::Seeds(seeds) => seeds,
         SeedFile::Ids(ids) => {

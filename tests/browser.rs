@@ -1,13 +1,20 @@
 //! The page as a reader uses it, in a real headless Chromium driven through
-//! chromedriver (WebDriver): rate a paper with a click and with the
-//! keyboard, reload and see the ratings kept, find them in `seed list`,
-//! and search by text. `scripts/test` installs Debian's `chromium` and
-//! `chromium-driver` when they are missing.
+//! chromedriver (WebDriver): rating from the keyboard with the fold, undo,
+//! re-ranking and the position kept over a reload; the compact list, a
+//! phone's width and the dark scheme; seeds added from the browser; and
+//! axe-core on every page in both schemes. `scripts/test` installs Debian's
+//! `chromium` and `chromium-driver` when they are missing; axe-core comes
+//! from npm into target/axe on first use.
+//!
+//! Screenshots go to target/screenshots/ (docs/screenshots/ holds copies,
+//! checked by eye).
 
 mod common;
 
-use common::{demo_library, json_lines, ok, Server};
+use common::{demo_library, json_lines, ok, root, Server};
 use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -19,6 +26,9 @@ impl Drop for Driver {
         let _ = self.0.wait();
     }
 }
+
+/// One Chromium at a time: the machine has two cores.
+static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 fn start_driver() -> (Driver, u16) {
     let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
@@ -37,15 +47,13 @@ fn start_driver() -> (Driver, u16) {
     (driver, port)
 }
 
-async fn browser(port: u16) -> Client {
+async fn browser(port: u16, extra: &[&str]) -> Client {
     // Only plain HTTP to chromedriver, but the client is built with TLS.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let caps = serde_json::json!({
-        "browserName": "chrome",
-        "goog:chromeOptions": {
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,1600"]
-        }
-    });
+    let mut args = vec!["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
+        "--disable-background-networking", "--disable-component-update", "--no-first-run", "--hide-scrollbars"];
+    args.extend_from_slice(extra);
+    let caps = json!({ "browserName": "chrome", "goog:chromeOptions": { "args": args } });
     let caps = caps.as_object().cloned().unwrap_or_default();
     ClientBuilder::rustls()
         .expect("a WebDriver client")
@@ -68,6 +76,10 @@ where
     }
 }
 
+async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![]).await.unwrap_or_else(|e| panic!("script {script:?}: {e}"))
+}
+
 async fn rating_of(c: &Client, id: &str) -> String {
     match c.find(Locator::Css(&format!("article.paper[data-id=\"{id}\"]"))).await {
         Ok(card) => card.attr("data-rating").await.ok().flatten().unwrap_or_default(),
@@ -75,46 +87,120 @@ async fn rating_of(c: &Client, id: &str) -> String {
     }
 }
 
+async fn current_id(c: &Client) -> String {
+    js(c, "var e = document.querySelector('article.paper.current'); return e ? e.dataset.id : '';").await.as_str().unwrap_or("").to_string()
+}
+
+async fn keys(c: &Client, k: &str) {
+    c.find(Locator::Css("body")).await.unwrap().send_keys(k).await.unwrap();
+}
+
+/// How tall the card is on screen: a folded card is one line.
+async fn height_of(c: &Client, id: &str) -> f64 {
+    js(c, &format!("return document.querySelector('article.paper[data-id=\"{id}\"]').getBoundingClientRect().height;")).await.as_f64().unwrap_or(0.0)
+}
+
 #[tokio::test(flavor = "multi_thread")]
-async fn rate_reload_and_search_in_chromium() {
+async fn rate_by_keyboard_fold_undo_rerank_and_search() {
+    let _one = ONE_BROWSER.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
     demo_library(&lib);
     let server = Server::start(&lib);
     let (_driver, port) = start_driver();
-    let c = browser(port).await;
+    let c = browser(port, &[]).await;
 
     c.goto(&format!("{}/", server.url)).await.unwrap();
-    let cards = c.find_all(Locator::Css("article.paper")).await.unwrap();
-    assert!(cards.len() >= 3, "the digest lists papers");
-    let first = cards[0].attr("data-id").await.unwrap().expect("a paper id");
-    let second = cards[1].attr("data-id").await.unwrap().expect("a paper id");
+    let ids: Vec<String> = {
+        let cards = c.find_all(Locator::Css("#picks article.paper")).await.unwrap();
+        assert!(cards.len() >= 5, "the digest lists papers");
+        let mut v = Vec::new();
+        for card in &cards {
+            v.push(card.attr("data-id").await.unwrap().expect("a paper id"));
+        }
+        v
+    };
+    // The first unread paper is selected on load.
+    assert_eq!(current_id(&c).await, ids[0]);
 
-    // 👍 by click.
-    cards[0].find(Locator::Css("button.up")).await.unwrap().click().await.unwrap();
-    eventually("the liked state", 10, || async { rating_of(&c, &first).await == "1" }).await;
-    let state = cards[0].find(Locator::Css(".state")).await.unwrap().text().await.unwrap();
-    assert_eq!(state, "liked");
+    // `y` rates and moves on; `n` folds the paper away at once and moves on.
+    keys(&c, "y").await;
+    eventually("the liked state", 10, || async { rating_of(&c, &ids[0]).await == "1" }).await;
+    eventually("the move to the next paper", 10, || async { current_id(&c).await == ids[1] }).await;
+    let tall = height_of(&c, &ids[1]).await;
+    keys(&c, "n").await;
+    eventually("the 👎 rating", 10, || async { rating_of(&c, &ids[1]).await == "-1" }).await;
+    eventually("the move past the 👎 paper", 10, || async { current_id(&c).await == ids[2] }).await;
+    let folded = height_of(&c, &ids[1]).await;
+    assert!(folded < tall / 2.0 && folded < 60.0, "the 👎 paper folds to a line ({tall} px -> {folded} px)");
+    let pending = c.find(Locator::Css("#pending")).await.unwrap();
+    assert!(pending.is_displayed().await.unwrap());
+    assert!(pending.text().await.unwrap().contains("2 ratings are not in this order yet"));
 
-    // 👎 by keyboard: j twice moves to the second paper, n rates it.
-    let body = c.find(Locator::Css("body")).await.unwrap();
-    body.send_keys("jjn").await.unwrap();
-    eventually("the keyboard rating", 10, || async { rating_of(&c, &second).await == "-1" }).await;
+    // Undo by key brings the folded paper back, and selects it.
+    keys(&c, "u").await;
+    eventually("the undone 👎", 10, || async { rating_of(&c, &ids[1]).await == "0" }).await;
+    assert!(height_of(&c, &ids[1]).await > folded * 1.5, "the paper unfolds");
+    assert_eq!(current_id(&c).await, ids[1]);
+    assert!(pending.text().await.unwrap().contains("1 rating is not in this order yet"));
+    // And the undo button on the fold line does the same.
+    keys(&c, "n").await;
+    eventually("the second 👎", 10, || async { rating_of(&c, &ids[1]).await == "-1" }).await;
+    let card = c.find(Locator::Css(&format!("article.paper[data-id=\"{}\"]", ids[1]))).await.unwrap();
+    card.find(Locator::Css("button.undo")).await.unwrap().click().await.unwrap();
+    eventually("the undone rating", 10, || async { rating_of(&c, &ids[1]).await == "0" }).await;
+    // The click selected the paper; `n` folds it again.
+    assert_eq!(current_id(&c).await, ids[1]);
+    keys(&c, "n").await;
+    eventually("the third 👎", 10, || async { rating_of(&c, &ids[1]).await == "-1" }).await;
+    let at = current_id(&c).await;
+    assert_eq!(at, ids[2]);
 
-    // A reload shows both ratings, kept by the server.
-    c.refresh().await.unwrap();
-    eventually("the reloaded page", 10, || async { rating_of(&c, &first).await == "1" }).await;
-    assert_eq!(rating_of(&c, &second).await, "-1");
+    // `?` shows the keys.
+    keys(&c, "?").await;
+    let help = c.find(Locator::Css("dialog#help")).await.unwrap();
+    assert!(help.is_displayed().await.unwrap(), "? opens the key list");
+    assert!(help.text().await.unwrap().contains("re-rank"));
+    help.find(Locator::Css("button")).await.unwrap().click().await.unwrap();
+    eventually("the closed key list", 10, || async { !help.is_displayed().await.unwrap_or(true) }).await;
+
+    // Re-rank: the page reloads ranked with the ratings, says what moved,
+    // and keeps the selected paper.
+    keys(&c, "r").await;
+    eventually("the re-ranked page", 20, || async {
+        match c.find(Locator::Css("#moved")).await {
+            Ok(m) => m.is_displayed().await.unwrap_or(false),
+            Err(_) => false,
+        }
+    })
+    .await;
+    let moved = c.find(Locator::Css("#moved")).await.unwrap().text().await.unwrap();
+    assert!(moved.starts_with("Re-ranked after 👍 "), "{moved}");
+    assert!(moved.contains("👎"), "{moved}");
+    assert_eq!(current_id(&c).await, at, "the position survives the reload");
+    assert_eq!(rating_of(&c, &ids[0]).await, "1");
+    assert_eq!(rating_of(&c, &ids[1]).await, "-1");
+    assert!(!c.find(Locator::Css("#pending")).await.unwrap().is_displayed().await.unwrap());
     let seeds = json_lines(&ok(&lib, &["seed", "list", "--json"]));
     let find = |id: &str| seeds.iter().find(|s| s["key"] == id).cloned();
-    assert_eq!(find(&first).expect("the 👍 paper is a seed")["negative"], false);
-    assert_eq!(find(&second).expect("the 👎 paper is a seed")["negative"], true);
+    assert_eq!(find(&ids[0]).expect("the 👍 paper is a seed")["negative"], false);
+    assert_eq!(find(&ids[1]).expect("the 👎 paper is a seed")["negative"], true);
 
-    // Undo takes the rating back.
-    let card = c.find(Locator::Css(&format!("article.paper[data-id=\"{second}\"]"))).await.unwrap();
-    card.find(Locator::Css("button.undo")).await.unwrap().click().await.unwrap();
-    eventually("the undone rating", 10, || async { rating_of(&c, &second).await == "0" }).await;
-    assert!(!ok(&lib, &["seed", "list"]).contains(&second));
+    // A plain reload keeps the position too.
+    c.refresh().await.unwrap();
+    eventually("the reloaded page", 10, || async { current_id(&c).await == at }).await;
+
+    // A stale token (as after a server restart) is refreshed and the
+    // rating sent again, not lost.
+    let stale = "0".repeat(64);
+    let (status, _) = server.post("/api/ratings", Some(&stale), &json!({"id": ids[3], "rating": 1}).to_string());
+    assert_eq!(status, 403, "the server refuses a wrong token");
+    js(&c, &format!("document.querySelector('meta[name=csrf-token]').content = '{stale}'; return 1;")).await;
+    let card = c.find(Locator::Css(&format!("article.paper[data-id=\"{}\"]", ids[3]))).await.unwrap();
+    card.find(Locator::Css("button.up")).await.unwrap().click().await.unwrap();
+    eventually("the rating after a token refresh", 10, || async { rating_of(&c, &ids[3]).await == "1" }).await;
+    let fresh = js(&c, "return document.querySelector('meta[name=csrf-token]').content;").await;
+    assert_eq!(fresh.as_str(), Some(server.csrf().as_str()), "the page holds the server's token again");
 
     // Search from the header; while the model loads the page says so and
     // reloads itself, so waiting for results covers both.
@@ -129,5 +215,290 @@ async fn rate_reload_and_search_in_chromium() {
     assert_eq!(url.path(), "/search");
     let results = c.find_all(Locator::Css("#results article.paper")).await.unwrap();
     assert!(results.len() >= 10);
+    c.close().await.unwrap();
+}
+
+/// axe-core's script, installed from npm into target/axe on first use.
+fn axe_source() -> String {
+    const VERSION: &str = "4.14.1";
+    let dir = root().join("target/axe");
+    let file = dir.join("node_modules/axe-core/axe.min.js");
+    let installed = std::fs::read_to_string(dir.join("node_modules/axe-core/package.json")).unwrap_or_default();
+    if !file.is_file() || !installed.contains(&format!("\"version\": \"{VERSION}\"")) {
+        std::fs::create_dir_all(&dir).unwrap();
+        let status = Command::new("npm")
+            .args(["install", "--no-save", "--no-audit", "--no-fund", "--silent", "--prefix"])
+            .arg(&dir)
+            .arg(format!("axe-core@{VERSION}"))
+            .status()
+            .expect("npm is missing: the accessibility check installs axe-core with it");
+        assert!(status.success(), "npm install axe-core@{VERSION} failed");
+    }
+    std::fs::read_to_string(&file).expect("axe-core's axe.min.js")
+}
+
+/// The serious and critical violations axe-core finds on the open page.
+async fn axe(c: &Client, source: &str) -> Vec<String> {
+    c.execute(source, vec![]).await.expect("axe-core loads");
+    let found = c
+        .execute_async(
+            "var done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'] }).then(function (r) {
+               done(r.violations.filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; })
+                 .map(function (v) { return v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map(function (n) {
+                   return n.target.join(' ') + ' ' + (n.failureSummary || '').replace(/\\s+/g, ' ').slice(0, 160); }).join(' | '); }));
+             }, function (e) { done(['axe failed: ' + e]); });",
+            vec![],
+        )
+        .await
+        .expect("axe-core runs");
+    found.as_array().map(|a| a.iter().map(|v| v.as_str().unwrap_or("").to_string()).collect()).unwrap_or_default()
+}
+
+/// Headings: one h1, and no level skipped on the way down.
+async fn heading_faults(c: &Client) -> Vec<String> {
+    let levels = js(c, "return Array.prototype.map.call(document.querySelectorAll('h1,h2,h3,h4,h5,h6'), function (h) { return Number(h.tagName[1]); });").await;
+    let levels: Vec<u64> = levels.as_array().map(|a| a.iter().filter_map(Value::as_u64).collect()).unwrap_or_default();
+    let mut faults = Vec::new();
+    if levels.iter().filter(|&&l| l == 1).count() != 1 {
+        faults.push(format!("{} h1 elements", levels.iter().filter(|&&l| l == 1).count()));
+    }
+    for w in levels.windows(2) {
+        if w[1] > w[0] + 1 {
+            faults.push(format!("h{} after h{}", w[1], w[0]));
+        }
+    }
+    faults
+}
+
+fn screenshot_dir() -> PathBuf {
+    let d = root().join("target/screenshots");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Sizes the window so that the page itself gets `width`×`height`.
+async fn viewport(c: &Client, width: u32, height: u32) {
+    let edge = js(c, "return [outerWidth - innerWidth, outerHeight - innerHeight];").await;
+    let (dw, dh) = (edge[0].as_u64().unwrap_or(0) as u32, edge[1].as_u64().unwrap_or(0) as u32);
+    c.set_window_size(width + dw, height + dh).await.unwrap();
+}
+
+/// Cards wholly on the first screen.
+async fn cards_on_screen(c: &Client) -> u64 {
+    js(c, "return Array.prototype.filter.call(document.querySelectorAll('article.paper'), function (e) { var r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }).length;").await.as_u64().unwrap_or(0)
+}
+
+async fn sideways(c: &Client) -> (i64, i64) {
+    let v = js(c, "return [document.documentElement.scrollWidth, window.innerWidth];").await;
+    (v[0].as_i64().unwrap_or(0), v[1].as_i64().unwrap_or(0))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn compact_phone_dark_and_every_page_accessible() {
+    let _one = ONE_BROWSER.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    ok(&lib, &["filter", "add", "exclude", "blockchain"]);
+    let server = Server::start(&lib);
+    server.wait_for_model();
+    let axe_js = axe_source();
+    let (_driver, port) = start_driver();
+    let c = browser(port, &[]).await;
+    let shots = screenshot_dir();
+
+    c.goto(&format!("{}/", server.url)).await.unwrap();
+    let id = c.find(Locator::Css("#picks article.paper")).await.unwrap().attr("data-id").await.unwrap().unwrap();
+    let day = js(&c, "return document.querySelector('h1').textContent.split(' ').pop();").await.as_str().unwrap_or("").to_string();
+    let pages = [
+        "/".to_string(),
+        format!("/day/{day}"),
+        "/seeds".to_string(),
+        format!("/paper/{id}"),
+        format!("/like/{id}"),
+        "/search?q=scheduling+LLM+inference".to_string(),
+        "/stats".to_string(),
+        "/day/1999-01-01".to_string(),
+    ];
+    // The sign-in page, of a server with an account.
+    let lib2 = dir.path().join("lib2");
+    common::copy_dir(&lib, &lib2);
+    let pw = dir.path().join("pw");
+    std::fs::write(&pw, "correct horse battery\n").unwrap();
+    ok(&lib2, &["user", "add", "alice", "--password-file", pw.to_str().unwrap()]);
+    let accounts = Server::start(&lib2);
+    let login = format!("{}/login", accounts.url);
+    let urls: Vec<String> = pages.iter().map(|p| format!("{}{p}", server.url)).chain([login.clone()]).collect();
+
+    // The card view on a 1280×900 screen, then the compact list: at least
+    // ten papers on the first screen, and remembered by this browser.
+    viewport(&c, 1280, 900).await;
+    let inner = js(&c, "return [innerWidth, innerHeight];").await;
+    assert_eq!(inner, json!([1280, 900]), "the window is the screen the issue names");
+    let cards_view = cards_on_screen(&c).await;
+    std::fs::write(shots.join("desktop-cards.png"), c.screenshot().await.unwrap()).unwrap();
+    c.find(Locator::Css("button[data-act=view]")).await.unwrap().click().await.unwrap();
+    let compact = cards_on_screen(&c).await;
+    assert!(compact >= 10, "{compact} papers on a 1280×900 screen in the compact list ({cards_view} as cards)");
+    std::fs::write(shots.join("desktop-compact.png"), c.screenshot().await.unwrap()).unwrap();
+    c.refresh().await.unwrap();
+    assert_eq!(js(&c, "return document.documentElement.classList.contains('compact');").await, json!(true), "compact is remembered");
+    // The abstract on demand, in the compact list.
+    keys(&c, "a").await;
+    assert!(c.find(Locator::Css("article.paper.current details")).await.unwrap().attr("open").await.unwrap().is_some());
+    keys(&c, "c").await;
+
+    // Every page, light: no serious or critical axe violation, one h1,
+    // headings in order.
+    for p in &urls {
+        c.goto(p).await.unwrap();
+        let v = axe(&c, &axe_js).await;
+        assert!(v.is_empty(), "axe-core on {p} (light): {v:#?}");
+        let h = heading_faults(&c).await;
+        assert!(h.is_empty(), "headings on {p}: {h:?}");
+    }
+
+    // Dark, by the toggle; remembered; every page again.
+    c.goto(&format!("{}/", server.url)).await.unwrap();
+    keys(&c, "t").await;
+    let bg = js(&c, "return getComputedStyle(document.body).backgroundColor;").await;
+    assert_eq!(bg, json!("rgb(18, 20, 23)"), "the dark scheme");
+    std::fs::write(shots.join("desktop-dark.png"), c.screenshot().await.unwrap()).unwrap();
+    for p in &urls {
+        if p == &login {
+            // Another origin, another storage: the toggle there.
+            c.goto(p).await.unwrap();
+            js(&c, "localStorage.setItem('ps.theme', 'dark'); return 1;").await;
+        }
+        c.goto(p).await.unwrap();
+        assert_eq!(js(&c, "return document.documentElement.dataset.theme;").await, json!("dark"), "{p}");
+        let v = axe(&c, &axe_js).await;
+        assert!(v.is_empty(), "axe-core on {p} (dark): {v:#?}");
+    }
+    c.goto(&format!("{}/", server.url)).await.unwrap();
+    keys(&c, "t").await;
+    assert_eq!(js(&c, "return document.documentElement.dataset.theme;").await, json!("light"));
+
+    // A 390 px phone: no page scrolls sideways; the first paper starts on
+    // the first screen.
+    viewport(&c, 390, 844).await;
+    for p in &urls {
+        c.goto(p).await.unwrap();
+        let (scroll, width) = sideways(&c).await;
+        assert!(scroll <= width, "{p} scrolls sideways on a phone: {scroll} px in {width}");
+        if p.ends_with("/seeds") {
+            std::fs::write(shots.join("phone-seeds.png"), c.screenshot().await.unwrap()).unwrap();
+        }
+    }
+    c.goto(&format!("{}/", server.url)).await.unwrap();
+    let first = js(&c, "var r = document.querySelector('#picks article.paper').getBoundingClientRect(); return [r.top, innerHeight];").await;
+    let (top, height) = (first[0].as_f64().unwrap_or(1e9), first[1].as_f64().unwrap_or(0.0));
+    assert!(top + 60.0 < height, "the first paper starts {top} px down a {height} px phone screen");
+    std::fs::write(shots.join("phone.png"), c.screenshot().await.unwrap()).unwrap();
+    c.close().await.unwrap();
+
+    // A browser whose system asks for dark gets it without a toggle.
+    let c = browser(port, &["--force-dark-mode", "--blink-settings=preferredColorScheme=0"]).await;
+    c.goto(&format!("{}/", server.url)).await.unwrap();
+    assert_eq!(js(&c, "return matchMedia('(prefers-color-scheme: dark)').matches;").await, json!(true));
+    let bg = js(&c, "return getComputedStyle(document.body).backgroundColor;").await;
+    assert_eq!(bg, json!("rgb(18, 20, 23)"), "prefers-color-scheme: dark is followed");
+    c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn seeds_added_from_the_browser_and_digest_links() {
+    let _one = ONE_BROWSER.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let server = Server::start(&lib);
+    server.wait_for_model();
+    let (_driver, port) = start_driver();
+    let c = browser(port, &[]).await;
+    let known = json_lines(&ok(&lib, &["seed", "list", "--json"]));
+    let listed = server.json("/api/daily?top=12");
+    let in_library: Vec<String> = listed
+        .as_array()
+        .expect("the day's papers")
+        .iter()
+        .filter_map(|p| p["id"].as_str().map(str::to_string))
+        .filter(|id| !known.iter().any(|s| s["key"] == id.as_str()))
+        .collect();
+    assert!(in_library.len() >= 2);
+    let from_bib = known.iter().filter(|s| s["origin"].as_str().is_some_and(|o| o.contains("seeds.bib"))).count();
+    assert!(from_bib > 0);
+    // A profile with nothing in it yet.
+    let keys: Vec<&str> = known.iter().filter_map(|s| s["key"].as_str()).collect();
+    let mut rm = vec!["seed", "rm"];
+    rm.extend(keys);
+    ok(&lib, &rm);
+
+    // An empty profile's front page says how to start, and starts there.
+    c.goto(&format!("{}/", server.url)).await.unwrap();
+    let banner = c.find(Locator::Css(".banner")).await.unwrap().text().await.unwrap();
+    assert!(banner.contains("has no liked seeds yet"), "{banner}");
+    let url = format!("https://arxiv.org/abs/{}", in_library[0]);
+    c.find(Locator::Css("#seed-id")).await.unwrap().send_keys(&url).await.unwrap();
+    c.find(Locator::Css("form[data-seed=id] button")).await.unwrap().click().await.unwrap();
+    eventually("the added paper", 30, || async {
+        ok(&lib, &["seed", "list"]).contains(&in_library[0])
+    })
+    .await;
+    eventually("the reloaded, ranked page", 30, || async {
+        c.find(Locator::Css("#toast")).await.unwrap().text().await.unwrap_or_default().contains("Added 1 seed")
+    })
+    .await;
+    assert_eq!(js(&c, "return document.body.textContent.includes('has no liked seeds yet');").await, json!(false), "the day is ranked now");
+
+    // A sentence, on /seeds; and a bad id, said next to the field.
+    c.goto(&format!("{}/seeds", server.url)).await.unwrap();
+    c.find(Locator::Css("#seed-text")).await.unwrap().send_keys("consensus protocols for geo-replicated databases").await.unwrap();
+    c.find(Locator::Css("form[data-seed=text] button")).await.unwrap().click().await.unwrap();
+    eventually("the added sentence", 30, || async {
+        ok(&lib, &["seed", "list"]).contains("geo-replicated")
+    })
+    .await;
+    c.goto(&format!("{}/seeds", server.url)).await.unwrap();
+    c.find(Locator::Css("#seed-id")).await.unwrap().send_keys("not-an-id").await.unwrap();
+    c.find(Locator::Css("form[data-seed=id] button")).await.unwrap().click().await.unwrap();
+    eventually("the error by the field", 10, || async {
+        c.find(Locator::Css("form[data-seed=id] .msg")).await.unwrap().text().await.unwrap_or_default().contains("is not an arXiv id")
+    })
+    .await;
+
+    // An export, uploaded.
+    let bib = root().join("examples/seeds.bib");
+    c.find(Locator::Css("#seed-file")).await.unwrap().send_keys(bib.to_str().unwrap()).await.unwrap();
+    c.find(Locator::Css("form[data-seed=file] button")).await.unwrap().click().await.unwrap();
+    eventually("the uploaded export", 60, || async {
+        json_lines(&ok(&lib, &["seed", "list", "--json"])).len() >= 2 + from_bib
+    })
+    .await;
+
+    // A filter added with Enter; a bad one is said next to the form.
+    c.goto(&format!("{}/seeds", server.url)).await.unwrap();
+    let value = c.find(Locator::Css("#add-filter input[name=value]")).await.unwrap();
+    value.send_keys("blockchain\u{E007}").await.unwrap();
+    eventually("the added filter", 10, || async { ok(&lib, &["filter", "list"]).contains("blockchain") }).await;
+    c.goto(&format!("{}/seeds", server.url)).await.unwrap();
+    c.find(Locator::Css("#add-filter select[name=rule]")).await.unwrap().send_keys("deny").await.unwrap();
+    c.find(Locator::Css("#add-filter input[name=value]")).await.unwrap().send_keys("not a category!\u{E007}").await.unwrap();
+    eventually("the filter error", 10, || async {
+        !c.find(Locator::Css("#filter-msg")).await.unwrap().text().await.unwrap_or_default().is_empty()
+    })
+    .await;
+
+    // A digest's 👎 link: the GET changes nothing; the click rates.
+    let target = &in_library[1];
+    c.goto(&format!("{}/paper/{target}?rate=down", server.url)).await.unwrap();
+    let offer = c.find(Locator::Css("#rate-offer")).await.unwrap();
+    assert!(offer.text().await.unwrap().contains("not interested"));
+    assert!(!ok(&lib, &["seed", "list"]).contains(target.as_str()), "a GET never writes");
+    offer.find(Locator::Css("button")).await.unwrap().click().await.unwrap();
+    eventually("the rating from the link", 10, || async { rating_of(&c, target).await == "-1" }).await;
+    let rated = json_lines(&ok(&lib, &["seed", "list", "--json"]));
+    assert!(rated.iter().any(|s| s["key"] == target.as_str() && s["negative"] == true));
     c.close().await.unwrap();
 }

@@ -219,6 +219,83 @@ fn writes_need_the_token_and_ratings_change_the_ranking() {
     assert_eq!(s.post("/api/ratings", Some(&token), &json!({"id": top, "rating": 1, "profile": "../x"}).to_string()).0, 400);
 }
 
+/// A multipart upload of `file` as the form field `file`.
+fn upload(s: &Server, token: Option<&str>, name: &str, file: &[u8]) -> (u16, String) {
+    let boundary = "----paperscout-test-boundary";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"profile\"\r\n\r\nreading\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(file);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let mut req = ureq::post(&format!("{}/api/seeds/upload", s.url)).set("Content-Type", &format!("multipart/form-data; boundary={boundary}"));
+    if let Some(t) = token {
+        req = req.set("X-CSRF-Token", t);
+    }
+    match req.send_bytes(&body) {
+        Ok(r) => (r.status(), r.into_string().unwrap_or_default()),
+        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
+        Err(e) => panic!("upload failed: {e}"),
+    }
+}
+
+#[test]
+fn exports_uploaded_tokens_renewed_and_rating_links_that_never_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let s = Server::start(&lib);
+    let token = s.csrf();
+    s.wait_for_model();
+
+    // A BibTeX export becomes the profile's seeds, as `seed add FILE` makes them.
+    let bib = std::fs::read(common::root().join("examples/seeds.bib")).unwrap();
+    assert_eq!(upload(&s, None, "seeds.bib", &bib).0, 403, "an upload needs the page's token");
+    let (status, body) = upload(&s, Some(&token), "seeds.bib", &bib);
+    assert_eq!(status, 200, "{body}");
+    let added: Value = serde_json::from_str(&body).unwrap();
+    let entries = added["entries"].as_u64().unwrap();
+    assert!(entries >= 2, "{body}");
+    assert_eq!(added["new"].as_u64(), Some(entries), "{body}");
+    assert_eq!(added["profile"], "reading");
+    let listed = json_lines(&ok(&lib, &["seed", "list", "--profile", "reading", "--json"]));
+    assert_eq!(listed.len() as u64, entries);
+    assert!(listed.iter().all(|x| x["origin"].as_str().unwrap().starts_with("seeds.bib (")), "{listed:?}");
+    // The same again changes nothing; an id list of library papers works too.
+    let again: Value = serde_json::from_str(&upload(&s, Some(&token), "seeds.bib", &bib).1).unwrap();
+    assert_eq!((again["new"].as_u64(), again["updated"].as_u64()), (Some(0), Some(entries)));
+    let day = array(s.json("/api/daily?top=3"));
+    let ids: Vec<&str> = day.iter().filter_map(|p| p["id"].as_str()).collect();
+    let (status, body) = upload(&s, Some(&token), "ids.txt", format!("# mine\n{}\n", ids.join("\n")).as_bytes());
+    assert_eq!(status, 200, "{body}");
+    // Bad files: one clear error naming the file (and line), nothing stored.
+    let before = ok(&lib, &["seed", "list", "--profile", "reading"]);
+    for (name, file, says) in [
+        ("broken.bib", &b"@article{x,\n  title = {Unclosed\n"[..], "broken.bib"),
+        ("ids.txt", &b"2501.00001\nnot an id at all\n"[..], "ids.txt:2"),
+        ("empty.bib", &b"  \n"[..], "empty.bib is empty"),
+        ("latin1.bib", &b"@article{x, title={Caf\xe9}}"[..], "not UTF-8"),
+    ] {
+        let (status, body) = upload(&s, Some(&token), name, file);
+        assert_eq!(status, 400, "{name}: {body}");
+        assert!(body.contains(says), "{name}: {body}");
+    }
+    assert_eq!(upload(&s, Some(&token), "big.bib", &vec![b'x'; 9 * 1024 * 1024]).0, 413);
+    assert_eq!(ok(&lib, &["seed", "list", "--profile", "reading"]), before);
+
+    // A page whose token went stale asks for the current one.
+    assert_eq!(s.json("/api/token")["csrf"], token.as_str());
+
+    // A digest's rating link offers the rating and writes nothing.
+    let id = ids[0];
+    let (status, page) = s.get(&format!("/paper/{id}?profile=linked&rate=up"));
+    assert_eq!(status, 200);
+    assert!(page.contains("id=\"rate-offer\"") && page.contains("Yes, I like it"), "{page}");
+    assert!(!ok(&lib, &["seed", "list", "--profile", "linked"]).contains(id), "a GET never writes");
+    assert_eq!(s.get(&format!("/paper/{id}?rate=sideways")).0, 400);
+}
+
 #[test]
 fn bad_requests_get_clear_errors_and_the_server_stays_up() {
     let dir = tempfile::tempdir().unwrap();
@@ -304,8 +381,10 @@ fn listing_text_is_escaped_in_every_page() {
         for bad in ["<script>alert", "<img src=x", "<svg onload", "href=\"javascript:", "<a href=\"javascript"] {
             assert!(!page.contains(bad), "{path} lets {bad:?} through");
         }
-        // Exactly one script, the page's own, allowed by its nonce.
-        assert_eq!(page.matches("<script").count(), 1, "{path}");
+        // The page's own two scripts (the scheme and view before the first
+        // paint, then the page's), each allowed by its nonce; no other.
+        assert_eq!(page.matches("<script").count(), 2, "{path}");
+        assert_eq!(page.matches("<script nonce=\"").count(), 2, "{path}");
     }
     let (_, page) = s.get("/paper/2603.09999");
     // Escaped as character references: shown as text, not lost.

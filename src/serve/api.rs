@@ -260,7 +260,7 @@ pub async fn stats(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who
 // ---- writes ----
 
 /// Every write must carry the token its page was served with.
-fn check_csrf(who: &Who, headers: &HeaderMap) -> Result<(), Failure> {
+pub(super) fn check_csrf(who: &Who, headers: &HeaderMap) -> Result<(), Failure> {
     let sent = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or("");
     if same_token(sent, &who.csrf) {
         Ok(())
@@ -282,7 +282,7 @@ fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, Failure> {
 }
 
 /// The profile a write names: its name, and its key as stored for `who`.
-fn profile_of(st: &State, who: &Who, p: &Option<String>) -> Result<(String, String), Failure> {
+pub(super) fn profile_of(st: &State, who: &Who, p: &Option<String>) -> Result<(String, String), Failure> {
     let name = Params { profile: p.clone(), ..Default::default() }.profile(&st.default_profile)?;
     let key = who.key(&name);
     Ok((name, key))

@@ -12,6 +12,7 @@ mod pages;
 mod session;
 mod state;
 mod throttle;
+mod upload;
 mod view;
 
 pub use listen::{tls_config, Limits};
@@ -129,6 +130,8 @@ pub fn router(state: Arc<State>, body_timeout: Duration) -> Router {
         .route("/api/filters", get(api::filters).post(api::change_filter))
         .route("/api/seen", post(api::seen))
         .route("/api/seeds/add", post(api::add_seed))
+        .route("/api/seeds/upload", post(upload::upload_seeds).layer(DefaultBodyLimit::max(upload::UPLOAD_LIMIT)))
+        .route("/api/token", get(upload::token))
         .route("/api/seeds/remove", post(api::remove_seed))
         .route("/api/seeds/weight", post(api::weigh_seed))
         .route("/api/seeds/move", post(api::move_seed))

@@ -1,103 +1,322 @@
 (function () {
   "use strict";
-  var csrf = document.querySelector('meta[name="csrf-token"]').content;
+  var root = document.documentElement;
+  // The write token lives in the page's meta tag, where a refresh puts a new one.
+  var meta = document.querySelector('meta[name="csrf-token"]');
   var profile = document.body.dataset.profile;
   var toast = document.getElementById("toast");
+  var here = location.pathname + location.search;
+  function store(kind) { try { return window[kind]; } catch (e) { return null; } }
+  var local = store("localStorage"), session = store("sessionStorage");
+  function get(s, k) { try { return s ? s.getItem(k) : null; } catch (e) { return null; } }
+  function put(s, k, v) { try { if (s) { if (v === null) s.removeItem(k); else s.setItem(k, v); } } catch (e) {} }
+
   function say(msg) {
     toast.textContent = msg;
     toast.hidden = false;
     clearTimeout(say.timer);
-    say.timer = setTimeout(function () { toast.hidden = true; }, 4000);
+    say.timer = setTimeout(function () { toast.hidden = true; }, 5000);
   }
-  function post(url, body) {
-    return fetch(url, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-      body: JSON.stringify(body)
-    }).then(function (r) {
+  // A message that outlives the reload it comes before.
+  function sayAfterReload(msg) { put(session, "ps.say", msg); location.reload(); }
+  var held = get(session, "ps.say");
+  if (held) { put(session, "ps.say", null); say(held); }
+
+  function send(url, init) {
+    init.credentials = "same-origin";
+    init.headers = init.headers || {};
+    init.headers["X-CSRF-Token"] = meta ? meta.content : "";
+    return fetch(url, init);
+  }
+  // A server restarted since the page loaded has a new token: fetch it and
+  // send once more, so that a rating is never lost to a stale page.
+  function request(url, init, retried) {
+    return send(url, init).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (j) {
-        if (!r.ok) { say(j.error || ("error " + r.status)); throw new Error(j.error || r.status); }
+        if (r.status === 403 && !retried && /CSRF/i.test(j.error || "")) {
+          return fetch("/api/token", { credentials: "same-origin" }).then(function (t) {
+            if (!t.ok) throw new Error("your session has ended: reload the page (and sign in)");
+            return t.json();
+          }).then(function (t) {
+            if (meta) meta.content = t.csrf;
+            return request(url, init, true);
+          });
+        }
+        if (!r.ok) throw new Error(j.error || ("error " + r.status));
         return j;
       });
     });
   }
-  function show(card, rating) {
-    card.dataset.rating = String(rating);
-    card.querySelector(".up").setAttribute("aria-pressed", String(rating > 0));
-    card.querySelector(".down").setAttribute("aria-pressed", String(rating < 0));
-    card.querySelector(".state").textContent = rating > 0 ? "liked" : rating < 0 ? "not interested" : "";
-    card.querySelector(".undo").hidden = rating === 0;
+  function post(url, body) {
+    return request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   }
-  function rate(card, value) {
-    // Pressing the rating a paper already has takes it back.
-    var v = Number(card.dataset.rating) === value ? 0 : value;
+
+  // ---- colour scheme and view, both remembered by this browser ----
+  var themeButton = document.getElementById("theme");
+  function dark() {
+    return root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+  }
+  function showTheme() {
+    if (!themeButton) return;
+    var which = root.dataset.theme ? root.dataset.theme : "follows the system (" + (dark() ? "dark" : "light") + ")";
+    themeButton.setAttribute("aria-label", "Colour scheme: " + which + "; switch");
+    themeButton.textContent = dark() ? "☀" : "☾";
+  }
+  function toggleTheme() {
+    root.dataset.theme = dark() ? "light" : "dark";
+    put(local, "ps.theme", root.dataset.theme);
+    showTheme();
+  }
+  showTheme();
+  var viewButtons = document.querySelectorAll("button[data-act=view]");
+  function showView() {
+    var compact = root.classList.contains("compact");
+    Array.prototype.forEach.call(viewButtons, function (b) {
+      b.setAttribute("aria-pressed", String(compact));
+      b.textContent = compact ? "Cards" : "Compact list";
+    });
+  }
+  function toggleView() {
+    root.classList.toggle("compact");
+    put(local, "ps.view", root.classList.contains("compact") ? "compact" : "cards");
+    showView();
+    if (current >= 0) cards()[current].scrollIntoView({ block: "nearest" });
+  }
+  showView();
+
+  // ---- ratings, and what they have not yet changed ----
+  var pending = document.getElementById("pending");
+  var loaded = {};
+  function cards() { return document.querySelectorAll("article.paper"); }
+  Array.prototype.forEach.call(cards(), function (c) { loaded[c.dataset.id] = c.dataset.rating; });
+  var changed = {};
+  function showPending() {
+    if (!pending) return;
+    var n = Object.keys(changed).length;
+    pending.hidden = n === 0;
+    document.getElementById("pending-text").textContent =
+      n === 1 ? "1 rating is not in this order yet." : n + " ratings are not in this order yet.";
+  }
+  function show(id, rating) {
+    Array.prototype.forEach.call(document.querySelectorAll('article.paper[data-id="' + CSS.escape(id) + '"]'), function (card) {
+      card.dataset.rating = String(rating);
+      card.querySelector(".up").setAttribute("aria-pressed", String(rating > 0));
+      card.querySelector(".down").setAttribute("aria-pressed", String(rating < 0));
+      card.querySelector(".state").textContent = rating > 0 ? "liked" : rating < 0 ? "not interested" : "";
+      card.querySelector(".undo").hidden = rating === 0;
+    });
+    if (String(rating) === loaded[id]) delete changed[id]; else changed[id] = rating;
+    showPending();
+  }
+  var lastRated = null;
+  // `exact` sets the rating; otherwise pressing the one a paper has takes it back.
+  function rate(card, value, exact) {
+    var v = !exact && Number(card.dataset.rating) === value ? 0 : value;
     return post("/api/ratings", { id: card.dataset.id, rating: v, profile: profile })
-      .then(function (j) { show(card, j.rating); }).catch(function () {});
+      .then(function (j) {
+        show(card.dataset.id, j.rating);
+        lastRated = j.rating === 0 ? null : card;
+        if (j.rating < 0 && !card.classList.contains("solo")) say("Not interested: folded away. Press u or undo to bring it back.");
+        return j;
+      }).catch(function (e) { say(e.message); throw e; });
   }
   function seen(card) {
-    post("/api/seen", { id: card.dataset.id, profile: profile }).catch(function () {});
+    if (card) post("/api/seen", { id: card.dataset.id, profile: profile }).catch(function () {});
   }
-  function reload() { location.reload(); }
-  document.addEventListener("click", function (e) {
-    var el = e.target.closest("[data-act]");
-    if (!el) return;
-    var card = el.closest(".paper"), row = el.closest("tr");
-    switch (el.dataset.act) {
-      case "up": rate(card, 1); break;
-      case "down": rate(card, -1); break;
-      case "undo": rate(card, Number(card.dataset.rating)); break;
-      case "open": seen(card); break;
-      case "rm-seed":
-        post("/api/seeds/remove", { key: row.dataset.key, profile: profile }).then(reload).catch(function () {});
-        break;
-      case "weight":
-        post("/api/seeds/weight", { key: row.dataset.key, profile: profile,
-          weight: Number(row.querySelector('input[type="number"]').value) }).then(function () { say("weight set"); }).catch(function () {});
-        break;
-      case "move":
-        post("/api/seeds/move", { key: row.dataset.key, profile: profile,
-          to: row.querySelector('input[type="text"]').value.trim() }).then(reload).catch(function () {});
-        break;
-      case "rm-filter":
-        post("/api/filters", { rule: row.dataset.rule, value: row.dataset.value, action: "rm", profile: profile })
-          .then(reload).catch(function () {});
-        break;
-      case "add-filter":
-        var f = document.getElementById("add-filter");
-        post("/api/filters", { rule: f.elements.rule.value, value: f.elements.value.value, action: "add", profile: profile })
-          .then(reload).catch(function () {});
-        break;
+
+  // Re-ranking reloads; the order before is kept so that the reloaded page
+  // can say what the ratings moved.
+  function order() {
+    return Array.prototype.map.call(document.querySelectorAll("#picks article.paper"), function (c) { return c.dataset.id; });
+  }
+  function rerank() {
+    var rated = Object.keys(changed).map(function (id) {
+      var c = document.querySelector('article.paper[data-id="' + CSS.escape(id) + '"]');
+      return { id: id, rating: changed[id], title: c ? c.dataset.title : id };
+    });
+    put(session, "ps.before:" + here, JSON.stringify({ order: order(), rated: rated }));
+    location.reload();
+  }
+  function quote(t) { return "\u201c" + (t.length > 60 ? t.slice(0, 59) + "\u2026" : t) + "\u201d"; }
+  function whatMoved() {
+    var box = document.getElementById("moved"), raw = get(session, "ps.before:" + here);
+    put(session, "ps.before:" + here, null);
+    if (!box || !raw) return;
+    var before;
+    try { before = JSON.parse(raw); } catch (e) { return; }
+    if (!before || !Array.isArray(before.order) || !Array.isArray(before.rated)) return;
+    var now = order(), was = {}, ratedIds = {};
+    before.order.forEach(function (id, i) { was[id] = i; });
+    before.rated.forEach(function (r) { ratedIds[r.id] = true; });
+    var up = 0, down = 0, entered = 0, biggest = null;
+    now.forEach(function (id, i) {
+      if (ratedIds[id]) return;
+      if (!(id in was)) { entered++; return; }
+      var d = i - was[id];
+      if (d > 0) down++; else if (d < 0) up++;
+      if (d !== 0 && (!biggest || Math.abs(d) > Math.abs(biggest.d))) biggest = { id: id, d: d };
+    });
+    var left = before.order.filter(function (id) { return !ratedIds[id] && now.indexOf(id) < 0; }).length;
+    var names = before.rated.slice(0, 2).map(function (r) { return (r.rating > 0 ? "👍 " : r.rating < 0 ? "👎 " : "undoing ") + quote(String(r.title)); });
+    if (before.rated.length > 2) names.push("and " + (before.rated.length - 2) + " more");
+    var parts = [];
+    if (down) parts.push(down + (down === 1 ? " paper" : " papers") + " moved down");
+    if (up) parts.push(up + " moved up");
+    if (entered) parts.push(entered + " came into the list");
+    if (left) parts.push(left + " left it");
+    var text = "Re-ranked" + (names.length ? " after " + names.join(", ") : "") + ": " +
+      (parts.length ? parts.join(", ") + "." : "the order did not change.");
+    if (biggest) {
+      var c = document.querySelector('#picks article.paper[data-id="' + CSS.escape(biggest.id) + '"]');
+      if (c) text += " Most: " + quote(c.dataset.title) + " " + (biggest.d > 0 ? "down " : "up ") + Math.abs(biggest.d) + ".";
     }
-  });
-  Array.prototype.forEach.call(document.querySelectorAll("select[data-autosubmit]"), function (s) {
-    s.addEventListener("change", function () { s.form.submit(); });
-  });
-  if (document.body.dataset.opened) seen(document.querySelector(".paper"));
+    box.textContent = text;
+    box.hidden = false;
+  }
+  whatMoved();
+
+  // ---- the selected paper, kept across reloads ----
   var current = -1;
-  function cards() { return document.querySelectorAll("article.paper"); }
-  function move(to) {
+  function move(to, quiet) {
     var cs = cards();
     if (!cs.length) return;
     if (current >= 0 && cs[current]) cs[current].classList.remove("current");
     current = Math.max(0, Math.min(cs.length - 1, to));
     cs[current].classList.add("current");
-    cs[current].scrollIntoView({ block: "nearest" });
+    if (!quiet) cs[current].scrollIntoView({ block: "nearest" });
+    put(session, "ps.pos:" + here, cs[current].dataset.id);
   }
+  (function select() {
+    var cs = cards(), want = get(session, "ps.pos:" + here), first = -1;
+    for (var i = 0; i < cs.length; i++) {
+      if (want && cs[i].dataset.id === want) { move(i, i === 0); return; }
+      if (first < 0 && cs[i].dataset.rating === "0") first = i;
+    }
+    if (cs.length) move(first < 0 ? 0 : first, first <= 0);
+  })();
+  function next() {
+    var cs = cards();
+    for (var i = current + 1; i < cs.length; i++) if (cs[i].dataset.rating === "0") return move(i);
+    move(current + 1);
+  }
+
+  // ---- forms that add seeds and filters ----
+  function message(form, text, good) {
+    var m = form.querySelector(".msg");
+    if (!m) return say(text);
+    m.textContent = text;
+    m.className = "msg " + (good ? "good" : "bad");
+  }
+  function added(j) {
+    var what = j.new + j.updated === 0 ? "Already a seed: nothing changed." :
+      "Added " + (j.new + j.updated === 1 ? "1 seed" : (j.new + j.updated) + " seeds") +
+      (j.embedded ? ", " + j.embedded + " embedded" : "") + ".";
+    if (j.looked_up && j.looked_up.length) what += " Looked up on arXiv: " + j.looked_up.join(", ") + ".";
+    if (j.skipped) what += " " + j.skipped + " entries had no arXiv id and no abstract and were left out.";
+    return what;
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("form[data-seed]"), function (form) {
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var button = form.querySelector("button[type=submit]"), kind = form.dataset.seed, done;
+      message(form, kind === "id" ? "Adding (a paper the library lacks is looked up on arXiv)…" : "Adding…", true);
+      button.disabled = true;
+      if (kind === "file") {
+        var data = new FormData();
+        data.append("profile", profile);
+        data.append("file", form.elements.file.files[0]);
+        done = request("/api/seeds/upload", { method: "POST", body: data });
+      } else {
+        var body = { profile: profile };
+        body[kind] = form.elements[kind].value.trim();
+        done = post("/api/seeds/add", body);
+      }
+      done.then(function (j) { sayAfterReload(added(j)); })
+        .catch(function (err) { message(form, err.message, false); form.elements[kind].focus(); })
+        .then(function () { button.disabled = false; });
+    });
+  });
+  var filterForm = document.getElementById("add-filter");
+  if (filterForm) filterForm.addEventListener("submit", function (e) {
+    e.preventDefault();
+    var msg = document.getElementById("filter-msg");
+    post("/api/filters", { rule: filterForm.elements.rule.value, value: filterForm.elements.value.value.trim(), action: "add", profile: profile })
+      .then(function (j) { sayAfterReload(j.changed ? "Filter added." : "That filter was already there."); })
+      .catch(function (err) { msg.textContent = err.message; msg.className = "msg bad"; filterForm.elements.value.focus(); });
+  });
+
+  function act(el, card, row) {
+    switch (el.dataset.act) {
+      case "up": case "down":
+        var offer = el.dataset.set === "1" ? document.getElementById("rate-offer") : null;
+        rate(card, el.dataset.act === "up" ? 1 : -1, !!offer).then(function (j) {
+          if (offer) offer.textContent = j.rating > 0 ? "Marked as liked." : "Marked as not interested.";
+        }, function () {});
+        break;
+      case "undo": rate(card, 0, true).catch(function () {}); break;
+      case "abs": var d = card.querySelector("details"); if (d) d.open = !d.open; break;
+      case "open": seen(card); break;
+      case "view": toggleView(); break;
+      case "theme": toggleTheme(); break;
+      case "rerank": rerank(); break;
+      case "rm-seed":
+        post("/api/seeds/remove", { key: row.dataset.key, profile: profile }).then(function () { sayAfterReload("Seed removed."); }).catch(function (e) { say(e.message); });
+        break;
+      case "weight":
+        post("/api/seeds/weight", { key: row.dataset.key, profile: profile,
+          weight: Number(row.querySelector('input[type="number"]').value) }).then(function () { say("Weight set."); }).catch(function (e) { say(e.message); });
+        break;
+      case "move":
+        post("/api/seeds/move", { key: row.dataset.key, profile: profile,
+          to: row.querySelector('input[type="text"]').value.trim() }).then(function () { sayAfterReload("Seed moved."); }).catch(function (e) { say(e.message); });
+        break;
+      case "rm-filter":
+        post("/api/filters", { rule: row.dataset.rule, value: row.dataset.value, action: "rm", profile: profile })
+          .then(function () { sayAfterReload("Filter removed."); }).catch(function (e) { say(e.message); });
+        break;
+    }
+  }
+  document.addEventListener("click", function (e) {
+    var card = e.target.closest("article.paper");
+    if (card) {
+      var i = Array.prototype.indexOf.call(cards(), card);
+      if (i >= 0 && i !== current) move(i, true);
+    }
+    var el = e.target.closest("[data-act]");
+    if (!el) return;
+    var target = el.dataset.target ? document.getElementById(el.dataset.target) : null;
+    act(el, target || card, el.closest("tr"));
+  });
+  Array.prototype.forEach.call(document.querySelectorAll("select[data-autosubmit]"), function (s) {
+    s.addEventListener("change", function () { s.form.submit(); });
+  });
+  if (document.body.dataset.opened) seen(document.querySelector("article.paper"));
+
+  var help = document.getElementById("help");
   document.addEventListener("keydown", function (e) {
-    if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input, textarea, select")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input, textarea, select, dialog")) return;
     var card = cards()[current];
     switch (e.key) {
       case "j": move(current + 1); break;
       case "k": move(current - 1); break;
-      case "y": if (card) rate(card, 1); break;
-      case "n": if (card) rate(card, -1); break;
-      case "u": if (card && Number(card.dataset.rating) !== 0) rate(card, Number(card.dataset.rating)); break;
+      case "y": if (card) rate(card, 1, true).then(next, function () {}); break;
+      case "n": if (card) rate(card, -1, true).then(next, function () {}); break;
+      case "u":
+        var target = card && card.dataset.rating !== "0" ? card : lastRated;
+        if (target) rate(target, 0, true).then(function () {
+          var i = Array.prototype.indexOf.call(cards(), target);
+          if (i >= 0) move(i);
+        }, function () {});
+        break;
       case "a": if (card) { var d = card.querySelector("details"); if (d) d.open = !d.open; } break;
       case "o":
         if (card) { var a = card.querySelector("a.title"); if (a) { seen(card); window.open(a.href, "_blank", "noopener,noreferrer"); } }
         break;
-      case "m": if (card) location.href = card.querySelector('a[title^="More like"]').href; break;
+      case "m": if (card) location.href = card.querySelector("a.more").href; break;
+      case "r": if (pending) rerank(); else location.reload(); break;
+      case "c": toggleView(); break;
+      case "t": toggleTheme(); break;
+      case "?": if (help && !help.open) help.showModal(); break;
       case "/": e.preventDefault(); document.querySelector('input[name="q"]').focus(); break;
       default: return;
     }

@@ -178,11 +178,19 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<String>) -> Result<R
         top: opts.top,
         cold: d.cold,
         picks: d.picks.iter().map(|p| Card::from_pick(p, range, d.cold)).collect(),
-        unsure: d.unsure.iter().map(|p| Card::from_pick(p, range, d.cold)).collect(),
+        unsure: unsure_cards(&d.unsure, range, d.cold),
         hidden: d.hidden.clone(),
         base,
     };
     Ok(render(&page, &page.base, StatusCode::OK))
+}
+
+/// The unsure papers best first, as the reader scans every other list; the
+/// ranking chose them by doubt, which says nothing about their order.
+fn unsure_cards(unsure: &[crate::workflow::digest::Pick], range: (f32, f32), cold: bool) -> Vec<Card> {
+    let mut sorted: Vec<_> = unsure.iter().collect();
+    sorted.sort_by(|a, b| b.score.total_cmp(&a.score));
+    sorted.into_iter().map(|p| Card::from_pick(p, range, cold)).collect()
 }
 
 pub async fn today(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Response {
@@ -215,11 +223,16 @@ struct ListPage {
     cards: Vec<Card>,
 }
 
-fn neighbour_cards(found: &[crate::workflow::neighbours::Neighbour], rated: &HashMap<String, i8>) -> Vec<Card> {
+/// `h`: the cards' heading level under the page's own headings.
+fn neighbour_cards(found: &[crate::workflow::neighbours::Neighbour], rated: &HashMap<String, i8>, h: u8) -> Vec<Card> {
     found
         .iter()
         .enumerate()
-        .map(|(i, n)| Card::from_neighbour(i + 1, n, rated.get(&n.paper.paper.id).copied().unwrap_or(0)))
+        .map(|(i, n)| {
+            let mut c = Card::from_neighbour(i + 1, n, rated.get(&n.paper.paper.id).copied().unwrap_or(0));
+            c.h = h;
+            c
+        })
         .collect()
 }
 
@@ -249,7 +262,7 @@ pub async fn like(
             since: Params::value(&q.since),
             until: Params::value(&q.until),
             category: Params::value(&q.category),
-            cards: neighbour_cards(&found, &r),
+            cards: neighbour_cards(&found, &r, 2),
         };
         Ok(render(&page, &page.base, StatusCode::OK))
     })
@@ -268,7 +281,7 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Wh
                 Ok((found, note)) => {
                     let r = rated(st, &who.key(&profile))?;
                     let hits: Vec<crate::workflow::neighbours::Neighbour> = found.into_iter().map(|f| f.hit).collect();
-                    cards = neighbour_cards(&hits, &r);
+                    cards = neighbour_cards(&hits, &r, 2);
                     if let Some(note) = note {
                         refresh = st.model_status() == "loading";
                         notice = format!("{note} Meanwhile these match by id, name and words.");
@@ -312,6 +325,8 @@ struct PaperPage {
     versions: Vec<(i64, String)>,
     listings: Vec<(String, String, String)>,
     neighbours: Vec<Card>,
+    /// A digest's rating link: what it offers ("liked", 1), applied on a click.
+    rate_offer: Option<(&'static str, i8)>,
 }
 
 pub async fn paper(
@@ -324,8 +339,10 @@ pub async fn paper(
         let profile = q.profile(&st.default_profile)?;
         let Record { paper, versions, listings, rating, neighbours } = api::paper_record(st, who, &id, &q)?;
         let r = rated(st, &who.key(&profile))?;
+        let rate_offer = q.rate_offer()?;
         let mut c = Card::new(&paper.paper, paper.first_date.as_deref());
         c.rating = rating;
+        c.h = 1;
         let mut base = Base::new(st, who, paper.paper.id.clone(), &profile, profiles_of(st, who));
         base.opened = true;
         let page = PaperPage {
@@ -333,7 +350,8 @@ pub async fn paper(
             c,
             versions,
             listings,
-            neighbours: neighbour_cards(&neighbours, &r),
+            neighbours: neighbour_cards(&neighbours, &r, 3),
+            rate_offer,
         };
         Ok(render(&page, &page.base, StatusCode::OK))
     })

@@ -25,6 +25,9 @@ pub struct Params {
     pub since: Option<String>,
     pub until: Option<String>,
     pub category: Option<String>,
+    /// `up` or `down`: a digest's rating link landed here; the page offers
+    /// the rating, and only a click applies it.
+    pub rate: Option<String>,
 }
 
 fn given(v: &Option<String>) -> Option<&str> {
@@ -103,6 +106,16 @@ impl Params {
         }
     }
 
+    /// The rating a digest link offers: its name and value.
+    pub fn rate_offer(&self) -> Result<Option<(&'static str, i8)>, Failure> {
+        match given(&self.rate) {
+            None => Ok(None),
+            Some("up") => Ok(Some(("liked", 1))),
+            Some("down") => Ok(Some(("not interested", -1))),
+            Some(other) => Err(Failure::bad_request(format!("rate is up or down, not {:?}", clip(other)))),
+        }
+    }
+
     pub fn value(v: &Option<String>) -> String {
         given(v).unwrap_or("").to_string()
     }
@@ -131,6 +144,9 @@ pub fn checked_id(id: &str) -> Result<ArxivId, Failure> {
 pub struct Card {
     /// Position shown before the title; 0 shows none.
     pub rank: usize,
+    /// The title's heading level, after the page's own headings (1 when
+    /// the card is the page's subject).
+    pub h: u8,
     pub id: String,
     pub vid: String,
     /// arXiv links, only for ids that match the id grammar.
@@ -138,10 +154,14 @@ pub struct Card {
     pub pdf_url: Option<String>,
     pub title: String,
     pub authors: String,
+    /// "First author et al. · primary category", for the compact list.
+    pub byline: String,
     pub subjects: String,
     pub kind: String,
     pub date: String,
     pub score: Option<String>,
+    /// What the score is made of, in words (the score's tooltip).
+    pub score_note: String,
     /// Width of the score bar, percent.
     pub bar: u32,
     pub reason: String,
@@ -162,18 +182,27 @@ impl Card {
             Some(v) => format!("{}v{v}", p.id),
             None => p.id.clone(),
         };
+        let lead = match p.authors.as_slice() {
+            [] => String::new(),
+            [one] => one.clone(),
+            [a, b] => format!("{a}, {b}"),
+            [a, ..] => format!("{a} et al."),
+        };
         Card {
             rank: 0,
+            h: 3,
             id: p.id.clone(),
             abs_url: valid.then(|| format!("https://arxiv.org/abs/{vid}")),
             pdf_url: valid.then(|| format!("https://arxiv.org/pdf/{vid}")),
             vid,
             title: p.title.clone(),
             authors: p.authors.join(", "),
+            byline: [lead, p.subjects.first().cloned().unwrap_or_default()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · "),
             subjects: p.subjects.join(", "),
             kind: String::new(),
             date: date.unwrap_or("").to_string(),
             score: None,
+            score_note: String::new(),
             bar: 0,
             reason: String::new(),
             weak: false,
@@ -199,6 +228,7 @@ impl Card {
         }
         if !cold {
             c.score = Some(format!("{:.3}", p.score));
+            c.score_note = score_note(p);
             let (lo, hi) = range;
             c.bar = if hi > lo { (15.0 + 85.0 * (p.score - lo) / (hi - lo)).round() as u32 } else { 100 };
         }
@@ -213,10 +243,24 @@ impl Card {
         let mut c = Card::new(&n.paper.paper, n.paper.first_date.as_deref());
         c.rank = rank;
         c.score = Some(format!("{:.3}", n.score));
+        c.score_note = format!("similarity {:.3}: cosine of the two title+abstract embeddings (1 is the same text)", n.score);
         c.bar = (n.score.clamp(0.0, 1.0) * 100.0).round() as u32;
         c.rating = rating;
         c
     }
+}
+
+/// The score's parts as a sentence: its nearest seed and, for the hybrid
+/// ranking, how much of it came from words.
+fn score_note(p: &Pick) -> String {
+    let mut s = format!("score {:.3}, ranking today's papers", p.score);
+    if let Some(r) = p.reasons.first() {
+        s.push_str(&format!("; nearest seed at cosine {:.2}{}", r.similarity, if p.weak { " (a weak match)" } else { "" }));
+    }
+    if let Some(share) = p.word_share {
+        s.push_str(&format!("; {:.0}% of its lift from words, {:.0}% from meaning", 100.0 * share, 100.0 * (1.0 - share)));
+    }
+    s
 }
 
 pub fn score_range(picks: &[Pick]) -> (f32, f32) {

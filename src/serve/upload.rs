@@ -1,0 +1,107 @@
+//! `POST /api/seeds/upload`: a BibTeX, CSL-JSON or id-list export added as
+//! seeds from the browser, as `seed add FILE` adds it on the command line.
+//! The file is read from the request, never from the server's disk.
+
+use super::api::{check_csrf, profile_of};
+use super::failure::{blocking_as, ApiError, Cost, Failure};
+use super::session::Who;
+use super::state::State;
+use super::view::clip;
+use crate::fetch::FetchOpts;
+use crate::paper::ArxivId;
+use crate::profile::{self, seed_files, seed_files::SeedFile};
+use crate::workflow::seeds;
+use axum::extract::multipart::{Multipart, MultipartRejection};
+use axum::extract::State as Shared;
+use axum::http::{HeaderMap, StatusCode};
+use axum::{Extension, Json};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// The largest export taken: a reference manager's whole library with
+/// abstracts is a few megabytes.
+pub const UPLOAD_LIMIT: usize = 8 * 1024 * 1024;
+
+/// Papers looked up on arXiv for one upload, at most: more is a harvest.
+const MAX_LOOKUPS: usize = 200;
+
+pub async fn upload_seeds(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    headers: HeaderMap,
+    form: Result<Multipart, MultipartRejection>,
+) -> Result<Json<Value>, ApiError> {
+    check_csrf(&who, &headers)?;
+    let mut form = form.map_err(|e| Failure { status: e.status(), message: format!("bad upload: {}", e.body_text()) })?;
+    let (mut file, mut name, mut profile) = (None, String::from("upload"), None);
+    while let Some(field) = form.next_field().await.map_err(|e| Failure { status: e.status(), message: format!("bad upload: {}", e.body_text()) })? {
+        match field.name() {
+            Some("file") => {
+                // A browser may send a path ("C:\\fakepath\\x.bib"): the name is enough.
+                if let Some(n) = field.file_name().and_then(|n| n.rsplit(['/', '\\']).next()).filter(|n| !n.trim().is_empty()) {
+                    name = clip(n);
+                }
+                file = Some(field.bytes().await.map_err(|e| Failure { status: e.status(), message: format!("bad upload: {}", e.body_text()) })?);
+            }
+            Some("profile") => {
+                let text = field.text().await.map_err(|e| Failure::bad_request(format!("bad upload: {}", e.body_text())))?;
+                profile = Some(text);
+            }
+            other => return Err(Failure::bad_request(format!("unexpected form field {:?}: send `file` (and `profile`)", clip(other.unwrap_or("")))).into()),
+        }
+    }
+    let file = file.ok_or_else(|| Failure::bad_request("no file in the upload: send it as the form field `file`"))?;
+    let text = String::from_utf8(file.to_vec()).map_err(|_| Failure::bad_request(format!("{name} is not UTF-8 text: export BibTeX or CSL-JSON")))?;
+    if text.trim().is_empty() {
+        return Err(Failure::bad_request(format!("{name} is empty")).into());
+    }
+    let (profile, owned) = profile_of(&st, &who, &profile)?;
+    // The file's own faults are the sender's: 400 with the line, before any work.
+    let parsed = seed_files::read(&text, &name).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
+    let entries = match &parsed {
+        SeedFile::Seeds(s) => s.len(),
+        SeedFile::Ids(ids) => ids.len(),
+    };
+    // Ids the library lacks, and exports' arXiv entries without an abstract,
+    // are looked up on arXiv as `seed add` does.
+    let wanted: Vec<String> = match &parsed {
+        SeedFile::Ids(ids) => ids.iter().map(|(_, id)| id.id.clone()).collect(),
+        SeedFile::Seeds(s) => s.iter().filter(|s| s.abstract_text.is_empty() && ArxivId::parse(&s.key).is_some()).map(|s| s.key.clone()).collect(),
+    };
+    let embedder = st.embedder()?;
+    let v = blocking_as(Cost::Heavy, move || {
+        let missing = seeds::missing_ids(&*st.reader()?, &wanted, false)?;
+        if missing.len() > MAX_LOOKUPS {
+            return Err(Failure::bad_request(format!(
+                "{name}: {} papers are not in the library; at most {MAX_LOOKUPS} are looked up from the browser (`paperscout seed add {name}` takes any number)",
+                missing.len()
+            )));
+        }
+        let found = if missing.is_empty() { Vec::new() } else { seeds::look_up(&missing, &FetchOpts::from_env())? };
+        let mut lib = st.writer()?;
+        lib.add_papers(&found)?;
+        let items = profile::read_file(&text, &name, &lib).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
+        let added = profile::add(lib.store.conn(), &owned, &items, 1.0, false, &super::api::now())?;
+        let embedded = profile::embed_missing(&mut lib, &owned, embedder.as_ref())?;
+        Ok(json!({
+            "profile": profile,
+            "file": name,
+            "entries": entries,
+            "new": added.new,
+            "updated": added.updated,
+            "embedded": embedded,
+            "looked_up": found.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(),
+        }))
+    })
+    .await?;
+    Ok(Json(v))
+}
+
+/// `GET /api/token`: the caller's current write token, for a page whose own
+/// went stale (a server restart); same-origin reads only, as every page.
+pub async fn token(Extension(who): Extension<Who>) -> Result<Json<Value>, ApiError> {
+    if who.csrf.is_empty() {
+        return Err(Failure { status: StatusCode::UNAUTHORIZED, message: "sign in first".into() }.into());
+    }
+    Ok(Json(json!({ "csrf": who.csrf })))
+}
