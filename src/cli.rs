@@ -122,7 +122,11 @@ pub enum UserAction {
         password_file: Option<PathBuf>,
     },
     /// List the accounts.
-    List,
+    List {
+        /// One JSON object per account.
+        #[arg(long)]
+        json: bool,
+    },
     /// Remove an account, its sessions and its profiles' seeds, ratings and filters.
     Rm { name: String },
     /// Set an account's password; its browser sessions end.

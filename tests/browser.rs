@@ -178,6 +178,8 @@ async fn rate_by_keyboard_fold_undo_rerank_and_search() {
     assert!(moved.starts_with("Re-ranked after 👍 "), "{moved}");
     assert!(moved.contains("👎"), "{moved}");
     assert_eq!(current_id(&c).await, at, "the position survives the reload");
+    js(&c, "window.scrollTo(0, 0); return 1;").await;
+    std::fs::write(screenshot_dir().join("desktop-reranked.png"), c.screenshot().await.unwrap()).unwrap();
     assert_eq!(rating_of(&c, &ids[0]).await, "1");
     assert_eq!(rating_of(&c, &ids[1]).await, "-1");
     assert!(!c.find(Locator::Css("#pending")).await.unwrap().is_displayed().await.unwrap());

@@ -184,6 +184,7 @@ fn accounts_are_managed_from_the_command_line() {
     assert!(!output(&lib, &["user", "add", "alice", "--password-file", &password_file(dir.path(), "y", "another one")]).status.success());
     add_user(&lib, dir.path(), "bob", "bob's own secret");
     assert_eq!(ok(&lib, &["user", "list"]), "alice\nbob\n");
+    assert_eq!(ok(&lib, &["user", "list", "--json"]), "{\"user\":\"alice\"}\n{\"user\":\"bob\"}\n");
     let out = output(&lib, &["seed", "list"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--user"), "several accounts: whose?");
     assert_eq!(ok(&lib, &["seed", "list", "--json", "--user", "alice"]), seeds_before);

@@ -18,9 +18,15 @@ pub fn run(args: &UserArgs) -> Result<()> {
                 println!("the library's profiles ({}) are now {name}'s", adopted.join(", "));
             }
         }
-        UserAction::List => {
+        UserAction::List { json } => {
             let lib = Library::open_read(&dir)?;
             let names = accounts::names(lib.store.conn())?;
+            if *json {
+                for n in names {
+                    println!("{}", serde_json::json!({ "user": n }));
+                }
+                return Ok(());
+            }
             if names.is_empty() {
                 println!("no accounts: `serve` answers anyone who reaches it (on loopback only)");
             }

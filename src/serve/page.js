@@ -145,18 +145,21 @@
     var before;
     try { before = JSON.parse(raw); } catch (e) { return; }
     if (!before || !Array.isArray(before.order) || !Array.isArray(before.rated)) return;
-    var now = order(), was = {}, ratedIds = {};
-    before.order.forEach(function (id, i) { was[id] = i; });
+    var now = order(), ratedIds = {}, inNow = {}, inBefore = {};
     before.rated.forEach(function (r) { ratedIds[r.id] = true; });
-    var up = 0, down = 0, entered = 0, biggest = null;
-    now.forEach(function (id, i) {
-      if (ratedIds[id]) return;
-      if (!(id in was)) { entered++; return; }
+    now.forEach(function (id) { inNow[id] = true; });
+    before.order.forEach(function (id) { inBefore[id] = true; });
+    // Moves among the papers on both lists, rated ones left out: a paper
+    // does not "move up" only because a 👎 one above it went down.
+    var was = {}, up = 0, down = 0, biggest = null;
+    before.order.filter(function (id) { return inNow[id] && !ratedIds[id]; }).forEach(function (id, i) { was[id] = i; });
+    now.filter(function (id) { return inBefore[id] && !ratedIds[id]; }).forEach(function (id, i) {
       var d = i - was[id];
       if (d > 0) down++; else if (d < 0) up++;
       if (d !== 0 && (!biggest || Math.abs(d) > Math.abs(biggest.d))) biggest = { id: id, d: d };
     });
-    var left = before.order.filter(function (id) { return !ratedIds[id] && now.indexOf(id) < 0; }).length;
+    var entered = now.filter(function (id) { return !inBefore[id] && !ratedIds[id]; }).length;
+    var left = before.order.filter(function (id) { return !inNow[id] && !ratedIds[id]; }).length;
     var names = before.rated.slice(0, 2).map(function (r) { return (r.rating > 0 ? "👍 " : r.rating < 0 ? "👎 " : "undoing ") + quote(String(r.title)); });
     if (before.rated.length > 2) names.push("and " + (before.rated.length - 2) + " more");
     var parts = [];
@@ -170,6 +173,10 @@
       var c = document.querySelector('#picks article.paper[data-id="' + CSS.escape(biggest.id) + '"]');
       if (c) text += " Most: " + quote(c.dataset.title) + " " + (biggest.d > 0 ? "down " : "up ") + Math.abs(biggest.d) + ".";
     }
+    // Where the rated papers themselves went.
+    var own = before.rated.filter(function (r) { return before.order.indexOf(r.id) >= 0 && now.indexOf(r.id) >= 0 && r.rating !== 0; })
+      .slice(0, 3).map(function (r) { return quote(String(r.title)) + " " + (before.order.indexOf(r.id) + 1) + " \u2192 " + (now.indexOf(r.id) + 1); });
+    if (own.length) text += " Rated: " + own.join(", ") + ".";
     box.textContent = text;
     box.hidden = false;
   }
