@@ -343,6 +343,7 @@ async fn compact_phone_dark_and_every_page_accessible() {
     c.find(Locator::Css("button[data-act=view]")).await.unwrap().click().await.unwrap();
     let compact = cards_on_screen(&c).await;
     assert!(compact >= 10, "{compact} papers on a 1280×900 screen in the compact list ({cards_view} as cards)");
+    eprintln!("papers wholly on a 1280×900 screen: {cards_view} as cards, {compact} in the compact list");
     std::fs::write(shots.join("desktop-compact.png"), c.screenshot().await.unwrap()).unwrap();
     c.refresh().await.unwrap();
     assert_eq!(js(&c, "return document.documentElement.classList.contains('compact');").await, json!(true), "compact is remembered");
@@ -397,6 +398,7 @@ async fn compact_phone_dark_and_every_page_accessible() {
     let first = js(&c, "var r = document.querySelector('#picks article.paper').getBoundingClientRect(); return [r.top, innerHeight];").await;
     let (top, height) = (first[0].as_f64().unwrap_or(1e9), first[1].as_f64().unwrap_or(0.0));
     assert!(top + 60.0 < height, "the first paper starts {top} px down a {height} px phone screen");
+    eprintln!("phone: the first paper starts {top} px down a {height} px screen");
     std::fs::write(shots.join("phone.png"), c.screenshot().await.unwrap()).unwrap();
     c.close().await.unwrap();
 
@@ -478,6 +480,16 @@ async fn seeds_added_from_the_browser_and_digest_links() {
         json_lines(&ok(&lib, &["seed", "list", "--json"])).len() >= 2 + from_bib
     })
     .await;
+
+    // A Zotero database on this computer, by its path.
+    let db = dir.path().join("zotero.sqlite");
+    let z = common::zotero_db(&db);
+    common::add_item(&z, 1, 7, "GGGGGGGG", "2026-01-01 12:00:00", &[(1, "A book on GPU scheduling"), (2, "Schedulers for accelerators.")], None);
+    drop(z);
+    c.goto(&format!("{}/seeds", server.url)).await.unwrap();
+    c.find(Locator::Css("#seed-zotero")).await.unwrap().send_keys(db.to_str().unwrap()).await.unwrap();
+    c.find(Locator::Css("form[data-seed=zotero] button")).await.unwrap().click().await.unwrap();
+    eventually("the Zotero seed", 30, || async { ok(&lib, &["seed", "list"]).contains("A book on GPU scheduling") }).await;
 
     // A filter added with Enter; a bad one is said next to the form.
     c.goto(&format!("{}/seeds", server.url)).await.unwrap();

@@ -284,6 +284,26 @@ fn exports_uploaded_tokens_renewed_and_rating_links_that_never_write() {
     assert_eq!(upload(&s, Some(&token), "big.bib", &vec![b'x'; 9 * 1024 * 1024]).0, 413);
     assert_eq!(ok(&lib, &["seed", "list", "--profile", "reading"]), before);
 
+    // A Zotero database on this machine, by its path (a one-person server).
+    let db = dir.path().join("zotero.sqlite");
+    let z = common::zotero_db(&db);
+    common::add_item(&z, 1, 22, "AAAAAAAA", "2024-01-05 10:00:00", &[(1, "KVFlow: Efficient Prefix Caching"), (13, "http://arxiv.org/abs/2507.07400v1")], Some(1));
+    common::add_item(&z, 2, 7, "GGGGGGGG", "2026-01-01 12:00:00", &[(1, "A book on GPU scheduling"), (2, "Schedulers for accelerators.")], None);
+    drop(z);
+    let zot = |db: &str| s.post("/api/seeds/zotero", Some(&token), &json!({"db": db, "profile": "zot"}).to_string());
+    let (status, body) = zot(db.to_str().unwrap());
+    assert_eq!(status, 200, "{body}");
+    let synced: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((synced["entries"].as_u64(), synced["new"].as_u64(), synced["embedded"].as_u64()), (Some(2), Some(2), Some(1)), "{body}");
+    let keys: Vec<String> = json_lines(&ok(&lib, &["seed", "list", "--profile", "zot", "--json"])).iter().map(|x| x["key"].as_str().unwrap().to_string()).collect();
+    assert!(keys.contains(&"2507.07400".to_string()) && keys.iter().any(|k| k.starts_with("text:")), "{keys:?}");
+    assert_eq!(s.post("/api/seeds/zotero", None, &json!({"db": db}).to_string()).0, 403);
+    let (status, body) = zot("/nonexistent/zotero.sqlite");
+    assert!(status == 404 && body.contains("/nonexistent/zotero.sqlite"), "{status} {body}");
+    let not_zotero = dir.path().join("notes.sqlite");
+    std::fs::write(&not_zotero, b"plain text, not a database").unwrap();
+    assert_eq!(zot(not_zotero.to_str().unwrap()).0, 400);
+
     // A page whose token went stale asks for the current one.
     assert_eq!(s.json("/api/token")["csrf"], token.as_str());
 

@@ -131,6 +131,7 @@ pub fn router(state: Arc<State>, body_timeout: Duration) -> Router {
         .route("/api/seen", post(api::seen))
         .route("/api/seeds/add", post(api::add_seed))
         .route("/api/seeds/upload", post(upload::upload_seeds).layer(DefaultBodyLimit::max(upload::UPLOAD_LIMIT)))
+        .route("/api/seeds/zotero", post(upload::sync_zotero))
         .route("/api/token", get(upload::token))
         .route("/api/seeds/remove", post(api::remove_seed))
         .route("/api/seeds/weight", post(api::weigh_seed))

@@ -219,7 +219,8 @@
       "Added " + (j.new + j.updated === 1 ? "1 seed" : (j.new + j.updated) + " seeds") +
       (j.embedded ? ", " + j.embedded + " embedded" : "") + ".";
     if (j.looked_up && j.looked_up.length) what += " Looked up on arXiv: " + j.looked_up.join(", ") + ".";
-    if (j.skipped) what += " " + j.skipped + " entries had no arXiv id and no abstract and were left out.";
+    if (j.removed) what += " " + j.removed + " gone from Zotero stopped being seeds.";
+    if (j.untitled) what += " " + j.untitled + " without a title were left out.";
     return what;
   }
   Array.prototype.forEach.call(document.querySelectorAll("form[data-seed]"), function (form) {
@@ -227,8 +228,11 @@
       e.preventDefault();
       var button = form.querySelector("button[type=submit]"), kind = form.dataset.seed, done;
       message(form, kind === "id" ? "Adding (a paper the library lacks is looked up on arXiv)…" : "Adding…", true);
+      var field = kind === "zotero" ? "db" : kind;
       button.disabled = true;
-      if (kind === "file") {
+      if (kind === "zotero") {
+        done = post("/api/seeds/zotero", { profile: profile, db: form.elements.db.value.trim() });
+      } else if (kind === "file") {
         var data = new FormData();
         data.append("profile", profile);
         data.append("file", form.elements.file.files[0]);
@@ -239,7 +243,7 @@
         done = post("/api/seeds/add", body);
       }
       done.then(function (j) { sayAfterReload(added(j)); })
-        .catch(function (err) { message(form, err.message, false); form.elements[kind].focus(); })
+        .catch(function (err) { message(form, err.message, false); form.elements[field].focus(); })
         .then(function () { button.disabled = false; });
     });
   });

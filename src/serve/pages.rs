@@ -367,6 +367,8 @@ struct SeedsPage {
     disliked: usize,
     filters: Vec<filters::FilterRule>,
     rules: Vec<&'static str>,
+    /// Offer to read a Zotero database by path: only a one-person server.
+    zotero: bool,
 }
 
 pub async fn seeds(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Response {
@@ -384,6 +386,7 @@ pub async fn seeds(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who
             disliked: rs.iter().filter(|r| r.rating < 0).count(),
             filters: filters::list(conn, &key)?,
             rules: filters::Rule::ALL.iter().map(|r| r.name()).collect(),
+            zotero: !st.login,
         };
         Ok(render(&page, &page.base, StatusCode::OK))
     })

@@ -105,3 +105,62 @@ pub async fn token(Extension(who): Extension<Who>) -> Result<Json<Value>, ApiErr
     }
     Ok(Json(json!({ "csrf": who.csrf })))
 }
+
+#[derive(serde::Deserialize)]
+pub struct ZoteroBody {
+    /// zotero.sqlite on this machine; empty for ~/Zotero/zotero.sqlite.
+    db: Option<String>,
+    profile: Option<String>,
+}
+
+/// `POST /api/seeds/zotero` `{"db": PATH}`: the profile's seeds made to match
+/// a Zotero database on the server's own disk, as `seed sync zotero` does.
+/// Only a server that serves one person on loopback (no accounts) reads a
+/// path from the browser: there the browser's user is the disk's owner. A
+/// shared server refuses, and says how to sync there.
+pub async fn sync_zotero(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    headers: HeaderMap,
+    b: Result<Json<ZoteroBody>, axum::extract::rejection::JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    check_csrf(&who, &headers)?;
+    if st.login {
+        return Err(Failure::forbidden(
+            "this server has accounts, so it reads no paths from the browser: upload a BibTeX export, or run `paperscout seed sync zotero` on the server",
+        )
+        .into());
+    }
+    let Json(b) = b.map_err(|e| Failure::bad_request(format!("bad request body: {}", e.body_text())))?;
+    let (profile, owned) = profile_of(&st, &who, &b.profile)?;
+    let db = match b.db.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+        Some(p) if p.len() > 4096 || p.chars().any(char::is_control) => return Err(Failure::bad_request("that is not a file path").into()),
+        Some(p) => std::path::PathBuf::from(p),
+        None => dirs::home_dir().ok_or_else(|| Failure::bad_request("no home directory to find ~/Zotero/zotero.sqlite in; give the path"))?.join("Zotero/zotero.sqlite"),
+    };
+    if !db.is_file() {
+        return Err(Failure::not_found(format!("no file {}: Zotero keeps zotero.sqlite in its data directory (Zotero → Settings → Advanced → Files and Folders)", db.display())).into());
+    }
+    let embedder = st.embedder()?;
+    let v = blocking_as(Cost::Heavy, move || {
+        let sel = profile::zotero::Selection::new(&[])?;
+        let (items, untitled) = profile::zotero::read(&db, &sel, &*st.reader()?).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
+        let found = items.len();
+        let mut lib = st.writer()?;
+        let plan = profile::zotero::plan(lib.store.conn(), &owned, items)?;
+        profile::zotero::apply(&mut lib, &owned, &plan)?;
+        let embedded = profile::embed_missing(&mut lib, &owned, embedder.as_ref())?;
+        Ok(json!({
+            "profile": profile,
+            "file": db.display().to_string(),
+            "entries": found,
+            "new": plan.add.len(),
+            "updated": plan.update.len(),
+            "removed": plan.remove.len(),
+            "untitled": untitled,
+            "embedded": embedded,
+        }))
+    })
+    .await?;
+    Ok(Json(v))
+}

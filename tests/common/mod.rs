@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Once;
+use rusqlite::{params, Connection};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_paperscout");
 
@@ -207,5 +208,46 @@ pub fn copy_dir(from: &Path, to: &Path) {
         } else if e.file_name() != "write.lock" {
             std::fs::copy(e.path(), &target).expect("copy file");
         }
+    }
+}
+
+/// A Zotero database with Zotero's own table and column names: those of
+/// `resource/schema/userdata.sql` that a sync reads, and the `fields` and
+/// `itemTypes` tables Zotero builds from its schema.
+pub fn zotero_db(path: &Path) -> Connection {
+    let c = Connection::open(path).unwrap();
+    c.execute_batch(
+        "CREATE TABLE itemTypes (itemTypeID INTEGER PRIMARY KEY, typeName TEXT, templateItemTypeID INT, display INT DEFAULT 1);
+         CREATE TABLE fields (fieldID INTEGER PRIMARY KEY, fieldName TEXT, fieldFormatID INT);
+         CREATE TABLE items (
+             itemID INTEGER PRIMARY KEY, itemTypeID INT NOT NULL,
+             dateAdded TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, dateModified TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
+             clientDateModified TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, libraryID INT, key TEXT NOT NULL, UNIQUE (libraryID, key));
+         CREATE TABLE itemDataValues (valueID INTEGER PRIMARY KEY, value UNIQUE);
+         CREATE TABLE itemData (itemID INT, fieldID INT, valueID, PRIMARY KEY (itemID, fieldID));
+         CREATE TABLE collections (
+             collectionID INTEGER PRIMARY KEY, collectionName TEXT NOT NULL, parentCollectionID INT DEFAULT NULL,
+             dateAdded TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, dateModified TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
+             clientDateModified TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, libraryID INT, key TEXT NOT NULL, UNIQUE (libraryID, key));
+         CREATE TABLE collectionItems (collectionID INT, itemID INT, orderIndex INT DEFAULT 0, PRIMARY KEY (collectionID, itemID));
+         CREATE TABLE deletedItems (itemID INTEGER PRIMARY KEY, dateDeleted DEFAULT CURRENT_TIMESTAMP NOT NULL);
+         INSERT INTO itemTypes (itemTypeID, typeName) VALUES (1, 'annotation'), (2, 'attachment'), (7, 'book'), (22, 'journalArticle'), (28, 'note'), (30, 'preprint');
+         INSERT INTO fields (fieldID, fieldName) VALUES (1, 'title'), (2, 'abstractNote'), (13, 'url'), (16, 'extra'), (26, 'DOI'), (60, 'number'), (120, 'archiveID');
+         INSERT INTO collections (collectionID, collectionName, parentCollectionID, libraryID, key) VALUES
+             (1, 'Reading', NULL, 1, 'COLLREAD'), (2, 'LLM', 1, 1, 'COLLLLM0'), (3, 'Archive', NULL, 1, 'COLLARCH'), (4, 'Old', 3, 1, 'COLLOLD0');",
+    )
+    .unwrap();
+    c
+}
+
+pub fn add_item(c: &Connection, id: i64, kind: i64, key: &str, added: &str, fields: &[(i64, &str)], collection: Option<i64>) {
+    c.execute("INSERT INTO items (itemID, itemTypeID, dateAdded, libraryID, key) VALUES (?1, ?2, ?3, 1, ?4)", params![id, kind, added, key]).unwrap();
+    for (field, value) in fields {
+        c.execute("INSERT OR IGNORE INTO itemDataValues (value) VALUES (?1)", [value]).unwrap();
+        let vid: i64 = c.query_row("SELECT valueID FROM itemDataValues WHERE value = ?1", [value], |r| r.get(0)).unwrap();
+        c.execute("INSERT INTO itemData (itemID, fieldID, valueID) VALUES (?1, ?2, ?3)", params![id, field, vid]).unwrap();
+    }
+    if let Some(coll) = collection {
+        c.execute("INSERT INTO collectionItems (collectionID, itemID) VALUES (?1, ?2)", params![coll, id]).unwrap();
     }
 }
