@@ -51,11 +51,15 @@ fn atom_feed_reads_back_as_the_picks_and_serve_gives_the_same_bytes() {
         assert_eq!(e.updated.unwrap().to_rfc3339(), "2026-03-03T00:00:00+00:00");
     }
 
-    // The server renders through the same function: the same bytes.
+    // The server renders through the same function: the same bytes as
+    // `daily` with the server as the link base, its 👍/👎 leading back to it.
     let server = Server::start(&lib);
     let (status, served) = server.get(&format!("/feed.atom?profile=default&date={DAY}&top=12"));
     assert_eq!(status, 200, "{served}");
-    assert_eq!(served, atom);
+    assert_eq!(served, ok(&lib, &["daily", "--format", "atom", "--date", DAY, "--top", "12", "--link-base", &server.url]));
+    let first = want[0]["id"].as_str().unwrap();
+    // In the entry's HTML content, itself escaped in XML.
+    assert!(served.contains(&format!("{}/paper/{first}?profile=default&amp;amp;rate=up", server.url)), "{served}");
     let (status, _) = server.get("/feed.atom?profile=no%20such");
     assert_eq!(status, 400);
     // Feed readers find it from any page.

@@ -147,15 +147,24 @@ pub async fn daily(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who
 }
 
 /// The profile's picks of the day as an Atom feed, the bytes `daily
-/// --format atom` writes (without `--link-base`: no rating links).
+/// --format atom --link-base` writes with this server as the base: each
+/// entry's 👍/👎 lead back here, under the name the reader reached it by
+/// (a `Host` the guard has already allowed).
 pub async fn feed(
     Shared(st): Shared<Arc<State>>,
     Extension(who): Extension<Who>,
+    headers: HeaderMap,
     Query(q): Query<Params>,
 ) -> Result<axum::response::Response, ApiError> {
     use axum::response::IntoResponse;
+    let scheme = if st.hosts.https() { "https" } else { "http" };
+    let links = headers
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|host| report::Links::to_server(&format!("{scheme}://{host}")).ok())
+        .unwrap_or_default();
     let d = blocking_as(Cost::Heavy, move || day_digest(&st, &who, &q, None, 0)).await?;
-    let body = report::render(report::DigestFormat::Atom, &d, &report::Links::default()).map_err(anyhow::Error::from)?;
+    let body = report::render(report::DigestFormat::Atom, &d, &links).map_err(anyhow::Error::from)?;
     Ok(([(axum::http::header::CONTENT_TYPE, "application/atom+xml; charset=utf-8")], body).into_response())
 }
 
