@@ -278,7 +278,7 @@ pub(super) fn check_csrf(who: &Who, headers: &HeaderMap) -> Result<(), Failure> 
     }
 }
 
-fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, Failure> {
+pub(super) fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, Failure> {
     b.map(|Json(v)| v).map_err(|e| {
         // Too large and not JSON keep their own status; every other body
         // that does not fit (bad syntax, wrong types) is a plain 400.

@@ -2,7 +2,7 @@
 //! seeds from the browser, as `seed add FILE` adds it on the command line.
 //! The file is read from the request, never from the server's disk.
 
-use super::api::{check_csrf, profile_of};
+use super::api::{body, check_csrf, profile_of};
 use super::failure::{blocking_as, ApiError, Cost, Failure};
 use super::session::Who;
 use super::state::State;
@@ -131,7 +131,7 @@ pub async fn sync_zotero(
         )
         .into());
     }
-    let Json(b) = b.map_err(|e| Failure::bad_request(format!("bad request body: {}", e.body_text())))?;
+    let b = body(b)?;
     let (profile, owned) = profile_of(&st, &who, &b.profile)?;
     let db = match b.db.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
         Some(p) if p.len() > 4096 || p.chars().any(char::is_control) => return Err(Failure::bad_request("that is not a file path").into()),
