@@ -78,8 +78,15 @@ fn lookup(lib: &Library, id: &str) -> Result<Option<SeedInput>> {
 
 /// Reads a seed file (see `seed_files::read`); the ids of a list must be
 /// papers the library has.
-pub fn read_file(text: &str, source: &str, lib: &Library) -> Result<Vec<SeedInput>> {
-    let seeds = match seed_files::read(text, source)? {
+fn read_file(text: &str, source: &str, lib: &Library) -> Result<Vec<SeedInput>> {
+    seeds_of(seed_files::read(text, source)?, source, lib)
+}
+
+/// The seeds of a file already read: a list's ids must be papers the
+/// library has, and an export's entry without an abstract borrows the
+/// library's.
+pub fn seeds_of(file: SeedFile, source: &str, lib: &Library) -> Result<Vec<SeedInput>> {
+    let seeds = match file {
         SeedFile::Seeds(seeds) => seeds,
         SeedFile::Ids(ids) => {
             let mut seeds = Vec::new();

@@ -100,15 +100,39 @@ async fn height_of(c: &Client, id: &str) -> f64 {
     js(c, &format!("return document.querySelector('article.paper[data-id=\"{id}\"]').getBoundingClientRect().height;")).await.as_f64().unwrap_or(0.0)
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn rate_by_keyboard_fold_undo_rerank_and_search() {
-    let _one = ONE_BROWSER.lock().await;
+/// A copy of the demo library served, with a Chromium to read it in.
+/// Holds the one browser (`ONE_BROWSER`) while it lives.
+struct Demo {
+    _one: tokio::sync::MutexGuard<'static, ()>,
+    dir: tempfile::TempDir,
+    lib: PathBuf,
+    server: Server,
+    _driver: Driver,
+    port: u16,
+    c: Client,
+}
+
+/// `prepare` changes the library before the server opens it; `ready` waits
+/// for the model to load.
+async fn demo(prepare: impl FnOnce(&std::path::Path), ready: bool) -> Demo {
+    let one = ONE_BROWSER.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
     demo_library(&lib);
+    prepare(&lib);
     let server = Server::start(&lib);
-    let (_driver, port) = start_driver();
+    if ready {
+        server.wait_for_model();
+    }
+    let (driver, port) = start_driver();
     let c = browser(port, &[]).await;
+    Demo { _one: one, dir, lib, server, _driver: driver, port, c }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn rate_by_keyboard_fold_undo_rerank_and_search() {
+    let d = demo(|_| {}, false).await;
+    let (lib, server, c) = (d.lib.clone(), &d.server, d.c.clone());
 
     c.goto(&format!("{}/", server.url)).await.unwrap();
     let ids: Vec<String> = {
@@ -298,16 +322,9 @@ async fn sideways(c: &Client) -> (i64, i64) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn compact_phone_dark_and_every_page_accessible() {
-    let _one = ONE_BROWSER.lock().await;
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path().join("lib");
-    demo_library(&lib);
-    ok(&lib, &["filter", "add", "exclude", "blockchain"]);
-    let server = Server::start(&lib);
-    server.wait_for_model();
     let axe_js = axe_source();
-    let (_driver, port) = start_driver();
-    let c = browser(port, &[]).await;
+    let d = demo(|lib| drop(ok(lib, &["filter", "add", "exclude", "blockchain"])), true).await;
+    let (dir, lib, server, c) = (d.dir.path(), d.lib.clone(), &d.server, d.c.clone());
     let shots = screenshot_dir();
 
     c.goto(&format!("{}/", server.url)).await.unwrap();
@@ -324,9 +341,9 @@ async fn compact_phone_dark_and_every_page_accessible() {
         "/day/1999-01-01".to_string(),
     ];
     // The sign-in page, of a server with an account.
-    let lib2 = dir.path().join("lib2");
+    let lib2 = dir.join("lib2");
     common::copy_dir(&lib, &lib2);
-    let pw = dir.path().join("pw");
+    let pw = dir.join("pw");
     std::fs::write(&pw, "correct horse battery\n").unwrap();
     ok(&lib2, &["user", "add", "alice", "--password-file", pw.to_str().unwrap()]);
     let accounts = Server::start(&lib2);
@@ -403,7 +420,7 @@ async fn compact_phone_dark_and_every_page_accessible() {
     c.close().await.unwrap();
 
     // A browser whose system asks for dark gets it without a toggle.
-    let c = browser(port, &["--force-dark-mode", "--blink-settings=preferredColorScheme=0"]).await;
+    let c = browser(d.port, &["--force-dark-mode", "--blink-settings=preferredColorScheme=0"]).await;
     c.goto(&format!("{}/", server.url)).await.unwrap();
     assert_eq!(js(&c, "return matchMedia('(prefers-color-scheme: dark)').matches;").await, json!(true));
     let bg = js(&c, "return getComputedStyle(document.body).backgroundColor;").await;
@@ -413,14 +430,8 @@ async fn compact_phone_dark_and_every_page_accessible() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn seeds_added_from_the_browser_and_digest_links() {
-    let _one = ONE_BROWSER.lock().await;
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path().join("lib");
-    demo_library(&lib);
-    let server = Server::start(&lib);
-    server.wait_for_model();
-    let (_driver, port) = start_driver();
-    let c = browser(port, &[]).await;
+    let d = demo(|_| {}, true).await;
+    let (dir, lib, server, c) = (d.dir.path(), d.lib.clone(), &d.server, d.c.clone());
     let known = json_lines(&ok(&lib, &["seed", "list", "--json"]));
     let listed = server.json("/api/daily?top=12");
     let in_library: Vec<String> = listed
@@ -482,7 +493,7 @@ async fn seeds_added_from_the_browser_and_digest_links() {
     .await;
 
     // A Zotero database on this computer, by its path.
-    let db = dir.path().join("zotero.sqlite");
+    let db = dir.join("zotero.sqlite");
     let z = common::zotero_db(&db);
     common::add_item(&z, 1, 7, "GGGGGGGG", "2026-01-01 12:00:00", &[(1, "A book on GPU scheduling"), (2, "Schedulers for accelerators.")], None);
     drop(z);

@@ -233,11 +233,7 @@ fn upload(s: &Server, token: Option<&str>, name: &str, file: &[u8]) -> (u16, Str
     if let Some(t) = token {
         req = req.set("X-CSRF-Token", t);
     }
-    match req.send_bytes(&body) {
-        Ok(r) => (r.status(), r.into_string().unwrap_or_default()),
-        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
-        Err(e) => panic!("upload failed: {e}"),
-    }
+    common::response(req.send_bytes(&body))
 }
 
 #[test]

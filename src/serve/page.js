@@ -88,6 +88,10 @@
   var pending = document.getElementById("pending");
   var loaded = {};
   function cards() { return document.querySelectorAll("article.paper"); }
+  // A paper can be on a page twice (its own card and a neighbour's).
+  function cardsOf(id, within) {
+    return document.querySelectorAll((within || "") + ' article.paper[data-id="' + CSS.escape(id) + '"]');
+  }
   Array.prototype.forEach.call(cards(), function (c) { loaded[c.dataset.id] = c.dataset.rating; });
   var changed = {};
   function showPending() {
@@ -98,7 +102,7 @@
       n === 1 ? "1 rating is not in this order yet." : n + " ratings are not in this order yet.";
   }
   function show(id, rating) {
-    Array.prototype.forEach.call(document.querySelectorAll('article.paper[data-id="' + CSS.escape(id) + '"]'), function (card) {
+    Array.prototype.forEach.call(cardsOf(id), function (card) {
       card.dataset.rating = String(rating);
       card.querySelector(".up").setAttribute("aria-pressed", String(rating > 0));
       card.querySelector(".down").setAttribute("aria-pressed", String(rating < 0));
@@ -131,7 +135,7 @@
   }
   function rerank() {
     var rated = Object.keys(changed).map(function (id) {
-      var c = document.querySelector('article.paper[data-id="' + CSS.escape(id) + '"]');
+      var c = cardsOf(id)[0];
       return { id: id, rating: changed[id], title: c ? c.dataset.title : id };
     });
     put(session, "ps.before:" + here, JSON.stringify({ order: order(), rated: rated }));
@@ -170,7 +174,7 @@
     var text = "Re-ranked" + (names.length ? " after " + names.join(", ") : "") + ": " +
       (parts.length ? parts.join(", ") + "." : "the order did not change.");
     if (biggest) {
-      var c = document.querySelector('#picks article.paper[data-id="' + CSS.escape(biggest.id) + '"]');
+      var c = cardsOf(biggest.id, "#picks")[0];
       if (c) text += " Most: " + quote(c.dataset.title) + " " + (biggest.d > 0 ? "down " : "up ") + Math.abs(biggest.d) + ".";
     }
     // Where the rated papers themselves went.

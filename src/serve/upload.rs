@@ -11,7 +11,7 @@ use crate::fetch::FetchOpts;
 use crate::paper::ArxivId;
 use crate::profile::{self, seed_files, seed_files::SeedFile};
 use crate::workflow::seeds;
-use axum::extract::multipart::{Multipart, MultipartRejection};
+use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
 use axum::extract::State as Shared;
 use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, Json};
@@ -33,19 +33,20 @@ pub async fn upload_seeds(
 ) -> Result<Json<Value>, ApiError> {
     check_csrf(&who, &headers)?;
     let mut form = form.map_err(|e| Failure { status: e.status(), message: format!("bad upload: {}", e.body_text()) })?;
+    // Too large keeps its 413; a broken form is the sender's 400.
+    let broken = |e: MultipartError| Failure { status: e.status(), message: format!("bad upload: {}", e.body_text()) };
     let (mut file, mut name, mut profile) = (None, String::from("upload"), None);
-    while let Some(field) = form.next_field().await.map_err(|e| Failure { status: e.status(), message: format!("bad upload: {}", e.body_text()) })? {
+    while let Some(field) = form.next_field().await.map_err(broken)? {
         match field.name() {
             Some("file") => {
                 // A browser may send a path ("C:\\fakepath\\x.bib"): the name is enough.
                 if let Some(n) = field.file_name().and_then(|n| n.rsplit(['/', '\\']).next()).filter(|n| !n.trim().is_empty()) {
                     name = clip(n);
                 }
-                file = Some(field.bytes().await.map_err(|e| Failure { status: e.status(), message: format!("bad upload: {}", e.body_text()) })?);
+                file = Some(field.bytes().await.map_err(broken)?);
             }
             Some("profile") => {
-                let text = field.text().await.map_err(|e| Failure::bad_request(format!("bad upload: {}", e.body_text())))?;
-                profile = Some(text);
+                profile = Some(field.text().await.map_err(broken)?);
             }
             other => return Err(Failure::bad_request(format!("unexpected form field {:?}: send `file` (and `profile`)", clip(other.unwrap_or("")))).into()),
         }
@@ -80,7 +81,7 @@ pub async fn upload_seeds(
         let found = if missing.is_empty() { Vec::new() } else { seeds::look_up(&missing, &FetchOpts::from_env())? };
         let mut lib = st.writer()?;
         lib.add_papers(&found)?;
-        let items = profile::read_file(&text, &name, &lib).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
+        let items = profile::seeds_of(parsed, &name, &lib).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
         let added = profile::add(lib.store.conn(), &owned, &items, 1.0, false, &super::api::now())?;
         let embedded = profile::embed_missing(&mut lib, &owned, embedder.as_ref())?;
         Ok(json!({

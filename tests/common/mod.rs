@@ -167,7 +167,7 @@ impl Server {
     }
 }
 
-fn response(r: Result<ureq::Response, ureq::Error>) -> (u16, String) {
+pub fn response(r: Result<ureq::Response, ureq::Error>) -> (u16, String) {
     match r {
         Ok(res) => (res.status(), res.into_string().unwrap_or_default()),
         Err(ureq::Error::Status(code, res)) => (code, res.into_string().unwrap_or_default()),
