@@ -7,6 +7,8 @@ use std::process::{Command, Output};
 use std::sync::Once;
 use rusqlite::{params, Connection};
 
+pub mod parity;
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_paperscout");
 
 pub fn root() -> PathBuf {
@@ -250,4 +252,30 @@ pub fn add_item(c: &Connection, id: i64, kind: i64, key: &str, added: &str, fiel
     if let Some(coll) = collection {
         c.execute("INSERT INTO collectionItems (collectionID, itemID) VALUES (?1, ?2)", params![coll, id]).unwrap();
     }
+}
+
+/// For a test that measures its whole process (peak memory): in the test
+/// run it starts this test binary again with only `test` (its path, such as
+/// `"embed_bounds::a_huge_tail"`) and returns false once that run passed;
+/// inside that run it returns true and the caller does the work. All the
+/// integration tests share one binary, so a process-wide figure is one
+/// test's only in a process of its own.
+pub fn in_own_process(test: &str) -> bool {
+    const ALONE: &str = "PAPERSCOUT_TEST_ALONE";
+    if std::env::var_os(ALONE).is_some_and(|t| t == test) {
+        return true;
+    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let out = Command::new(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(ALONE, test)
+        .output()
+        .expect("run the test binary again");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprint!("{stderr}");
+    assert!(out.status.success(), "{test} in its own process failed:\n{stdout}\n{stderr}");
+    // A renamed test must not pass by running nothing.
+    assert!(stdout.contains("test result: ok. 1 passed"), "{test} did not run in its own process:\n{stdout}");
+    false
 }

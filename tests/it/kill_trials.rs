@@ -7,9 +7,7 @@
 //! KILL_TRIALS (default 24) and KILL_PAPERS (default 1300) size it;
 //! KILL_SEED replays one run's kill times (each run prints its seed).
 
-mod common;
-
-use common::{command, corpus, ok};
+use crate::common::{command, corpus, ok};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::path::Path;

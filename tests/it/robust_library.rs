@@ -2,9 +2,9 @@
 //! files, damaged files and models, read-only libraries, empty inputs.
 //! Every case runs the binary with the real default model.
 
-mod common;
+use crate::common;
 
-use common::{command as ps, output, page};
+use crate::common::{command as ps, output, page};
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::sync::OnceLock;

@@ -3,9 +3,7 @@
 //! unrated pick, search by surname, id and phrase, and the lexical index
 //! rebuilt by `doctor` when damaged.
 
-mod common;
-
-use common::{demo_library, json_lines, ok, output, root};
+use crate::common::{demo_library, json_lines, ok, output, root};
 use serde_json::Value;
 
 fn day(lib: &std::path::Path, extra: &[&str]) -> Vec<Value> {

@@ -1,9 +1,9 @@
 //! `paperscout serve` end to end: the binary on an ephemeral loopback port
 //! over a library built from the shared fixture pages with the real model.
 
-mod common;
+use crate::common;
 
-use common::{demo_library, json_lines, ok, Server};
+use crate::common::{demo_library, json_lines, ok, Server};
 use serde_json::{json, Value};
 
 fn ids(v: &[Value]) -> Vec<String> {

@@ -4,9 +4,9 @@
 //! clear error naming the file (and the entry or row) in little memory,
 //! with the library unchanged; the legitimate forms must still work.
 
-mod common;
+use crate::common;
 
-use common::{command, json_lines, ok};
+use crate::common::{command, json_lines, ok};
 use std::path::{Path, PathBuf};
 
 /// What a hostile file may cost the process that reads it.

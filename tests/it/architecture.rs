@@ -300,3 +300,38 @@ fn the_reader_finds_grouped_and_inline_paths() {
     assert_eq!(resolve("crate::library::store::StoredPaper", "x", &known).as_deref(), Some("library::store"));
     assert_eq!(resolve("crate::library::self", "x", &known).as_deref(), Some("library"));
 }
+
+/// scripts/check-cuda builds and lints with `--features cuda` only the
+/// targets whose code the feature changes: the lib (with its unit tests),
+/// the binary and the GPU tests. That holds while the feature is named in
+/// src/, tests/it/gpu.rs and the helpers it shares with the `cuda` test
+/// binary (tests/common) alone; a test or bench that names it must be added
+/// to that check.
+#[test]
+fn the_cuda_feature_is_named_where_the_cuda_check_builds() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["tests", "benches", "examples"] {
+        if root.join(dir).is_dir() {
+            walk(&root.join(dir), &mut files);
+        }
+    }
+    let feature = ["feature", " = ", "\"cuda\""].concat();
+    let named: Vec<String> = files
+        .iter()
+        .filter(|p| std::fs::read_to_string(p).unwrap().contains(&feature))
+        .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+        .filter(|p| p != "tests/it/gpu.rs" && !p.starts_with("tests/common/"))
+        .collect();
+    assert!(named.is_empty(), "{named:?} name the cuda feature: build them in scripts/check-cuda too");
+}

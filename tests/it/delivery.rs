@@ -4,9 +4,9 @@
 //! weekly roll-up, and Zotero's database as a live seed source. On the
 //! fixture library with the real model.
 
-mod common;
+use crate::common;
 
-use common::{add_item, demo_library, json_lines, ok, output, zotero_db, Server};
+use crate::common::{add_item, demo_library, json_lines, ok, output, zotero_db, Server};
 use rusqlite::Connection;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};

@@ -9,9 +9,9 @@
 //! Screenshots go to target/screenshots/ (docs/screenshots/ holds copies,
 //! checked by eye).
 
-mod common;
+use crate::common;
 
-use common::{demo_library, json_lines, ok, root, Server};
+use crate::common::{demo_library, json_lines, ok, root, Server};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::path::PathBuf;

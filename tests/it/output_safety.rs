@@ -4,9 +4,9 @@
 //! as something a terminal or a browser acts on, and no visible word may
 //! be lost on the way.
 
-mod common;
+use crate::common;
 
-use common::{ok, output};
+use crate::common::{ok, output};
 use std::path::Path;
 use std::process::Command;
 

@@ -1,9 +1,7 @@
 //! Index and sketch recall against exact search, on real MiniLM vectors of
 //! corpus titles.
 
-mod common;
-
-use common::{corpus, model_dir};
+use crate::common::{corpus, model_dir};
 use paperscout::embed::{DeviceChoice, ModelArgs};
 use paperscout::library::vectors::RowMeta;
 use paperscout::library::{index, sketch, vectors};

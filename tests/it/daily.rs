@@ -1,9 +1,7 @@
 //! Seeds and the daily digest end to end through the binary, on the fixture
 //! pages with the real default model.
 
-mod common;
-
-use common::{json_lines, ok, output as ps, page};
+use crate::common::{json_lines, ok, output as ps, page};
 
 #[test]
 fn seeds_from_every_source_and_a_ranked_day() {

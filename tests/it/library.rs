@@ -1,9 +1,9 @@
 //! The library end to end through the binary, with the real default model:
 //! ingest, re-ingest, `like`, filters, a kill mid-ingest and a second writer.
 
-mod common;
+use crate::common;
 
-use common::{command as ps, corpus, pages};
+use crate::common::{command as ps, corpus, pages};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Output, Stdio};

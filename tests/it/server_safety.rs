@@ -2,9 +2,9 @@
 //! names and origins, accounts and sign-in, one user reaching for another's
 //! data, floods of idle and slow connections, bursts that could open files.
 
-mod common;
+use crate::common;
 
-use common::{demo_library, ok, output, Server};
+use crate::common::{demo_library, ok, output, Server};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -1,9 +1,7 @@
 //! Ratings, seen papers, unsure papers and filters from the command line,
 //! on the fixture library with the real model.
 
-mod common;
-
-use common::{demo_library, json_lines, ok, output};
+use crate::common::{demo_library, json_lines, ok, output};
 use serde_json::{json, Value};
 
 fn day(lib: &std::path::Path, extra: &[&str]) -> Vec<Value> {

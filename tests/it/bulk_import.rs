@@ -1,7 +1,7 @@
 //! The arXiv bulk snapshot, vectors made elsewhere (`embed` → `ingest`,
 //! `--shard`) and the Parquet export, end to end on the shared sample.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

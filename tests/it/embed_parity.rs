@@ -1,153 +1,20 @@
 //! Embedding tests with the real model: parity with sentence-transformers'
 //! reference vectors, padding never leaking across a batch, sentence-
 //! transformers semantics read from the model directory, clear errors for
-//! broken model directories, and the `paperscout embed` command.
-//!
-//! The model is provisioned the way the README says: `models/fetch` (run once
-//! per test binary; the script itself locks against other processes), then
-//! found in `models/all-MiniLM-L6-v2`.
-//!
-//! The `cuda_*` tests are the GPU path's (built with `--features cuda`).
-//! Where no device answers they skip, saying so on stderr, unless
-//! `PAPERSCOUT_REQUIRE_GPU` is set. On a GPU machine without the source tree
-//! (scripts/gpu-proof) `PAPERSCOUT_MODEL`, `PAPERSCOUT_REFERENCE` and
-//! `PAPERSCOUT_BIN` say where the model, the reference vectors and the
-//! binary are.
+//! broken model directories, and the `paperscout embed` command. The GPU's
+//! own tests are in `gpu`.
 
+use crate::common::parity::{args, check_padding, check_parity, check_parity_at, cosine, model_dir, paperscout, reference, Reference};
 use paperscout::embed::{self, Embedder, SentenceEmbedder};
 use paperscout::embed::{BackendChoice, ModelArgs, Precision};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::{Once, OnceLock};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `$PAPERSCOUT_MODEL`, else `models/all-MiniLM-L6-v2`, fetched by
-/// `models/fetch` when missing.
-fn model_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os(embed::ENV_VAR) {
-        return PathBuf::from(dir);
-    }
-    static FETCH: Once = Once::new();
-    FETCH.call_once(|| {
-        let status = Command::new("bash")
-            .arg(root().join("models/fetch"))
-            .arg("-q")
-            .status()
-            .expect("cannot run models/fetch");
-        assert!(status.success(), "models/fetch failed");
-    });
-    root().join("models").join(embed::DEFAULT_NAME)
-}
-
-/// fp32 unless a test says otherwise: the exact path, 1e-12 from the reference.
-fn args(backend: BackendChoice) -> ModelArgs {
-    ModelArgs {
-        model: Some(model_dir()),
-        backend,
-        precision: Some(Precision::Fp32),
-        ..ModelArgs::default()
-    }
-}
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::OnceLock;
 
 /// The native fp32 embedder, loaded once per test binary.
 fn native() -> &'static SentenceEmbedder {
     static E: OnceLock<SentenceEmbedder> = OnceLock::new();
     E.get_or_init(|| embed::open(&args(BackendChoice::Auto), false).expect("load model"))
-}
-
-struct Reference {
-    text: String,
-    embedding: Vec<f32>,
-}
-
-fn reference() -> Vec<Reference> {
-    let path = std::env::var_os("PAPERSCOUT_REFERENCE").map_or_else(
-        || root().join("../shared/reference/all-MiniLM-L6-v2/embeddings.jsonl"),
-        PathBuf::from,
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            Reference {
-                text: v["text"].as_str().unwrap().to_string(),
-                embedding: v["embedding"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.as_f64().unwrap() as f32)
-                    .collect(),
-            }
-        })
-        .collect()
-}
-
-fn cosine(a: &[f32], b: &[f32]) -> f64 {
-    assert_eq!(a.len(), b.len());
-    let dot: f64 = a.iter().zip(b).map(|(&x, &y)| x as f64 * y as f64).sum();
-    let na: f64 = a.iter().map(|&x| (x as f64).powi(2)).sum::<f64>().sqrt();
-    let nb: f64 = b.iter().map(|&x| (x as f64).powi(2)).sum::<f64>().sqrt();
-    dot / (na * nb).max(1e-30)
-}
-
-/// Asserts cosine >= 0.9999 with the reference for every text, or with
-/// `sample` for every 4th text plus all short ones and the longest (the edge
-/// cases), to keep the slower configurations quick.
-fn check_parity(e: &dyn Embedder, label: &str, sample: bool) {
-    check_parity_at(e, label, sample, 0.9999);
-}
-
-/// [`check_parity`] with cosine >= `min` (half precision earns 0.999).
-fn check_parity_at(e: &dyn Embedder, label: &str, sample: bool, min: f64) {
-    let mut refs = reference();
-    assert_eq!(refs.len(), 126, "reference set changed");
-    if sample {
-        let longest = refs.iter().map(|r| r.text.len()).max().unwrap();
-        let mut i = 0;
-        refs.retain(|r| {
-            i += 1;
-            i % 4 == 1 || r.text.len() < 80 || r.text.len() == longest
-        });
-    }
-    let texts: Vec<&str> = refs.iter().map(|r| r.text.as_str()).collect();
-    let got = e.embed(&texts, &|_| {}).unwrap();
-    assert_eq!(got.len(), refs.len());
-    let mut worst = (f64::MAX, String::new());
-    let mut max_diff = 0f32;
-    for (r, v) in refs.iter().zip(&got) {
-        let c = cosine(v, &r.embedding);
-        max_diff = v
-            .iter()
-            .zip(&r.embedding)
-            .map(|(a, b)| (a - b).abs())
-            .fold(max_diff, f32::max);
-        let norm: f64 = v.iter().map(|&x| (x as f64).powi(2)).sum::<f64>().sqrt();
-        assert!(
-            (norm - 1.0).abs() < 1e-4,
-            "{label}: not unit length ({norm}) for {:?}",
-            r.text
-        );
-        if c < worst.0 {
-            worst = (c, r.text.chars().take(60).collect());
-        }
-    }
-    eprintln!(
-        "{label}: min cosine {:.9} (1 - cos = {:.1e}) over {} texts, worst {:?}; max |difference| {max_diff:.1e}",
-        worst.0,
-        1.0 - worst.0,
-        refs.len(),
-        worst.1
-    );
-    assert!(
-        worst.0 >= min,
-        "{label}: cosine {} < {min} for {:?}",
-        worst.0,
-        worst.1
-    );
 }
 
 #[test]
@@ -275,42 +142,6 @@ fn model_id_names_the_weights() {
 #[test]
 fn padding_does_not_leak_across_a_batch() {
     check_padding(native(), 0.999_999, 1e-5);
-}
-
-/// A text's vector is the same alone and in a batch with longer, shorter
-/// and empty texts (to `min_cosine` and `max_diff`), and the output follows
-/// the input order.
-fn check_padding(e: &dyn Embedder, min_cosine: f64, max_diff: f32) {
-    let target = "Scalable consensus for geo-distributed databases";
-    let long = "Large language models are trained on many accelerators. ".repeat(40);
-    let alone = e.embed(&[target], &|_| {}).unwrap().remove(0);
-    let mixed = [
-        "a",
-        long.as_str(),
-        target,
-        "",
-        "Byzantine fault tolerance in practice",
-        target,
-    ];
-    let got = e.embed(&mixed, &|_| {}).unwrap();
-    for i in [2, 5] {
-        let c = cosine(&alone, &got[i]);
-        assert!(c > min_cosine, "cosine {c} between alone and batched");
-        let diff = alone
-            .iter()
-            .zip(&got[i])
-            .map(|(a, b)| (a - b).abs())
-            .fold(0f32, f32::max);
-        assert!(diff < max_diff, "max difference {diff}");
-    }
-    // And the order of the output follows the input.
-    let single: Vec<Vec<f32>> = mixed
-        .iter()
-        .map(|t| e.embed(&[t], &|_| {}).unwrap().remove(0))
-        .collect();
-    for (a, b) in single.iter().zip(&got) {
-        assert!(cosine(a, b) > min_cosine);
-    }
 }
 
 #[test]
@@ -503,10 +334,6 @@ fn broken_model_dirs_are_one_clear_error() {
     assert!(e.contains("config.json"), "{e}");
 }
 
-fn paperscout() -> Command {
-    Command::new(std::env::var_os("PAPERSCOUT_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_paperscout").into()))
-}
-
 #[test]
 fn embed_command_adds_vectors_in_input_order() {
     let refs = reference();
@@ -614,20 +441,6 @@ fn embed_command_errors_are_one_line() {
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
 
-#[cfg(not(feature = "cuda"))]
-#[test]
-fn cuda_without_the_feature_is_a_clear_error() {
-    let a = ModelArgs {
-        device: paperscout::embed::DeviceChoice::Cuda,
-        ..args(BackendChoice::Auto)
-    };
-    let err = match embed::load(&a, false) {
-        Ok(_) => panic!("loaded on CUDA without the cuda feature"),
-        Err(e) => format!("{e:#}"),
-    };
-    assert!(err.contains("--features cuda"), "{err}");
-}
-
 /// `--precision fp16` runs the candle forward in half precision (on the CPU
 /// too, so a library embedded on a GPU can be searched anywhere): parity at
 /// cosine >= 0.999 and a model id of its own.
@@ -702,108 +515,3 @@ fn candle_pooling_matches_the_cpu_for_every_mode() {
     }
 }
 
-/// Why no CUDA device can run the GPU tests, if none can.
-fn no_cuda_device() -> Option<String> {
-    match candle_core::Device::new_cuda(0) {
-        Ok(_) => None,
-        // The first line: with RUST_BACKTRACE set, candle appends a backtrace.
-        Err(e) if cfg!(feature = "cuda") => Some(format!(
-            "this build has CUDA but no device answered: {}",
-            e.to_string().lines().next().unwrap_or_default()
-        )),
-        Err(_) => Some("this build has no CUDA support (--features cuda)".to_string()),
-    }
-}
-
-/// Whether a CUDA device answers; without one the GPU tests skip, saying so
-/// loudly, unless `PAPERSCOUT_REQUIRE_GPU` is set, which makes it a failure.
-#[cfg(feature = "cuda")]
-fn cuda_answers(test: &str) -> bool {
-    let Some(why) = no_cuda_device() else {
-        return true;
-    };
-    assert!(
-        std::env::var_os("PAPERSCOUT_REQUIRE_GPU").is_none(),
-        "{test}: PAPERSCOUT_REQUIRE_GPU is set, but {why}"
-    );
-    eprintln!("SKIPPED {test}: {why} (set PAPERSCOUT_REQUIRE_GPU=1 to fail instead)");
-    false
-}
-
-#[cfg(feature = "cuda")]
-fn cuda_args(precision: Precision) -> ModelArgs {
-    ModelArgs {
-        device: paperscout::embed::DeviceChoice::Cuda,
-        precision: Some(precision),
-        ..args(BackendChoice::Auto)
-    }
-}
-
-/// The GPU's default: f16 weights and activations, cosine >= 0.999.
-#[cfg(feature = "cuda")]
-#[test]
-fn cuda_fp16_parity() {
-    if !cuda_answers("cuda_fp16_parity") {
-        return;
-    }
-    let e = embed::open(&cuda_args(Precision::Fp16), true).unwrap();
-    assert!(e.model_id().ends_with(":fp16"), "{}", e.model_id());
-    assert!(e.summary().contains("on CUDA in F16"), "{}", e.summary());
-    check_parity_at(&e, "CUDA fp16", false, 0.999);
-    check_padding(&e, 0.999, 1e-2);
-}
-
-#[cfg(feature = "cuda")]
-#[test]
-fn cuda_fp32_parity() {
-    if !cuda_answers("cuda_fp32_parity") {
-        return;
-    }
-    let e = embed::open(&cuda_args(Precision::Fp32), true).unwrap();
-    assert!(e.summary().contains("on CUDA in F32"), "{}", e.summary());
-    check_parity(&e, "CUDA fp32", false);
-    check_padding(&e, 0.999_99, 1e-4);
-}
-
-/// `--device auto` (the default) never fails for want of a GPU: CUDA when
-/// the build has it and a device answers, else the CPU, with one line on
-/// stderr under `--verbose` that says why.
-#[test]
-fn cuda_or_one_line_saying_why_not() {
-    let gpu = no_cuda_device().is_none();
-    assert!(
-        gpu || std::env::var_os("PAPERSCOUT_REQUIRE_GPU").is_none(),
-        "PAPERSCOUT_REQUIRE_GPU is set, but {}",
-        no_cuda_device().unwrap_or_default()
-    );
-    let mut child = paperscout()
-        .args(["--verbose", "embed", "-"])
-        .env(embed::ENV_VAR, model_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        child.stdin.take().unwrap().write_all(b"{\"text\": \"hello world\"}\n").unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
-    let why: Vec<&str> = stderr.lines().filter(|l| l.starts_with("device:")).collect();
-    if gpu {
-        assert!(why.is_empty(), "{stderr}");
-        assert!(stderr.contains("candle tensor ops on CUDA in F16"), "{stderr}");
-    } else {
-        assert_eq!(why.len(), 1, "{stderr}");
-        let expected = if cfg!(feature = "cuda") {
-            "no CUDA device answered"
-        } else {
-            "this build has no CUDA support"
-        };
-        assert!(why[0].contains(expected), "{stderr}");
-        assert!(stderr.contains("native CPU forward"), "{stderr}");
-    }
-}
