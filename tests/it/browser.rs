@@ -48,15 +48,13 @@ fn start_driver() -> (Driver, u16) {
 }
 
 async fn browser(port: u16, extra: &[&str]) -> Client {
-    // Only plain HTTP to chromedriver, but the client is built with TLS.
-    let _ = rustls::crypto::ring::default_provider().install_default();
     let mut args = vec!["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
         "--disable-background-networking", "--disable-component-update", "--no-first-run", "--hide-scrollbars"];
     args.extend_from_slice(extra);
     let caps = json!({ "browserName": "chrome", "goog:chromeOptions": { "args": args } });
     let caps = caps.as_object().cloned().unwrap_or_default();
-    ClientBuilder::rustls()
-        .expect("a WebDriver client")
+    // chromedriver speaks plain HTTP on loopback.
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{port}"))
         .await

@@ -8,7 +8,7 @@ use crate::common::parity::{args, model_dir, no_cuda_device, paperscout};
 #[cfg(feature = "cuda")]
 use crate::common::parity::{check_padding, check_parity, check_parity_at};
 #[cfg(feature = "cuda")]
-use paperscout::embed::Precision;
+use paperscout::embed::{Embedder, Precision};
 use paperscout::embed::{self, BackendChoice, ModelArgs};
 use std::process::Stdio;
 
