@@ -10,6 +10,7 @@ pub mod atom;
 mod authors;
 mod batch;
 pub mod browser_text;
+pub mod contain;
 mod fields;
 pub mod html;
 pub mod jsonl;

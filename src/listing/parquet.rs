@@ -22,6 +22,7 @@
 //! date is no calendar date fails the import, naming the row; one-line
 //! fields lose control characters as every listing's do.
 
+use crate::listing::contain::quietly;
 use crate::listing::ListingError;
 use crate::listing::Given;
 #[cfg(not(fuzzing))]
@@ -40,6 +41,9 @@ use parquet::schema::types::ColumnPath;
 use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
+
+/// What a panic inside arrow-rs is called in the file's error.
+const READER: &str = "Parquet reader";
 
 /// The first (and last) four bytes of every Parquet file.
 pub const MAGIC: &[u8] = b"PAR1";
@@ -216,15 +220,15 @@ impl Reader {
     pub fn new<T: ChunkReader + 'static>(input: T, source: &str) -> Result<Reader, ListingError> {
         let bad = |e: String| ListingError::new(source, None, format!("not a readable Parquet file: {e}"));
         let len = input.len();
-        let builder = quietly(|| ParquetRecordBatchReaderBuilder::try_new(input)).and_then(|r| r.map_err(|e| e.to_string())).map_err(bad)?;
+        let builder = quietly(READER, || ParquetRecordBatchReaderBuilder::try_new(input)).and_then(|r| r.map_err(|e| e.to_string())).map_err(bad)?;
         check_chunks(builder.metadata(), len).map_err(bad)?;
-        let batches = quietly(|| builder.with_batch_size(ROW_GROUP).build()).and_then(|r| r.map_err(|e| e.to_string())).map_err(bad)?;
+        let batches = quietly(READER, || builder.with_batch_size(ROW_GROUP).build()).and_then(|r| r.map_err(|e| e.to_string())).map_err(bad)?;
         Ok(Reader { batches, source: source.to_string(), row: 0 })
     }
 
     /// The next batch of rows as papers.
     pub fn next_rows(&mut self) -> Option<Result<Papers, ListingError>> {
-        let batch = match quietly(|| self.batches.next()) {
+        let batch = match quietly(READER, || self.batches.next()) {
             Ok(None) => return None,
             Ok(Some(Ok(b))) => b,
             Ok(Some(Err(e))) => return Some(Err(ListingError::new(&self.source, None, format!("cannot read Parquet: {e}")))),
@@ -329,31 +333,6 @@ fn check_chunks(meta: &parquet::file::metadata::ParquetMetaData, file_len: u64) 
     Ok(())
 }
 
-/// Runs a call into the Parquet reader, turning a panic (its answer to
-/// some malformed files) into an error, and keeping its message off stderr.
-/// The hook stays quiet only on this thread and only during the call.
-fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    use std::cell::Cell;
-    use std::panic;
-    thread_local!(static QUIET: Cell<bool> = const { Cell::new(false) });
-    static HOOK: std::sync::Once = std::sync::Once::new();
-    HOOK.call_once(|| {
-        let previous = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            if !QUIET.with(Cell::get) {
-                previous(info)
-            }
-        }));
-    });
-    QUIET.with(|q| q.set(true));
-    let result = panic::catch_unwind(panic::AssertUnwindSafe(f));
-    QUIET.with(|q| q.set(false));
-    result.map_err(|payload| {
-        let why = payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned());
-        format!("the Parquet reader failed: {}", why.unwrap_or_else(|| "malformed file".into()))
-    })
-}
-
 /// `YYYY-MM-DD`, and a day the calendar has.
 pub fn is_calendar_date(s: &str) -> bool {
     let b = s.as_bytes();
@@ -390,8 +369,5 @@ mod tests {
             Ok(mut r) => r.next_rows().expect("a batch or an error").expect_err("not readable").to_string(),
         };
         assert!(err.contains("x.parquet: not a readable Parquet file: column") && err.contains("lies outside the file"), "{err}");
-        let caught = quietly(|| -> u8 { panic!("boom") }).unwrap_err();
-        assert_eq!(caught, "the Parquet reader failed: boom");
-        assert_eq!(quietly(|| 7), Ok(7));
     }
 }

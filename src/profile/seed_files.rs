@@ -196,12 +196,23 @@ fn bibliography(text: &str, source: &str) -> Result<Bibliography> {
             }
         }
     }
-    let bib = Bibliography::from_raw(first).map_err(bad)?;
+    let bib = resolve(first, text, source)?;
     if !inherits {
         return Ok(bib);
     }
     check_inheritance(&bib, &raw, text, source)?;
-    Bibliography::from_raw(raw).map_err(bad)
+    resolve(raw, text, source)
+}
+
+/// biblatex's resolution of a raw parse. It panics on some inputs the checks
+/// let through (found by fuzzing: `month = 0` in an entry another inherits
+/// from, where it subtracts one from the month), and a file is never a
+/// reason to stop: a panic is this file's error.
+fn resolve(raw: RawBibliography, text: &str, source: &str) -> Result<Bibliography> {
+    let bad = |e: biblatex::ParseError| anyhow::anyhow!("{source}:{}: not valid BibTeX: {}", line_of(text, e.span.start), e.kind);
+    crate::listing::contain::quietly("BibTeX reader", || Bibliography::from_raw(raw))
+        .map_err(|why| anyhow::anyhow!("{source}: not valid BibTeX: {why}"))?
+        .map_err(bad)
 }
 
 /// What expanding a value costs: bytes out, pieces joined at its own level,
@@ -733,6 +744,26 @@ mod tests {
         assert_eq!((seeds[1].title.as_str(), seeds[1].key.as_str()), ("Paper SOSP", "2507.07400"));
         assert_eq!(seeds[2].date.as_deref(), Some("2025"), "the year from the crossref");
         assert_eq!(seeds[3].date.as_deref(), Some("2024-07"));
+    }
+
+    /// Found by fuzzing (`bibtex`): biblatex reads the date of an entry
+    /// another inherits from and subtracts one from its month, which panics
+    /// where overflow is checked (debug builds, the fuzz build) and wraps
+    /// where it is not. Either way the file is read or refused, never a crash.
+    #[test]
+    fn a_zero_month_in_an_inherited_entry_is_no_panic() {
+        let bib = "@proceedings{sosp, title = {Proc.}, year = 2025, month = 0}\n@inproceedings{r, title = {R}, crossref = {sosp}}\n";
+        match (parse_bibtex(bib, "zero.bib"), cfg!(debug_assertions)) {
+            (Ok(seeds), false) => {
+                assert_eq!(seeds.len(), 2);
+                assert_eq!(seeds[1].date.as_deref(), Some("2025"), "a month 0 is no month");
+            }
+            (Ok(_), true) => panic!("overflow is checked here: biblatex should have panicked"),
+            (Err(e), _) => {
+                let e = format!("{e:#}");
+                assert!(e.starts_with("zero.bib: not valid BibTeX: the BibTeX reader failed"), "{e}");
+            }
+        }
     }
 
     #[test]
