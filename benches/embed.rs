@@ -29,22 +29,14 @@ fn sample() -> Vec<String> {
         .take(SAMPLE)
         .map(|l| {
             let v: serde_json::Value = serde_json::from_str(&l.unwrap()).unwrap();
-            format!(
-                "{}. {}",
-                v["title"].as_str().unwrap(),
-                v["abstract"].as_str().unwrap()
-            )
+            format!("{}. {}", v["title"].as_str().unwrap(), v["abstract"].as_str().unwrap())
         })
         .collect()
 }
 
 fn model_dir() -> std::path::PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let status = std::process::Command::new("bash")
-        .arg(root.join("models/fetch"))
-        .arg("-q")
-        .status()
-        .expect("cannot run models/fetch");
+    let status = std::process::Command::new("bash").arg(root.join("models/fetch")).arg("-q").status().expect("cannot run models/fetch");
     assert!(status.success(), "models/fetch failed");
     root.join("models").join(embed::DEFAULT_NAME)
 }
@@ -53,9 +45,7 @@ fn bench(c: &mut Criterion) {
     let texts = sample();
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let dir = model_dir();
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let mut configs: Vec<(Precision, usize, Option<usize>)> = Vec::new();
     for precision in [Precision::Fp32, Precision::Bf16] {
         if std::env::var_os("PAPERSCOUT_BENCH_SWEEP").is_some() {
@@ -70,10 +60,7 @@ fn bench(c: &mut Criterion) {
     }
 
     let mut group = c.benchmark_group("embed_corpus_sample");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(90));
+    group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(90));
     group.throughput(Throughput::Elements(refs.len() as u64));
     let mut printed = false;
     for (precision, batch_tokens, threads) in configs {

@@ -32,12 +32,8 @@ fn bench(c: &mut Criterion) {
     // Queries: every n-th paper of the library, as `like ID` would ask.
     let step = (flat.count / 500).max(1);
     let queries: Vec<usize> = (0..flat.count).step_by(step).take(500).collect();
-    let ids: Vec<String> = queries
-        .iter()
-        .take(50)
-        .filter_map(|&q| lib.store.get_paper_by_rowid(flat.rowid(q)).ok().flatten())
-        .map(|p| p.paper.id)
-        .collect();
+    let ids: Vec<String> =
+        queries.iter().take(50).filter_map(|&q| lib.store.get_paper_by_rowid(flat.rowid(q)).ok().flatten()).map(|p| p.paper.id).collect();
 
     for (name, vectors) in [("HNSW", &hnsw), ("sketch", &sketched)] {
         let mut hits = 0;
@@ -75,11 +71,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("like_id_process_start_to_output", |b| {
         b.iter(|| {
             n = (n + 1) % ids.len();
-            let out = Command::new(bin)
-                .args(["like", &ids[n], "-k", "10", "--library"])
-                .arg(&dir)
-                .output()
-                .unwrap();
+            let out = Command::new(bin).args(["like", &ids[n], "-k", "10", "--library"]).arg(&dir).output().unwrap();
             assert!(out.status.success());
             out.stdout.len()
         })

@@ -20,9 +20,7 @@ const CORPUS: &str = "../shared/data/corpus/arxiv-cs-2025-2026.jsonl.gz";
 fn read_and_gunzip(path: &Path) -> usize {
     let bytes = std::fs::read(path).expect("corpus readable");
     let mut out = Vec::new();
-    flate2::read::MultiGzDecoder::new(&bytes[..])
-        .read_to_end(&mut out)
-        .expect("gzip");
+    flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_end(&mut out).expect("gzip");
     out.len()
 }
 
@@ -34,12 +32,8 @@ fn bench(c: &mut Criterion) {
     }
     let mut g = c.benchmark_group("corpus");
     g.sample_size(10).measurement_time(Duration::from_secs(20));
-    g.bench_function("read_raw_twice", |b| {
-        b.iter(|| std::fs::read(path).unwrap().len() + std::fs::read(path).unwrap().len())
-    });
-    g.bench_function("read_and_gunzip_twice", |b| {
-        b.iter(|| read_and_gunzip(path) + read_and_gunzip(path))
-    });
+    g.bench_function("read_raw_twice", |b| b.iter(|| std::fs::read(path).unwrap().len() + std::fs::read(path).unwrap().len()));
+    g.bench_function("read_and_gunzip_twice", |b| b.iter(|| read_and_gunzip(path) + read_and_gunzip(path)));
     g.bench_function("parse", |b| {
         b.iter(|| {
             let parsed = paperscout::listing::parse_path(path).unwrap();

@@ -61,9 +61,7 @@ fn bench(c: &mut Criterion) {
     });
     let hybrid = Ranker::new(Method::Hybrid, seeds.clone(), &background);
     g.bench_function("hybrid: score a day of 1,500", |b| b.iter(|| black_box(hybrid.score_all(&candidates))));
-    g.bench_function("knn: set up from 1,000 seeds", |b| {
-        b.iter(|| black_box(Ranker::new(Method::Knn, seeds.clone(), &background)))
-    });
+    g.bench_function("knn: set up from 1,000 seeds", |b| b.iter(|| black_box(Ranker::new(Method::Knn, seeds.clone(), &background))));
     let knn = Ranker::new(Method::Knn, seeds.clone(), &background);
     g.bench_function("knn: score a day of 1,500", |b| b.iter(|| black_box(knn.score_all(&candidates))));
     g.finish();

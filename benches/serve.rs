@@ -135,18 +135,15 @@ fn main() {
     summary("/ (digest page)", &mut page);
     let mut daily: Vec<f64> = (0..100).map(|_| timed(&agent, &format!("{url}/api/daily")).0).collect();
     summary("/api/daily", &mut daily);
-    let mut search: Vec<f64> =
-        (0..50).map(|i| timed(&agent, &format!("{url}/api/search?q=distributed+training+{i}&k=10")).0).collect();
+    let mut search: Vec<f64> = (0..50).map(|i| timed(&agent, &format!("{url}/api/search?q=distributed+training+{i}&k=10")).0).collect();
     summary("/api/search?q=…", &mut search);
     println!("server CPU {:.2} s over {:.2} s wall", cpu_secs(pid) - cpu0, t0.elapsed().as_secs_f64());
 
     let clients = env_or("PAPERSCOUT_BENCH_CLIENTS", 50);
     let seconds = env_or("PAPERSCOUT_BENCH_SECONDS", 30) as u64;
     let page_html = agent.get(&format!("{url}/")).call().ok().and_then(|r| r.into_string().ok()).unwrap_or_default();
-    let token = page_html
-        .find("name=\"csrf-token\" content=\"")
-        .map(|at| page_html[at + 27..at + 91].to_string())
-        .expect("the page's CSRF token");
+    let token =
+        page_html.find("name=\"csrf-token\" content=\"").map(|at| page_html[at + 27..at + 91].to_string()).expect("the page's CSRF token");
     let kinds = ["/api/like/ID", "/like/ID", "/", "/api/daily", "/paper/ID", "/api/search", "POST /api/ratings"];
     let lat: Arc<Vec<Mutex<Vec<f64>>>> = Arc::new(kinds.iter().map(|_| Mutex::new(Vec::new())).collect());
     let errors = Arc::new(AtomicUsize::new(0));

@@ -66,10 +66,7 @@ pub fn own_profile(user: Option<&str>, key: &str) -> Option<String> {
 }
 
 fn has_table(conn: &Connection, table: &str) -> Result<bool> {
-    Ok(conn
-        .query_row("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", [table], |_| Ok(()))
-        .optional()?
-        .is_some())
+    Ok(conn.query_row("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", [table], |_| Ok(())).optional()?.is_some())
 }
 
 /// Account names, in order; none in a library made before accounts.
@@ -112,10 +109,7 @@ fn hash_password(password: &str) -> Result<String> {
     let mut salt = [0u8; 16];
     getrandom::fill(&mut salt).map_err(|e| anyhow::anyhow!("no randomness for a password salt: {e}"))?;
     let salt = SaltString::encode_b64(&salt).map_err(|e| anyhow::anyhow!("cannot encode a salt: {e}"))?;
-    Ok(hasher()
-        .hash_password(password.as_bytes(), &salt)
-        .map_err(|e| anyhow::anyhow!("cannot hash the password: {e}"))?
-        .to_string())
+    Ok(hasher().hash_password(password.as_bytes(), &salt).map_err(|e| anyhow::anyhow!("cannot hash the password: {e}"))?.to_string())
 }
 
 /// Adds an account. The first account of a library that has been used
@@ -173,10 +167,7 @@ pub fn remove(conn: &mut Connection, name: &str) -> Result<Removed> {
     let sessions = tx.execute("DELETE FROM sessions WHERE user = ?1", [name])?;
     let mut rows = 0;
     for table in PROFILE_TABLES {
-        rows += tx.execute(
-            &format!("DELETE FROM {table} WHERE substr(profile, 1, length(?1) + 1) = ?1 || '/'"),
-            [name],
-        )?;
+        rows += tx.execute(&format!("DELETE FROM {table} WHERE substr(profile, 1, length(?1) + 1) = ?1 || '/'"), [name])?;
     }
     tx.commit()?;
     Ok(Removed { rows, sessions })

@@ -32,8 +32,7 @@ pub fn command(all: bool) -> clap::Command {
         if cmd.get_name() == "embed" {
             return cmd;
         }
-        let ids: Vec<String> =
-            cmd.get_arguments().map(|a| a.get_id().to_string()).filter(|id| TUNING.contains(&id.as_str())).collect();
+        let ids: Vec<String> = cmd.get_arguments().map(|a| a.get_id().to_string()).filter(|id| TUNING.contains(&id.as_str())).collect();
         let mut cmd = cmd.mut_subcommands(|sub| tune(sub, all));
         for id in &ids {
             cmd = cmd.mut_arg(id, |a| a.hide(!all).help_heading(TUNING_HEADING));

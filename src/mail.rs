@@ -60,7 +60,8 @@ fn is_loopback(host: &url::Host<&str>) -> bool {
 /// Checks the server URL: credentials never in it, and plain SMTP (no TLS)
 /// only to this machine.
 fn check_url(smtp: &str) -> Result<()> {
-    let url = url::Url::parse(smtp).with_context(|| format!("--smtp {smtp:?} is not a URL like smtps://HOST:465 or smtp://HOST:587?tls=required"))?;
+    let url = url::Url::parse(smtp)
+        .with_context(|| format!("--smtp {smtp:?} is not a URL like smtps://HOST:465 or smtp://HOST:587?tls=required"))?;
     if !url.username().is_empty() || url.password().is_some() {
         bail!("--smtp must not hold a user name or password; set PAPERSCOUT_SMTP_USER and PAPERSCOUT_SMTP_PASSWORD (or PAPERSCOUT_SMTP_PASSWORD_FILE)");
     }

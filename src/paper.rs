@@ -77,10 +77,7 @@ impl ArxivId {
         }
         let (body, version) = split_version(s);
         if is_new_style(body) || is_old_style(body) {
-            Some(ArxivId {
-                id: body.to_string(),
-                version,
-            })
+            Some(ArxivId { id: body.to_string(), version })
         } else {
             None
         }
@@ -231,12 +228,21 @@ mod tests {
         assert_eq!((b.id.as_str(), b.version), ("astro-ph/0601001", Some(1)));
         let c = ArxivId::parse("0808.0539").unwrap();
         assert_eq!((c.id.as_str(), c.version), ("0808.0539", None));
-        assert_eq!(
-            ArxivId::parse("http://arxiv.org/pdf/1707.08567v1.pdf").unwrap().to_string(),
-            "1707.08567v1"
-        );
+        assert_eq!(ArxivId::parse("http://arxiv.org/pdf/1707.08567v1.pdf").unwrap().to_string(), "1707.08567v1");
         assert!(ArxivId::parse("1111.2011v2").is_some());
-        for bad in ["", "abc", "2603.0035", "1111.20111", "2613.00356", "2603.003561", "v2", "astro-ph/06", "../etc/passwd", "arXiv\u{e9}:1", "2303\u{fffd}01382"] {
+        for bad in [
+            "",
+            "abc",
+            "2603.0035",
+            "1111.20111",
+            "2613.00356",
+            "2603.003561",
+            "v2",
+            "astro-ph/06",
+            "../etc/passwd",
+            "arXiv\u{e9}:1",
+            "2303\u{fffd}01382",
+        ] {
             assert!(ArxivId::parse(bad).is_none(), "{bad}");
         }
     }

@@ -36,7 +36,13 @@ pub struct Seed {
 /// content; only when `files`, which a request from the network never is)
 /// or an arXiv id, which must be in the library unless `title` is given
 /// with it.
-pub fn read_items(items: &[String], files: bool, lib: &Library, title: Option<&str>, abstract_text: Option<&str>) -> Result<Vec<SeedInput>> {
+pub fn read_items(
+    items: &[String],
+    files: bool,
+    lib: &Library,
+    title: Option<&str>,
+    abstract_text: Option<&str>,
+) -> Result<Vec<SeedInput>> {
     let mut out = Vec::new();
     for item in items {
         let path = Path::new(item);
@@ -57,10 +63,9 @@ pub fn read_items(items: &[String], files: bool, lib: &Library, title: Option<&s
                 date: None,
             }),
             (Some(seed), None) => out.push(seed),
-            (None, None) => bail!(
-                "{} is not in the library; ingest a listing that has it, or give its text with --title (and --abstract)",
-                id.id
-            ),
+            (None, None) => {
+                bail!("{} is not in the library; ingest a listing that has it, or give its text with --title (and --abstract)", id.id)
+            }
         }
     }
     Ok(out)
@@ -152,9 +157,9 @@ pub fn add(conn: &Connection, profile: &str, seeds: &[SeedInput], weight: f32, n
     order.sort_by_cached_key(|s| recency(s));
     let start = chrono::DateTime::parse_from_rfc3339(now).ok();
     let stamp = |i: usize| match start {
-        Some(t) => (t + chrono::TimeDelta::microseconds(i as i64))
-            .with_timezone(&chrono::Utc)
-            .to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+        Some(t) => {
+            (t + chrono::TimeDelta::microseconds(i as i64)).with_timezone(&chrono::Utc).to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+        }
         None => now.to_string(),
     };
     let mut stmt = conn.prepare_cached(
@@ -228,9 +233,9 @@ pub fn set_weight(conn: &Connection, profile: &str, key: &str, weight: f32) -> R
 /// Both are profiles as stored (see `accounts::profile_key`), checked by the caller.
 pub fn move_seed(conn: &Connection, from: &str, key: &str, to: &str) -> Result<bool> {
     if from == to {
-        return Ok(conn.query_row("SELECT count(*) FROM seeds WHERE profile = ?1 AND key = ?2", params![from, key], |r| {
-            r.get::<_, i64>(0)
-        })? > 0);
+        return Ok(conn
+            .query_row("SELECT count(*) FROM seeds WHERE profile = ?1 AND key = ?2", params![from, key], |r| r.get::<_, i64>(0))?
+            > 0);
     }
     conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2", params![to, key])?;
     let n = conn.execute("UPDATE seeds SET profile = ?3 WHERE profile = ?1 AND key = ?2", params![from, key, to])?;
@@ -245,10 +250,7 @@ pub fn move_seed(conn: &Connection, from: &str, key: &str, to: &str) -> Result<b
 
 /// Profile names appear in URLs and file names: keep them plain.
 pub fn check_profile_name(name: &str) -> Result<()> {
-    if name.is_empty()
-        || name.len() > 64
-        || !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-    {
+    if name.is_empty() || name.len() > 64 || !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) {
         bail!("{name:?} is not a profile name: use letters, digits, '-', '_' or '.' (at most 64)");
     }
     Ok(())
@@ -310,7 +312,8 @@ mod tests {
     fn seeds_added_together_are_ordered_by_the_papers_age() {
         let dir = tempfile::tempdir().unwrap();
         let store = crate::library::store::Store::open(&dir.path().join("library.sqlite")).unwrap();
-        let seed = |key: &str| SeedInput { key: key.into(), title: key.into(), abstract_text: String::new(), origin: "t".into(), date: None };
+        let seed =
+            |key: &str| SeedInput { key: key.into(), title: key.into(), abstract_text: String::new(), origin: "t".into(), date: None };
         let ids = ["2401.00001", "2507.07400", "astro-ph/0601001", "2507.00012"];
         let seeds: Vec<SeedInput> = ids.iter().map(|k| seed(k)).collect();
         add(store.conn(), "p", &seeds, 1.0, false, "2026-03-01T10:00:00Z").unwrap();

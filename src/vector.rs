@@ -17,12 +17,7 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
 
 /// Scales `v` to unit length (torch's `F.normalize`: divide by max(‖v‖, 1e-12)).
 pub fn normalize(v: &mut [f32]) {
-    let norm = v
-        .iter()
-        .map(|&x| (x as f64) * (x as f64))
-        .sum::<f64>()
-        .sqrt()
-        .max(1e-12);
+    let norm = v.iter().map(|&x| (x as f64) * (x as f64)).sum::<f64>().sqrt().max(1e-12);
     for x in v {
         *x = (*x as f64 / norm) as f32;
     }

@@ -45,10 +45,7 @@ pub fn check(parsed: &Parsed) {
 /// `YYYY-MM-DD`, and a day the calendar has.
 pub fn check_date(date: &str) {
     let shaped = date.len() == 10 && date.is_ascii();
-    assert!(
-        shaped && chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_ok(),
-        "not a date: {date:?}"
-    );
+    assert!(shaped && chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_ok(), "not a date: {date:?}");
 }
 
 /// What must hold for every seed a seed reader returns: its key is an arXiv

@@ -25,11 +25,8 @@ struct Line {
 }
 
 fn parse_line(raw: String, n: usize) -> Result<Line> {
-    let value: serde_json::Value =
-        serde_json::from_str(&raw).with_context(|| format!("line {n}: not JSON"))?;
-    let obj = value
-        .as_object()
-        .with_context(|| format!("line {n}: not a JSON object"))?;
+    let value: serde_json::Value = serde_json::from_str(&raw).with_context(|| format!("line {n}: not JSON"))?;
+    let obj = value.as_object().with_context(|| format!("line {n}: not a JSON object"))?;
     let text = match obj.get("text") {
         Some(serde_json::Value::String(s)) => s.clone(),
         Some(_) => bail!("line {n}: `text` is not a string"),
@@ -39,11 +36,7 @@ fn parse_line(raw: String, n: usize) -> Result<Line> {
         },
     };
     let has_embedding = obj.contains_key("embedding") || obj.contains_key("model");
-    Ok(Line {
-        raw,
-        text,
-        has_embedding,
-    })
+    Ok(Line { raw, text, has_embedding })
 }
 
 /// The input line with `"embedding": [...]` and `"model": "..."` added as
@@ -63,12 +56,7 @@ fn with_embedding(line: &Line, v: &[f32], model: &str) -> Result<String> {
     let body = line.raw.trim_end();
     let body = &body[..body.len() - 1]; // drop the closing brace
     let empty = body.trim_end().ends_with('{');
-    Ok(format!(
-        "{}{}\"embedding\":{vector},\"model\":{}}}",
-        body,
-        if empty { "" } else { "," },
-        serde_json::to_string(model)?
-    ))
+    Ok(format!("{}{}\"embedding\":{vector},\"model\":{}}}", body, if empty { "" } else { "," }, serde_json::to_string(model)?))
 }
 
 /// Reads up to [`CHUNK`] lines of this shard; `index` counts every line
@@ -108,10 +96,7 @@ pub fn run(args: &EmbedArgs, verbose: bool) -> Result<()> {
     let start = Instant::now();
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::no_length();
-        bar.set_style(
-            ProgressStyle::with_template("{pos} texts {per_sec}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
+        bar.set_style(ProgressStyle::with_template("{pos} texts {per_sec}").unwrap_or_else(|_| ProgressStyle::default_bar()));
         bar
     } else {
         ProgressBar::hidden()
@@ -135,11 +120,7 @@ pub fn run(args: &EmbedArgs, verbose: bool) -> Result<()> {
     bar.finish_and_clear();
     if verbose {
         let secs = start.elapsed().as_secs_f64();
-        eprintln!(
-            "embedded {done} texts in {secs:.2} s ({:.1} texts/s) with {}",
-            done as f64 / secs.max(1e-9),
-            embedder.model_id()
-        );
+        eprintln!("embedded {done} texts in {secs:.2} s ({:.1} texts/s) with {}", done as f64 / secs.max(1e-9), embedder.model_id());
     }
     Ok(())
 }
@@ -160,8 +141,7 @@ mod tests {
             r#"{"id": "2501.00001", "text": "x", "z": [1, 2],"embedding":[0.5,-1.0],"model":"m:1"}"#
         );
         let l = line(r#"{"text":"x","embedding":[9],"model":"old"}"#);
-        let v: serde_json::Value =
-            serde_json::from_str(&with_embedding(&l, &[1.0], "m:2").unwrap()).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&with_embedding(&l, &[1.0], "m:2").unwrap()).unwrap();
         assert_eq!((&v["embedding"], &v["model"]), (&serde_json::json!([1.0]), &serde_json::json!("m:2")));
     }
 
@@ -174,10 +154,7 @@ mod tests {
 
     #[test]
     fn rejects_lines_without_text() {
-        assert!(parse_line("[1]".into(), 3)
-            .unwrap_err()
-            .to_string()
-            .contains("line 3"));
+        assert!(parse_line("[1]".into(), 3).unwrap_err().to_string().contains("line 3"));
         assert!(parse_line(r#"{"text": 5}"#.into(), 4).is_err());
         assert!(parse_line(r#"{"id": "2501.00001"}"#.into(), 4).is_err(), "no title");
         assert!(parse_line("{".into(), 5).is_err());

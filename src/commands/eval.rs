@@ -5,8 +5,8 @@ use crate::cli::{EvalArgs, EvalBenchmark, EvalCsfcubeArgs, EvalHistoryArgs};
 use crate::embed;
 use crate::eval::csfcube::{self, Aggregation, FacetSummary, QueryResult};
 use crate::eval::{feedback, history, Rng};
-use crate::library::{self, Library};
 use crate::library::lexical::LexicalIndex;
+use crate::library::{self, Library};
 use crate::rank::{Method, Terms, Vocabulary, DEFAULT_METHOD};
 use crate::workflow::ingest::progress_bar;
 use anyhow::{bail, Context, Result};
@@ -93,18 +93,11 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
             if !args.feedback.is_empty() {
                 bail!("--feedback simulates ratings on our own vectors; it does not apply to --ranked runs");
             }
-            Rankings {
-                ranker: pattern.clone(),
-                main: ranked_from_run(&queries, pattern)?,
-                by_method: Vec::new(),
-                feedback: Vec::new(),
-            }
+            Rankings { ranker: pattern.clone(), main: ranked_from_run(&queries, pattern)?, by_method: Vec::new(), feedback: Vec::new() }
         }
         None => embed_and_rank(&collection, &queries, args, verbose)?,
     };
-    let score_all = |ranked: &[Vec<u8>]| -> Vec<QueryResult> {
-        queries.iter().zip(ranked).map(|(q, r)| csfcube::score(q, r)).collect()
-    };
+    let score_all = |ranked: &[Vec<u8>]| -> Vec<QueryResult> { queries.iter().zip(ranked).map(|(q, r)| csfcube::score(q, r)).collect() };
     let results = score_all(&rankings.main);
     let (summary, aggregation) = csfcube::summarise(&results, collection.folds.as_ref());
     let methods: Vec<MethodRow> = rankings
@@ -113,12 +106,7 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
         .filter_map(|(method, ranked)| {
             let (rows, _) = csfcube::summarise(&score_all(ranked), collection.folds.as_ref());
             let all = rows.into_iter().find(|r| r.facet == "aggregated")?;
-            Some(MethodRow {
-                method: method.name(),
-                map: all.map,
-                ndcg_pct20: all.ndcg_pct20,
-                ndcg_at20: all.ndcg_at20,
-            })
+            Some(MethodRow { method: method.name(), map: all.map, ndcg_pct20: all.ndcg_pct20, ndcg_at20: all.ndcg_at20 })
         })
         .collect();
     let ranker = rankings.ranker;
@@ -154,15 +142,9 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
 
 /// Embeds every paper the queries need once, then ranks each pool by
 /// cosine and by each ranking method.
-fn embed_and_rank(
-    collection: &csfcube::Collection,
-    queries: &[csfcube::Query],
-    args: &EvalCsfcubeArgs,
-    verbose: bool,
-) -> Result<Rankings> {
+fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], args: &EvalCsfcubeArgs, verbose: bool) -> Result<Rankings> {
     let ids = collection.papers_needed(queries);
-    let texts: Vec<String> =
-        ids.iter().map(|id| collection.papers.get(id).map(|p| p.embedding_text()).unwrap_or_default()).collect();
+    let texts: Vec<String> = ids.iter().map(|id| collection.papers.get(id).map(|p| p.embedding_text()).unwrap_or_default()).collect();
     let embedder = embed::load(&args.model, verbose)?;
     let start = Instant::now();
     let bar = progress_bar("embedding");
@@ -190,11 +172,8 @@ fn embed_and_rank(
         queries.iter().map(|q| csfcube::background(q, &ids, &papers.vectors, history::BACKGROUND, &mut rng)).collect();
     let mut by_method = Vec::new();
     for method in Method::ALL {
-        let ranked = queries
-            .iter()
-            .zip(&backgrounds)
-            .map(|(q, bg)| csfcube::rank_with_method(method, q, &papers, bg))
-            .collect::<Result<_>>()?;
+        let ranked =
+            queries.iter().zip(&backgrounds).map(|(q, bg)| csfcube::rank_with_method(method, q, &papers, bg)).collect::<Result<_>>()?;
         by_method.push((method, ranked));
     }
     let mut rows = Vec::new();
@@ -214,9 +193,8 @@ fn embed_and_rank(
                     without.push(o.without);
                     liked += o.liked;
                 }
-                let agg = |r: &[QueryResult]| {
-                    csfcube::summarise(r, collection.folds.as_ref()).0.into_iter().find(|s| s.facet == "aggregated")
-                };
+                let agg =
+                    |r: &[QueryResult]| csfcube::summarise(r, collection.folds.as_ref()).0.into_iter().find(|s| s.facet == "aggregated");
                 let (Some(a), Some(b)) = (agg(&with), agg(&without)) else { continue };
                 let pct = |x: f64| (x * 10_000.0).round() / 100.0;
                 rows.push(FeedbackRow {
@@ -238,9 +216,7 @@ fn embed_and_rank(
 /// Grades in the order a CSFCube-format run file ranks each pool.
 fn ranked_from_run(queries: &[csfcube::Query], pattern: &str) -> Result<Vec<Vec<u8>>> {
     if !pattern.contains("{facet}") {
-        bail!(
-            "--ranked needs a path with {{facet}} in it, e.g. runs/test-pid2pool-csfcube-specter-{{facet}}-ranked.json"
-        );
+        bail!("--ranked needs a path with {{facet}} in it, e.g. runs/test-pid2pool-csfcube-specter-{{facet}}-ranked.json");
     }
     let mut runs = HashMap::new();
     for facet in csfcube::FACETS {
@@ -251,9 +227,10 @@ fn ranked_from_run(queries: &[csfcube::Query], pattern: &str) -> Result<Vec<Vec<
     queries
         .iter()
         .map(|q| {
-            let ranking = runs.get(q.facet.as_str()).and_then(|r| r.get(&q.pid)).with_context(|| {
-                format!("{} has no ranking for query {}", pattern.replace("{facet}", &q.facet), q.pid)
-            })?;
+            let ranking = runs
+                .get(q.facet.as_str())
+                .and_then(|r| r.get(&q.pid))
+                .with_context(|| format!("{} has no ranking for query {}", pattern.replace("{facet}", &q.facet), q.pid))?;
             csfcube::grades_in_order(q, ranking)
         })
         .collect()
@@ -275,14 +252,9 @@ fn write_csfcube_table(out: &mut impl Write, ranker: &str, summary: &[FacetSumma
     }
     let how = match how {
         Aggregation::TestFolds => "mean of the two test folds (CSFCube protocol)",
-        Aggregation::QueryMean => {
-            "plain mean over the queries evaluated (not all of the splits: not the CSFCube protocol)"
-        }
+        Aggregation::QueryMean => "plain mean over the queries evaluated (not all of the splits: not the CSFCube protocol)",
     };
-    writeln!(
-        out,
-        "MAP: grades 2-3 relevant. NDCG: linear gains, CSFCube's discount; NDCG%20 cuts at 20% of the pool."
-    )?;
+    writeln!(out, "MAP: grades 2-3 relevant. NDCG: linear gains, CSFCube's discount; NDCG%20 cuts at 20% of the pool.")?;
     writeln!(out, "Averages: {how}. Figures are percentages.")?;
     Ok(())
 }
@@ -295,14 +267,7 @@ fn write_method_table(out: &mut impl Write, methods: &[MethodRow]) -> Result<()>
     writeln!(out, "By ranking method, the query paper as the only seed (aggregated):")?;
     writeln!(out, "{:<13} {:>7} {:>8} {:>8}", "method", "MAP", "NDCG%20", "NDCG@20")?;
     for m in methods {
-        writeln!(
-            out,
-            "{:<13} {:>7.2} {:>8.2} {:>8.2}",
-            m.method,
-            100.0 * m.map,
-            100.0 * m.ndcg_pct20,
-            100.0 * m.ndcg_at20
-        )?;
+        writeln!(out, "{:<13} {:>7.2} {:>8.2} {:>8.2}", m.method, 100.0 * m.map, 100.0 * m.ndcg_pct20, 100.0 * m.ndcg_at20)?;
     }
     Ok(())
 }

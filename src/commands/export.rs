@@ -30,10 +30,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     std::fs::rename(&tmp, &args.file).with_context(|| format!("cannot write {}", args.file.display()))?;
     let papers = lib.store.count("SELECT count(*) FROM papers")? as usize;
     if papers > written {
-        eprintln!(
-            "warning: {} paper(s) have no vector from {model} and were left out; `paperscout ingest` embeds them",
-            papers - written
-        );
+        eprintln!("warning: {} paper(s) have no vector from {model} and were left out; `paperscout ingest` embeds them", papers - written);
     }
     println!("{written} papers with {dim}-dimensional vectors from {model} in {:.1}s ({})", library::secs(start), args.file.display());
     Ok(())

@@ -22,11 +22,7 @@ use crate::cli::{Cli, Command};
 
 /// Whether `e` comes from writing to a pipe whose reader has gone.
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
+    e.chain().any(|cause| cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {

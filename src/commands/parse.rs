@@ -20,12 +20,7 @@ pub fn run(args: &ParseArgs, verbose: bool) -> anyhow::Result<()> {
                     eprintln!("warning: {summary}");
                 }
                 if verbose {
-                    eprintln!(
-                        "{}: {} paper(s) as {}",
-                        path.display(),
-                        parsed.papers.len(),
-                        parsed.format.name()
-                    );
+                    eprintln!("{}: {} paper(s) as {}", path.display(), parsed.papers.len(), parsed.format.name());
                 }
                 if args.json {
                     report::json::write_papers(&mut out, &parsed.papers)?;

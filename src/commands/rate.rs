@@ -11,9 +11,7 @@ pub fn run(args: &RateArgs) -> Result<()> {
     let paper = {
         let lib = Library::open_read(&dir)?;
         let id = ArxivId::parse(&args.id).with_context(|| format!("{:?} is not an arXiv id", args.id))?;
-        lib.store
-            .get_paper(&id.id)?
-            .with_context(|| format!("{} is not in the library at {}", id.id, dir.display()))?
+        lib.store.get_paper(&id.id)?.with_context(|| format!("{} is not in the library at {}", id.id, dir.display()))?
     };
     let mut lib = Library::open_write_existing(&dir)?;
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);

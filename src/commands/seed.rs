@@ -138,7 +138,10 @@ fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, verbose: 
     }
     zotero::apply(&mut lib, &args.profile, &plan)?;
     let embedded = seeds::embed_seeds(&mut lib, &args.profile, &args.model, verbose).map_err(|e| {
-        e.context(format!("the seeds are stored in profile {:?} but not embedded; the same sync with a working model embeds them", args.profile))
+        e.context(format!(
+            "the seeds are stored in profile {:?} but not embedded; the same sync with a working model embeds them",
+            args.profile
+        ))
     })?;
     writeln!(out, "{line}; {embedded} embedded")?;
     Ok(())

@@ -62,7 +62,8 @@ fn password(file: Option<&Path>, name: &str, confirm: bool) -> Result<String> {
         accounts::check_password(first).with_context(|| format!("{}", f.display()))?;
         return Ok(first.to_string());
     }
-    let p = rpassword::prompt_password(format!("password for {name}: ")).context("cannot read a password (give --password-file FILE when there is no terminal)")?;
+    let p = rpassword::prompt_password(format!("password for {name}: "))
+        .context("cannot read a password (give --password-file FILE when there is no terminal)")?;
     accounts::check_password(&p)?;
     if confirm {
         let again = rpassword::prompt_password("again: ").context("cannot read a password")?;

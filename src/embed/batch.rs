@@ -24,11 +24,7 @@ impl Batch {
             cu_seqlens.push(input_ids.len());
             max_len = max_len.max(s.len());
         }
-        Batch {
-            input_ids,
-            cu_seqlens,
-            max_len,
-        }
+        Batch { input_ids, cu_seqlens, max_len }
     }
 
     /// Number of sequences.
@@ -60,10 +56,7 @@ impl Batch {
         let rows = self.rows(seqs.clone());
         Batch {
             input_ids: self.input_ids[rows.clone()].to_vec(),
-            cu_seqlens: self.cu_seqlens[seqs.start..=seqs.end]
-                .iter()
-                .map(|c| c - rows.start)
-                .collect(),
+            cu_seqlens: self.cu_seqlens[seqs.start..=seqs.end].iter().map(|c| c - rows.start).collect(),
             max_len: seqs.map(|i| self.seq(i).len()).max().unwrap_or(0),
         }
     }
@@ -159,10 +152,7 @@ mod tests {
 
     #[test]
     fn split_balances_cost_and_slices_keep_rows() {
-        let seqs: Vec<Vec<u32>> = [9usize, 8, 8, 5, 3, 3, 2, 1]
-            .iter()
-            .map(|&n| (0..n as u32).collect())
-            .collect();
+        let seqs: Vec<Vec<u32>> = [9usize, 8, 8, 5, 3, 3, 2, 1].iter().map(|&n| (0..n as u32).collect()).collect();
         let batch = Batch::from_sequences(seqs.iter().map(Vec::as_slice));
         for parts in 1..=10 {
             let ranges = batch.split(parts, |len| len as f64);

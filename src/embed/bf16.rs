@@ -72,13 +72,7 @@ impl Bf16Linear {
         let kp = k.div_ceil(2) * 2;
         if !packed {
             let rounded = w.iter().map(|&v| from_bf16(to_bf16(v))).collect();
-            return Bf16Linear {
-                n,
-                k,
-                kp,
-                packed: Vec::new(),
-                rounded,
-            };
+            return Bf16Linear { n, k, kp, packed: Vec::new(), rounded };
         }
         let mut packed = vec![0u16; n.div_ceil(PANEL) * PANEL * kp];
         for c in 0..n {
@@ -87,25 +81,12 @@ impl Bf16Linear {
                 packed[p * PANEL * kp + (j / 2) * PANEL * 2 + lane * 2 + j % 2] = to_bf16(v);
             }
         }
-        Bf16Linear {
-            n,
-            k,
-            kp,
-            packed,
-            rounded: Vec::new(),
-        }
+        Bf16Linear { n, k, kp, packed, rounded: Vec::new() }
     }
 
     /// `out[t, n] = x[t, k] · wᵀ`, bias left out, like the fp32 `linear`;
     /// `fp32` runs a product of that shape on f32 slices.
-    pub fn forward(
-        &self,
-        x: &[f32],
-        t: usize,
-        out: &mut [f32],
-        scratch: &mut Scratch,
-        fp32: impl FnOnce(&[f32], &[f32], &mut [f32]),
-    ) {
+    pub fn forward(&self, x: &[f32], t: usize, out: &mut [f32], scratch: &mut Scratch, fp32: impl FnOnce(&[f32], &[f32], &mut [f32])) {
         let (n, k, kp) = (self.n, self.k, self.kp);
         assert!(x.len() >= t * k && out.len() >= t * n);
         #[cfg(target_arch = "x86_64")]
@@ -126,9 +107,7 @@ impl Bf16Linear {
             return;
         }
         scratch.f.clear();
-        scratch
-            .f
-            .extend(x[..t * k].iter().map(|&v| from_bf16(to_bf16(v))));
+        scratch.f.extend(x[..t * k].iter().map(|&v| from_bf16(to_bf16(v))));
         fp32(&scratch.f, &self.rounded, &mut out[..t * n]);
     }
 }
@@ -184,13 +163,7 @@ mod avx512 {
     /// `M` rows × `V` panels of 16 channels over the whole of k.
     #[target_feature(enable = "avx512f,avx512bf16")]
     #[inline]
-    unsafe fn tile<const M: usize, const V: usize>(
-        w: &Bf16Linear,
-        a: &[u16],
-        r0: usize,
-        p0: usize,
-        out: &mut [f32],
-    ) {
+    unsafe fn tile<const M: usize, const V: usize>(w: &Bf16Linear, a: &[u16], r0: usize, p0: usize, out: &mut [f32]) {
         let kp = w.kp;
         let mut acc = [[_mm512_setzero_ps(); V]; M];
         let arow = a.as_ptr().add(r0 * kp);
@@ -228,9 +201,7 @@ mod tests {
         let mut s = seed;
         (0..n)
             .map(|_| {
-                s = s
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
             })
             .collect()

@@ -134,10 +134,7 @@ pub(crate) fn exp(x: f32) -> f32 {
     // not vectorise).
     let ni = (t.to_bits() as i32).wrapping_sub(ROUND.to_bits() as i32);
     let r = x - n * 0.693_359_4 + n * 2.121_944_4e-4;
-    let p = ((((1.987_569_1e-4 * r + 1.398_2e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r
-        + 1.666_666_5e-1)
-        * r
-        + 0.5;
+    let p = ((((1.987_569_1e-4 * r + 1.398_2e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r + 1.666_666_5e-1) * r + 0.5;
     let y = p * r * r + r + 1.0;
     let bits = (ni.wrapping_add(127) as u32) << 23;
     y * f32::from_bits(bits)
@@ -147,9 +144,7 @@ pub(crate) fn exp(x: f32) -> f32 {
 pub(crate) fn erf(x: f32) -> f32 {
     let a = x.abs();
     let t = 1.0 / (1.0 + 0.327_591_1 * a);
-    let poly = ((((1.061_405_4 * t - 1.453_152_1) * t + 1.421_413_8) * t - 0.284_496_74) * t
-        + 0.254_829_6)
-        * t;
+    let poly = ((((1.061_405_4 * t - 1.453_152_1) * t + 1.421_413_8) * t - 0.284_496_74) * t + 0.254_829_6) * t;
     (1.0 - poly * exp(-a * a)).copysign(x)
 }
 
@@ -269,10 +264,7 @@ mod tests {
         let mut x = -87.0f32;
         while x < 88.0 {
             let (got, want) = (exp(x), x.exp());
-            assert!(
-                ((got - want) / want).abs() < 4e-7,
-                "exp({x}) = {got}, want {want}"
-            );
+            assert!(((got - want) / want).abs() < 4e-7, "exp({x}) = {got}, want {want}");
             x += 0.0137;
         }
         assert_eq!(exp(0.0), 1.0);
@@ -284,17 +276,10 @@ mod tests {
         while x < 8.0 {
             let want = libm_erf(x as f64);
             // Abramowitz-Stegun 7.1.26 is within 1.5e-7; f32 rounding adds a few ulps.
-            assert!(
-                (erf(x) as f64 - want).abs() < 5e-7,
-                "erf({x}) = {}, want {want}",
-                erf(x)
-            );
+            assert!((erf(x) as f64 - want).abs() < 5e-7, "erf({x}) = {}, want {want}", erf(x));
             let g = gelu(x) as f64;
             let gw = 0.5 * x as f64 * (1.0 + libm_erf(x as f64 / std::f64::consts::SQRT_2));
-            assert!(
-                (g - gw).abs() < 1e-6 * (1.0 + gw.abs()),
-                "gelu({x}) = {g}, want {gw}"
-            );
+            assert!((g - gw).abs() < 1e-6 * (1.0 + gw.abs()), "gelu({x}) = {g}, want {gw}");
             x += 0.003;
         }
     }
@@ -328,14 +313,7 @@ mod tests {
         assert_eq!(x, vec![-1.0, 1.5]);
 
         let mut x = vec![1.0, 1.0];
-        add_residual_layer_norm(
-            &mut x,
-            &[0.0, 1.0],
-            &[0.0, 1.0],
-            &[2.0, 2.0],
-            &[0.0, 0.0],
-            0.0,
-        );
+        add_residual_layer_norm(&mut x, &[0.0, 1.0], &[0.0, 1.0], &[2.0, 2.0], &[0.0, 0.0], 0.0);
         assert_eq!(x, vec![-2.0, 2.0]);
 
         let mut r = vec![-1.0, 1.0];

@@ -54,10 +54,7 @@ fn precision_suffix(p: Precision) -> &'static str {
 
 /// The precision a model id was made with.
 fn precision_of(model_id: &str) -> Precision {
-    [Precision::Bf16, Precision::Fp16]
-        .into_iter()
-        .find(|&p| model_id.ends_with(precision_suffix(p)))
-        .unwrap_or(Precision::Fp32)
+    [Precision::Bf16, Precision::Fp16].into_iter().find(|&p| model_id.ends_with(precision_suffix(p))).unwrap_or(Precision::Fp32)
 }
 
 /// `args` with the precision of the library's vectors (`library_model`)
@@ -74,11 +71,7 @@ pub fn args_for_library(args: &ModelArgs, library_model: Option<&str>) -> ModelA
 /// The error for a model whose vectors a library does not hold, with the
 /// flag that fixes it.
 pub fn model_mismatch(library: &str, found: &str) -> String {
-    let base = |id: &str| {
-        id.strip_suffix(precision_suffix(precision_of(id)))
-            .unwrap_or(id)
-            .to_string()
-    };
+    let base = |id: &str| id.strip_suffix(precision_suffix(precision_of(id))).unwrap_or(id).to_string();
     let fix = if base(library) == base(found) {
         let name = match precision_of(library) {
             Precision::Fp32 => "fp32",
@@ -135,13 +128,7 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
-    let opts = RunOptions {
-        device,
-        candle_ops: !native,
-        batch_tokens: args.batch_tokens,
-        threads: args.threads,
-        precision,
-    };
+    let opts = RunOptions { device, candle_ops: !native, batch_tokens: args.batch_tokens, threads: args.threads, precision };
     let embedder = SentenceEmbedder::open(&model, &opts)?;
     embedder.self_check()?;
     if verbose {
@@ -169,8 +156,7 @@ fn first_line(e: candle_core::Error) -> String {
 
 #[cfg(feature = "cuda")]
 fn cuda_device() -> Result<Device> {
-    Device::new_cuda(0)
-        .map_err(|e| anyhow::anyhow!("--device cuda: no usable CUDA device: {}", first_line(e)))
+    Device::new_cuda(0).map_err(|e| anyhow::anyhow!("--device cuda: no usable CUDA device: {}", first_line(e)))
 }
 
 #[cfg(not(feature = "cuda"))]
@@ -208,27 +194,12 @@ mod tests {
     fn a_library_keeps_its_precision_unless_asked_otherwise() {
         let plain = ModelArgs::default();
         let lib = Some("m:abc:bf16");
-        assert_eq!(
-            args_for_library(&plain, lib).precision,
-            Some(Precision::Bf16)
-        );
-        assert_eq!(
-            args_for_library(&plain, Some("m:abc")).precision,
-            Some(Precision::Fp32)
-        );
+        assert_eq!(args_for_library(&plain, lib).precision, Some(Precision::Bf16));
+        assert_eq!(args_for_library(&plain, Some("m:abc")).precision, Some(Precision::Fp32));
         assert_eq!(args_for_library(&plain, None).precision, None);
-        assert_eq!(
-            args_for_library(&plain, Some("m:abc:fp16")).precision,
-            Some(Precision::Fp16)
-        );
-        let fp32 = ModelArgs {
-            precision: Some(Precision::Fp32),
-            ..ModelArgs::default()
-        };
-        assert_eq!(
-            args_for_library(&fp32, lib).precision,
-            Some(Precision::Fp32)
-        );
+        assert_eq!(args_for_library(&plain, Some("m:abc:fp16")).precision, Some(Precision::Fp16));
+        let fp32 = ModelArgs { precision: Some(Precision::Fp32), ..ModelArgs::default() };
+        assert_eq!(args_for_library(&fp32, lib).precision, Some(Precision::Fp32));
     }
 
     #[test]

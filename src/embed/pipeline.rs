@@ -53,14 +53,11 @@ pub struct SentenceEmbedder {
 }
 
 fn sha256_prefix(path: &Path) -> Result<String> {
-    let mut f =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 20];
     loop {
-        let n = f
-            .read(&mut buf)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let n = f.read(&mut buf).with_context(|| format!("cannot read {}", path.display()))?;
         if n == 0 {
             break;
         }
@@ -74,8 +71,7 @@ impl SentenceEmbedder {
     /// Loads a model directory in sentence-transformers layout.
     pub fn open(model: &ResolvedModel, opts: &RunOptions) -> Result<Self> {
         let dir = &model.dir;
-        Self::open_dir(model, opts)
-            .with_context(|| format!("model {} ({})", dir.display(), model.source))
+        Self::open_dir(model, opts).with_context(|| format!("model {} ({})", dir.display(), model.source))
     }
 
     fn open_dir(model: &ResolvedModel, opts: &RunOptions) -> Result<Self> {
@@ -84,16 +80,10 @@ impl SentenceEmbedder {
         let tdir = &st.transformer_dir;
         let config_path = tdir.join("config.json");
         if !config_path.is_file() {
-            bail!(
-                "not a model directory: {} is missing",
-                config_path.display()
-            );
+            bail!("not a model directory: {} is missing", config_path.display());
         }
         let cfg = BertConfig::read(&config_path)?;
-        let max_len = st
-            .max_seq_length
-            .unwrap_or(cfg.max_position_embeddings)
-            .min(cfg.max_position_embeddings);
+        let max_len = st.max_seq_length.unwrap_or(cfg.max_position_embeddings).min(cfg.max_position_embeddings);
         let tokenizer_path = tdir.join("tokenizer.json");
         if !tokenizer_path.is_file() {
             bail!("{} is missing", tokenizer_path.display());
@@ -115,31 +105,18 @@ impl SentenceEmbedder {
         };
         let weights = BertWeights::load(cfg, &weights_path, dtype, &opts.device)?;
         let pool = match opts.threads {
-            Some(n) => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .context("cannot start the worker threads")?,
-            ),
+            Some(n) => Some(rayon::ThreadPoolBuilder::new().num_threads(n).build().context("cannot start the worker threads")?),
             None => None,
         };
         let backend: Box<dyn Backend> = if opts.device.is_cpu() && !opts.candle_ops {
-            Box::new(NativeBert::new(
-                &weights,
-                opts.precision == Precision::Bf16,
-            )?)
+            Box::new(NativeBert::new(&weights, opts.precision == Precision::Bf16)?)
         } else {
             Box::new(CandleBert::new(weights, opts.device.clone()))
         };
         debug_assert!(max_len <= backend.max_positions());
         // bf16 and fp16 vectors differ (slightly) from fp32 ones; a library
         // keeps them apart.
-        let id = format!(
-            "{}:{}{}",
-            model.name,
-            sha256_prefix(&weights_path)?,
-            super::precision_suffix(opts.precision)
-        );
+        let id = format!("{}:{}{}", model.name, sha256_prefix(&weights_path)?, super::precision_suffix(opts.precision));
         let dim = backend.hidden_size() * st.pooling.len();
         let describe = match &pool {
             Some(p) => p.install(|| backend.describe()),
@@ -148,23 +125,13 @@ impl SentenceEmbedder {
         // The native forward gives each thread whole sequences of a batch, so
         // a batch holds at least two full-length ones per thread: on many
         // cores a 4096-token batch of abstracts would leave most idle.
-        let threads = pool
-            .as_ref()
-            .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
-        let default_tokens = if opts.device.is_cpu() {
-            DEFAULT_BATCH_TOKENS.max(2 * threads * max_len)
-        } else {
-            DEFAULT_GPU_BATCH_TOKENS
-        };
+        let threads = pool.as_ref().map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
+        let default_tokens = if opts.device.is_cpu() { DEFAULT_BATCH_TOKENS.max(2 * threads * max_len) } else { DEFAULT_GPU_BATCH_TOKENS };
         let batch_tokens = opts.batch_tokens.unwrap_or(default_tokens).max(1);
         let summary = format!(
             "{id}, dim {dim}, max_seq_length {max_len}, pooling {}, {}normalized; {describe}; \
              batches of at most {batch_tokens} tokens",
-            st.pooling
-                .iter()
-                .map(|p| p.name())
-                .collect::<Vec<_>>()
-                .join("+"),
+            st.pooling.iter().map(|p| p.name()).collect::<Vec<_>>().join("+"),
             if st.normalize { "" } else { "not " },
         );
         Ok(SentenceEmbedder {
@@ -173,10 +140,7 @@ impl SentenceEmbedder {
             dim,
             tokenizer,
             backend,
-            head: Head {
-                modes: st.pooling,
-                normalize: st.normalize,
-            },
+            head: Head { modes: st.pooling, normalize: st.normalize },
             batch_tokens,
             pool,
             summary,
@@ -197,11 +161,7 @@ impl SentenceEmbedder {
 
     /// Tokens per text after truncation, special tokens included.
     pub fn token_counts(&self, texts: &[&str]) -> Result<Vec<usize>> {
-        Ok(self
-            .run(|| self.tokenizer.encode(texts))?
-            .iter()
-            .map(Vec::len)
-            .collect())
+        Ok(self.run(|| self.tokenizer.encode(texts))?.iter().map(Vec::len).collect())
     }
 
     fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
@@ -240,12 +200,7 @@ impl Embedder for SentenceEmbedder {
                 self.run(|| self.backend.forward(&batch, &self.head))?
             };
             if vectors.len() != group.len() * self.dim {
-                bail!(
-                    "the model backend gave {} numbers for {} texts of dimension {}",
-                    vectors.len(),
-                    group.len(),
-                    self.dim
-                );
+                bail!("the model backend gave {} numbers for {} texts of dimension {}", vectors.len(), group.len(), self.dim);
             }
             for (v, &i) in vectors.chunks_exact(self.dim).zip(&group) {
                 if v.iter().any(|x| !x.is_finite()) {

@@ -30,12 +30,7 @@ pub fn pool_batch(hidden: &[f32], width: usize, batch: &Batch, head: &Head) -> V
 /// Pools the rows `[start, end)` of `hidden` (row width `width`) with each of
 /// `modes`, concatenated. Every token counts: sentence-transformers' attention
 /// mask only hides padding, which packed batches do not have.
-pub fn pool(
-    hidden: &[f32],
-    width: usize,
-    rows: std::ops::Range<usize>,
-    modes: &[PoolMode],
-) -> Vec<f32> {
+pub fn pool(hidden: &[f32], width: usize, rows: std::ops::Range<usize>, modes: &[PoolMode]) -> Vec<f32> {
     let n = rows.len();
     let tokens = &hidden[rows.start * width..rows.end * width];
     let mut out = Vec::with_capacity(width * modes.len());
@@ -64,11 +59,7 @@ pub fn pool(
                         *a += b as f64;
                     }
                 }
-                let div = if mode == PoolMode::Mean {
-                    n as f64
-                } else {
-                    (n as f64).sqrt()
-                };
+                let div = if mode == PoolMode::Mean { n as f64 } else { (n as f64).sqrt() };
                 out.extend(sum.into_iter().map(|s| (s / div.max(1e-9)) as f32));
             }
         }
@@ -89,14 +80,8 @@ mod tests {
         assert_eq!(pool(&h, 2, 0..2, &[PoolMode::Max]), vec![3.0, 4.0]);
         let s = pool(&h, 2, 0..2, &[PoolMode::MeanSqrtLen]);
         assert!((s[0] - 4.0 / 2f32.sqrt()).abs() < 1e-6);
-        assert_eq!(
-            pool(&h, 2, 1..1, &[PoolMode::Cls, PoolMode::Max]),
-            vec![0.0; 4]
-        );
-        assert_eq!(
-            pool(&h, 2, 2..3, &[PoolMode::Cls, PoolMode::Mean]),
-            vec![9.0, 9.0, 9.0, 9.0]
-        );
+        assert_eq!(pool(&h, 2, 1..1, &[PoolMode::Cls, PoolMode::Max]), vec![0.0; 4]);
+        assert_eq!(pool(&h, 2, 2..3, &[PoolMode::Cls, PoolMode::Mean]), vec![9.0, 9.0, 9.0, 9.0]);
     }
 
     #[test]

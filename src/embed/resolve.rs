@@ -72,37 +72,16 @@ pub fn resolve(flag: Option<&Path>) -> Result<ResolvedModel> {
 }
 
 /// The files of the default model that loading reads (config.json first).
-const HUB_FILES: &[&str] = &[
-    "config.json",
-    "tokenizer.json",
-    "model.safetensors",
-    "modules.json",
-    "sentence_bert_config.json",
-    "1_Pooling/config.json",
-];
+const HUB_FILES: &[&str] =
+    &["config.json", "tokenizer.json", "model.safetensors", "modules.json", "sentence_bert_config.json", "1_Pooling/config.json"];
 
 fn from_hub() -> Result<ResolvedModel> {
-    let name = DEFAULT_REPO
-        .rsplit('/')
-        .next()
-        .unwrap_or(DEFAULT_NAME)
-        .to_string();
+    let name = DEFAULT_REPO.rsplit('/').next().unwrap_or(DEFAULT_NAME).to_string();
     let cache = hf_hub::Cache::from_env();
     let cached = cache.model(DEFAULT_REPO.to_string());
-    if let Some(paths) = HUB_FILES
-        .iter()
-        .map(|f| cached.get(f))
-        .collect::<Option<Vec<_>>>()
-    {
-        let dir = paths[0]
-            .parent()
-            .context("odd hub cache path")?
-            .to_path_buf();
-        return Ok(ResolvedModel {
-            dir,
-            name,
-            source: "Hugging Face cache".into(),
-        });
+    if let Some(paths) = HUB_FILES.iter().map(|f| cached.get(f)).collect::<Option<Vec<_>>>() {
+        let dir = paths[0].parent().context("odd hub cache path")?.to_path_buf();
+        return Ok(ResolvedModel { dir, name, source: "Hugging Face cache".into() });
     }
     let api = hf_hub::api::sync::ApiBuilder::from_env()
         .with_progress(false)
@@ -112,15 +91,9 @@ fn from_hub() -> Result<ResolvedModel> {
     let repo = api.model(DEFAULT_REPO.to_string());
     let mut dir = None;
     for f in HUB_FILES {
-        let p = repo
-            .get(f)
-            .with_context(|| format!("downloading {f} of {DEFAULT_REPO}"))?;
+        let p = repo.get(f).with_context(|| format!("downloading {f} of {DEFAULT_REPO}"))?;
         dir.get_or_insert_with(|| p.parent().map(Path::to_path_buf));
     }
     let dir = dir.flatten().context("odd hub cache path")?;
-    Ok(ResolvedModel {
-        dir,
-        name,
-        source: "downloaded from the Hugging Face hub".into(),
-    })
+    Ok(ResolvedModel { dir, name, source: "downloaded from the Hugging Face hub".into() })
 }

@@ -79,8 +79,7 @@ struct PoolingConfig {
 }
 
 fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not valid", path.display()))
 }
 
@@ -112,32 +111,19 @@ impl SentenceConfig {
             }
         }
         let sbert_path = transformer_dir.join("sentence_bert_config.json");
-        let sbert: SbertConfig = if sbert_path.is_file() {
-            read_json(&sbert_path)?
-        } else {
-            SbertConfig::default()
-        };
+        let sbert: SbertConfig = if sbert_path.is_file() { read_json(&sbert_path)? } else { SbertConfig::default() };
         let pooling = match pooling_dir {
             Some(p) => pool_modes(&p.join("config.json"))?,
             None => vec![PoolMode::Mean],
         };
-        Ok(SentenceConfig {
-            transformer_dir,
-            max_seq_length: sbert.max_seq_length,
-            lowercase: sbert.do_lower_case,
-            pooling,
-            normalize,
-        })
+        Ok(SentenceConfig { transformer_dir, max_seq_length: sbert.max_seq_length, lowercase: sbert.do_lower_case, pooling, normalize })
     }
 }
 
 fn pool_modes(path: &Path) -> Result<Vec<PoolMode>> {
     let c: PoolingConfig = read_json(path)?;
     if c.pooling_mode_weightedmean_tokens || c.pooling_mode_lasttoken {
-        bail!(
-            "{}: weighted-mean and last-token pooling are not supported",
-            path.display()
-        );
+        bail!("{}: weighted-mean and last-token pooling are not supported", path.display());
     }
     let mut modes = Vec::new();
     if let Some(m) = &c.pooling_mode {
@@ -146,10 +132,7 @@ fn pool_modes(path: &Path) -> Result<Vec<PoolMode>> {
             "max" => PoolMode::Max,
             "mean" => PoolMode::Mean,
             "mean_sqrt_len_tokens" => PoolMode::MeanSqrtLen,
-            other => bail!(
-                "{}: pooling mode {other:?} is not supported",
-                path.display()
-            ),
+            other => bail!("{}: pooling mode {other:?} is not supported", path.display()),
         });
     } else {
         // sentence-transformers concatenates the enabled parts in this order.
@@ -188,11 +171,7 @@ mod tests {
     fn minilm_layout() {
         let d = tempfile::tempdir().unwrap();
         write(d.path(), "modules.json", MODULES);
-        write(
-            d.path(),
-            "sentence_bert_config.json",
-            r#"{"max_seq_length": 256, "do_lower_case": false}"#,
-        );
+        write(d.path(), "sentence_bert_config.json", r#"{"max_seq_length": 256, "do_lower_case": false}"#);
         write(
             d.path(),
             "1_Pooling/config.json",
@@ -214,11 +193,7 @@ mod tests {
             "modules.json",
             r#"[{"path":"","type":"sentence_transformers.models.Transformer"},{"path":"1_Pooling","type":"sentence_transformers.models.Pooling"}]"#,
         );
-        write(
-            d.path(),
-            "1_Pooling/config.json",
-            r#"{"pooling_mode_cls_token":true}"#,
-        );
+        write(d.path(), "1_Pooling/config.json", r#"{"pooling_mode_cls_token":true}"#);
         let c = SentenceConfig::read(d.path()).unwrap();
         assert_eq!(c.pooling, vec![PoolMode::Cls]);
         assert!(!c.normalize);
@@ -230,10 +205,7 @@ mod tests {
             r#"{"pooling_mode_mean_tokens":true,"pooling_mode_max_tokens":true,"pooling_mode_cls_token":true}"#,
         );
         let c = SentenceConfig::read(d.path()).unwrap();
-        assert_eq!(
-            c.pooling,
-            vec![PoolMode::Cls, PoolMode::Max, PoolMode::Mean]
-        );
+        assert_eq!(c.pooling, vec![PoolMode::Cls, PoolMode::Max, PoolMode::Mean]);
     }
 
     #[test]

@@ -42,19 +42,10 @@ fn prefix(text: &str, chars: usize) -> &str {
 impl TextTokenizer {
     /// `max_len` counts the special tokens, as sentence-transformers does.
     pub fn load(path: &Path, max_len: usize, lowercase: bool) -> Result<Self> {
-        let mut inner = Tokenizer::from_file(path)
-            .map_err(|e| anyhow!("{} is not a usable tokenizer: {e}", path.display()))?;
+        let mut inner = Tokenizer::from_file(path).map_err(|e| anyhow!("{} is not a usable tokenizer: {e}", path.display()))?;
         inner
-            .with_truncation(Some(TruncationParams {
-                max_length: max_len,
-                ..Default::default()
-            }))
-            .map_err(|e| {
-                anyhow!(
-                    "{}: cannot set truncation to {max_len}: {e}",
-                    path.display()
-                )
-            })?;
+            .with_truncation(Some(TruncationParams { max_length: max_len, ..Default::default() }))
+            .map_err(|e| anyhow!("{}: cannot set truncation to {max_len}: {e}", path.display()))?;
         inner.with_padding(None);
         Ok(TextTokenizer { inner, lowercase, max_len })
     }
@@ -101,15 +92,9 @@ impl TextTokenizer {
     }
 
     fn encode_exact(&self, texts: &[&str]) -> Result<Vec<Vec<u32>>> {
-        let inputs: Vec<String> = if self.lowercase {
-            texts.iter().map(|t| t.to_lowercase()).collect()
-        } else {
-            texts.iter().map(|t| t.to_string()).collect()
-        };
-        let encodings = self
-            .inner
-            .encode_batch(inputs, true)
-            .map_err(|e| anyhow!("tokenization failed: {e}"))?;
+        let inputs: Vec<String> =
+            if self.lowercase { texts.iter().map(|t| t.to_lowercase()).collect() } else { texts.iter().map(|t| t.to_string()).collect() };
+        let encodings = self.inner.encode_batch(inputs, true).map_err(|e| anyhow!("tokenization failed: {e}"))?;
         Ok(encodings.into_iter().map(|e| e.get_ids().to_vec()).collect())
     }
 }

@@ -16,8 +16,8 @@
 //! `test-pid2anns-csfcube-<facet>.json`, optionally prefixed `orig_`).
 
 use super::{average_precision, ndcg, ndcg_pct20, Rng};
-use crate::vector::dot;
 use crate::rank::{Candidate, Method, Ranker, SeedVector, Terms};
+use crate::vector::dot;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use serde_json::Value;
@@ -117,8 +117,7 @@ fn read_jsonl(path: &Path) -> Result<Vec<(usize, Value)>> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            let v = serde_json::from_str(l)
-                .with_context(|| format!("{} line {}: not valid JSON", path.display(), i + 1))?;
+            let v = serde_json::from_str(l).with_context(|| format!("{} line {}: not valid JSON", path.display(), i + 1))?;
             Ok((i + 1, v))
         })
         .collect()
@@ -186,13 +185,11 @@ fn read_judged_pools(path: &Path, papers: &mut HashMap<String, PaperText>) -> Re
         let at = || format!("{} line {line}", path.display());
         let pid = pid_of(v.get("query_pid")).with_context(|| format!("{}: no query_pid", at()))?;
         let facet = v.get("facet").and_then(Value::as_str).with_context(|| format!("{}: no facet", at()))?;
-        let candidates =
-            v.get("candidates").and_then(Value::as_array).with_context(|| format!("{}: no candidates list", at()))?;
+        let candidates = v.get("candidates").and_then(Value::as_array).with_context(|| format!("{}: no candidates list", at()))?;
         let mut pool = Vec::with_capacity(candidates.len());
         for c in candidates {
             let cpid = pid_of(c.get("pid")).with_context(|| format!("{}: a candidate has no pid", at()))?;
-            let grade = grade_of(c.get("relevance"))
-                .with_context(|| format!("{}: candidate {cpid} has no relevance 0-3", at()))?;
+            let grade = grade_of(c.get("relevance")).with_context(|| format!("{}: candidate {cpid} has no relevance 0-3", at()))?;
             pool.push((cpid, grade));
         }
         if let (false, Some(title)) = (papers.contains_key(&pid), v.get("query_title").and_then(Value::as_str)) {
@@ -230,10 +227,9 @@ fn read_pid2anns(dir: &Path) -> Result<Vec<Query>> {
             }
             let mut pool = Vec::with_capacity(cands.len());
             for (c, g) in cands.iter().zip(grades) {
-                let cpid =
-                    pid_of(Some(c)).with_context(|| format!("{}: query {qpid}: bad candidate id", path.display()))?;
-                let grade = grade_of(Some(g))
-                    .with_context(|| format!("{}: query {qpid}: candidate {cpid} has no grade 0-3", path.display()))?;
+                let cpid = pid_of(Some(c)).with_context(|| format!("{}: query {qpid}: bad candidate id", path.display()))?;
+                let grade =
+                    grade_of(Some(g)).with_context(|| format!("{}: query {qpid}: candidate {cpid} has no grade 0-3", path.display()))?;
                 pool.push((cpid, grade));
             }
             queries.push(Query { pid: qpid.clone(), facet: facet.to_string(), pool });
@@ -251,10 +247,8 @@ fn read_folds(path: &Path) -> Result<HashMap<String, Vec<Vec<String>>>> {
     for (facet, folds) in facets {
         let mut test = Vec::new();
         for name in ["fold1_test", "fold2_test"] {
-            let ids = folds
-                .get(name)
-                .and_then(Value::as_array)
-                .with_context(|| format!("{}: {facet} has no {name} list", path.display()))?;
+            let ids =
+                folds.get(name).and_then(Value::as_array).with_context(|| format!("{}: {facet} has no {name} list", path.display()))?;
             test.push(ids.iter().filter_map(Value::as_str).map(str::to_string).collect());
         }
         out.insert(facet.clone(), test);
@@ -265,10 +259,7 @@ fn read_folds(path: &Path) -> Result<HashMap<String, Vec<Vec<String>>>> {
 /// Reads the collection in `dir` and checks every judged paper has a text.
 pub fn load(dir: &Path) -> Result<Collection> {
     let papers_path = find(dir, &["csfcube_papers.jsonl", "abstracts-csfcube-preds.jsonl"]).with_context(|| {
-        format!(
-            "{}: no csfcube_papers.jsonl or abstracts-csfcube-preds.jsonl; is this the CSFCube directory?",
-            dir.display()
-        )
+        format!("{}: no csfcube_papers.jsonl or abstracts-csfcube-preds.jsonl; is this the CSFCube directory?", dir.display())
     })?;
     let mut papers = read_papers(&papers_path)?;
     let mut queries = match find(dir, &["csfcube_queries_with_judged_pools.jsonl"]) {
@@ -367,13 +358,7 @@ pub fn rank_pool(query: &Query, papers: &Encoded, ranker: &Ranker) -> Result<Vec
 
 /// Up to `n` random papers of the collection outside the query's pool, for
 /// the logistic method's implicit negatives.
-pub fn background(
-    query: &Query,
-    ids: &[String],
-    vectors: &HashMap<String, Vec<f32>>,
-    n: usize,
-    rng: &mut Rng,
-) -> Vec<Vec<f32>> {
+pub fn background(query: &Query, ids: &[String], vectors: &HashMap<String, Vec<f32>>, n: usize, rng: &mut Rng) -> Vec<Vec<f32>> {
     let pool: HashSet<&str> = query.pool.iter().map(|(p, _)| p.as_str()).chain([query.pid.as_str()]).collect();
     let outside: Vec<&String> = ids.iter().filter(|id| !pool.contains(id.as_str())).collect();
     rng.sample(&outside, n).into_iter().filter_map(|id| vectors.get(id).cloned()).collect()
@@ -394,8 +379,7 @@ fn rank_by(query: &Query, vectors: &HashMap<String, Vec<f32>>, score: impl Fn(&[
 /// The pool's grades sorted by `scores` (one per pool entry), best first,
 /// ties to the smaller paper id.
 pub fn in_score_order(query: &Query, scores: &[f32]) -> Vec<u8> {
-    let mut scored: Vec<(f32, &str, u8)> =
-        query.pool.iter().zip(scores).map(|((pid, grade), &s)| (s, pid.as_str(), *grade)).collect();
+    let mut scored: Vec<(f32, &str, u8)> = query.pool.iter().zip(scores).map(|((pid, grade), &s)| (s, pid.as_str(), *grade)).collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     scored.into_iter().map(|(_, _, g)| g).collect()
 }
@@ -407,8 +391,7 @@ pub fn grades_in_order(query: &Query, ranked: &[String]) -> Result<Vec<u8>> {
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(ranked.len());
     for pid in ranked {
-        let g =
-            grades.get(pid.as_str()).with_context(|| format!("{}: {pid} is not in the judged pool", query.key()))?;
+        let g = grades.get(pid.as_str()).with_context(|| format!("{}: {pid} is not in the judged pool", query.key()))?;
         if !seen.insert(pid.as_str()) {
             bail!("{}: {pid} is ranked twice", query.key());
         }
@@ -455,12 +438,8 @@ pub fn score(query: &Query, ranked: &[u8]) -> QueryResult {
 /// Per-facet and aggregated averages. The CSFCube protocol (mean of the two
 /// test folds' means) applies when the splits are known and every query
 /// they list was evaluated; otherwise it is a plain mean over queries.
-pub fn summarise(
-    results: &[QueryResult],
-    folds: Option<&HashMap<String, Vec<Vec<String>>>>,
-) -> (Vec<FacetSummary>, Aggregation) {
-    let by_key: HashMap<String, &QueryResult> =
-        results.iter().map(|r| (format!("{}_{}", r.query, r.facet), r)).collect();
+pub fn summarise(results: &[QueryResult], folds: Option<&HashMap<String, Vec<Vec<String>>>>) -> (Vec<FacetSummary>, Aggregation) {
+    let by_key: HashMap<String, &QueryResult> = results.iter().map(|r| (format!("{}_{}", r.query, r.facet), r)).collect();
     let complete = folds.filter(|f| {
         ["background", "method", "result", "all"]
             .iter()
@@ -519,10 +498,8 @@ mod tests {
     fn cosine_ranking_breaks_ties_by_id_not_by_file_order() {
         // The file lists the relevant candidate first; both tie on cosine.
         let q = query("q", "method", &[("b", 3), ("a", 0)]);
-        let vectors: HashMap<String, Vec<f32>> = [("q", vec![1.0, 0.0]), ("a", vec![0.0, 1.0]), ("b", vec![0.0, 1.0])]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
+        let vectors: HashMap<String, Vec<f32>> =
+            [("q", vec![1.0, 0.0]), ("a", vec![0.0, 1.0]), ("b", vec![0.0, 1.0])].into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         assert_eq!(rank_by_cosine(&q, &vectors).unwrap(), vec![0, 3]);
     }
 
@@ -583,11 +560,7 @@ mod tests {
         let folds: HashMap<String, Vec<Vec<String>>> = ["background", "method", "result", "all"]
             .iter()
             .map(|f| {
-                let fs = if *f == "background" || *f == "result" {
-                    vec![vec![], vec![]]
-                } else {
-                    vec![fold(&["1"]), fold(&["2", "3"])]
-                };
+                let fs = if *f == "background" || *f == "result" { vec![vec![], vec![]] } else { vec![fold(&["1"]), fold(&["2", "3"])] };
                 (f.to_string(), fs)
             })
             .collect();

@@ -40,14 +40,7 @@ pub struct Outcome {
     pub liked: usize,
 }
 
-pub fn simulate(
-    query: &Query,
-    papers: &Encoded,
-    background: &[Vec<f32>],
-    method: Method,
-    choice: Choice,
-    n: usize,
-) -> Result<Outcome> {
+pub fn simulate(query: &Query, papers: &Encoded, background: &[Vec<f32>], method: Method, choice: Choice, n: usize) -> Result<Outcome> {
     let query_seed = papers.seed(&query.pid, false, false)?;
     let mut seeds = vec![query_seed.clone()];
     let mut rated: HashSet<&str> = HashSet::new();

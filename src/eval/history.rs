@@ -200,12 +200,7 @@ fn standard_error(xs: &[f64]) -> f64 {
 
 /// Up to `n` random vectors from the whole library, none of them a
 /// candidate of the day or a seed.
-fn background(
-    flat: &crate::library::vectors::FlatVectors,
-    exclude: &HashSet<usize>,
-    n: usize,
-    rng: &mut Rng,
-) -> Vec<Vec<f32>> {
+fn background(flat: &crate::library::vectors::FlatVectors, exclude: &HashSet<usize>, n: usize, rng: &mut Rng) -> Vec<Vec<f32>> {
     let mut out = Vec::with_capacity(n);
     let mut taken = HashSet::new();
     // Bounded tries: a tiny library may not have `n` papers to spare.
@@ -223,10 +218,7 @@ fn background(
 
 /// Runs the replay on the library's default model's vectors.
 pub fn run(lib: &Library, opts: Options) -> Result<Report> {
-    let model = lib
-        .store
-        .default_model()?
-        .context("the library holds no vectors yet; add papers with `paperscout ingest FILE`")?;
+    let model = lib.store.default_model()?.context("the library holds no vectors yet; add papers with `paperscout ingest FILE`")?;
     let flat = lib.flat_vectors(&model)?;
     let position: HashMap<i64, usize> = (0..flat.count).map(|p| (flat.rowid(p), p)).collect();
     let h = read_history(lib, &position)?;
@@ -286,12 +278,8 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
             .collect();
         for (m, method) in Method::ALL.iter().enumerate() {
             let ranker = Ranker::new(*method, seeds.clone(), &bg);
-            let scores: Vec<(f32, i64)> = ranker
-                .score_all(&day)
-                .into_iter()
-                .zip(candidates)
-                .map(|(s, &i)| (s.score, h.entries[i].rowid))
-                .collect();
+            let scores: Vec<(f32, i64)> =
+                ranker.score_all(&day).into_iter().zip(candidates).map(|(s, &i)| (s.score, h.entries[i].rowid)).collect();
             outcomes[m].push(outcome(&hidden_ranks(&scores, &hidden)));
         }
         random_rr += random_reciprocal_rank(candidates.len(), hidden.len());

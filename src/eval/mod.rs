@@ -17,12 +17,7 @@ pub mod history;
 /// (not 2^grade − 1) and the weights are 1, 1, 1/log2(3), 1/log2(4), … —
 /// ranks 1 and 2 both count fully.
 pub fn dcg(grades: &[u8], k: usize) -> f64 {
-    grades
-        .iter()
-        .take(k)
-        .enumerate()
-        .map(|(i, &g)| if i == 0 { f64::from(g) } else { f64::from(g) / ((i + 1) as f64).log2() })
-        .sum()
+    grades.iter().take(k).enumerate().map(|(i, &g)| if i == 0 { f64::from(g) } else { f64::from(g) / ((i + 1) as f64).log2() }).sum()
 }
 
 /// NDCG at `k` of a ranked list of grades. The ideal ranking is every

@@ -9,11 +9,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Sent with every request so arXiv can tell who is calling.
-pub const USER_AGENT: &str = concat!(
-    "paperscout/",
-    env!("CARGO_PKG_VERSION"),
-    " (daily arXiv digest; +https://github.com/paperscout/paperscout)"
-);
+pub const USER_AGENT: &str =
+    concat!("paperscout/", env!("CARGO_PKG_VERSION"), " (daily arXiv digest; +https://github.com/paperscout/paperscout)");
 
 /// The most a download may hold, decompressed. arXiv's feeds and pages are
 /// a few MB; the cap keeps a huge or hostile answer (a gzip bomb) from
@@ -55,10 +52,7 @@ impl Politeness {
     /// on values it cannot hold.
     pub fn timeout_from_secs(secs: f64) -> Result<Duration, String> {
         if !(secs.is_finite() && secs > 0.0) || secs > MAX_TIMEOUT.as_secs_f64() {
-            return Err(format!(
-                "--timeout must be a number of seconds above 0 and at most {} (a day); got {secs}",
-                MAX_TIMEOUT.as_secs()
-            ));
+            return Err(format!("--timeout must be a number of seconds above 0 and at most {} (a day); got {secs}", MAX_TIMEOUT.as_secs()));
         }
         Ok(Duration::from_secs_f64(secs))
     }
@@ -116,18 +110,8 @@ impl Client {
     /// A client for arXiv's hosts; [`Client::for_hosts`] for others.
     pub fn new(politeness: Politeness) -> Client {
         // Redirects are followed by hand, to check where each one goes.
-        let agent = ureq::AgentBuilder::new()
-            .user_agent(USER_AGENT)
-            .timeout(politeness.timeout)
-            .redirects(0)
-            .build();
-        Client {
-            agent,
-            politeness,
-            last_start: Mutex::new(None),
-            hosts: super::Endpoints::arxiv().hosts(),
-            log: Box::new(|_| {}),
-        }
+        let agent = ureq::AgentBuilder::new().user_agent(USER_AGENT).timeout(politeness.timeout).redirects(0).build();
+        Client { agent, politeness, last_start: Mutex::new(None), hosts: super::Endpoints::arxiv().hosts(), log: Box::new(|_| {}) }
     }
 
     /// The hosts (`host:port`) redirects may lead to, besides the host of the
@@ -216,9 +200,8 @@ impl Client {
             let Some(location) = resp.header("Location").filter(|l| !l.trim().is_empty()) else {
                 return Err(refused(format!("HTTP {status} without a Location to follow")));
             };
-            let next = current
-                .join(location)
-                .map_err(|e| refused(format!("HTTP {status} redirect to {} is not a URL ({e})", quote(location))))?;
+            let next =
+                current.join(location).map_err(|e| refused(format!("HTTP {status} redirect to {} is not a URL ({e})", quote(location))))?;
             if !matches!(next.scheme(), "http" | "https") {
                 return Err(refused(format!("redirected to {}; only http and https redirects are followed", quote(next.as_str()))));
             }
@@ -272,10 +255,7 @@ fn quote(s: &str) -> String {
 }
 
 fn timed_out(url: &str, timeout: Duration) -> FetchError {
-    FetchError::Transport {
-        url: url.to_string(),
-        message: format!("timed out: the download took longer than {} s", timeout.as_secs_f64()),
-    }
+    FetchError::Transport { url: url.to_string(), message: format!("timed out: the download took longer than {} s", timeout.as_secs_f64()) }
 }
 
 /// Reads the body as it arrives, decompressed, until [`MAX_BODY`] or the
@@ -283,10 +263,8 @@ fn timed_out(url: &str, timeout: Duration) -> FetchError {
 /// sends a byte a second can hold the client. A body that is itself gzip
 /// (a `.gz` file served as such) is inflated here under the same cap.
 fn read_body(url: &str, resp: ureq::Response, deadline: Instant, timeout: Duration) -> Result<Vec<u8>, FetchError> {
-    let too_large = || FetchError::Refused {
-        url: url.to_string(),
-        message: format!("the response is larger than {} MiB; refused", MAX_BODY >> 20),
-    };
+    let too_large =
+        || FetchError::Refused { url: url.to_string(), message: format!("the response is larger than {} MiB; refused", MAX_BODY >> 20) };
     // ureq reads Content-Length of the compressed transfer; above the cap
     // the decompressed body would be too.
     if resp.header("Content-Length").and_then(|v| v.trim().parse::<u64>().ok()).is_some_and(|n| n > MAX_BODY as u64) {

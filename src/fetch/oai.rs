@@ -38,9 +38,8 @@ impl Range {
         if f > u {
             bail!("--oai FROM ({from}) is after UNTIL ({until})");
         }
-        let set_ok = !set.is_empty()
-            && set.len() <= 64
-            && set.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b':' | b'.' | b'-' | b'_'));
+        let set_ok =
+            !set.is_empty() && set.len() <= 64 && set.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b':' | b'.' | b'-' | b'_'));
         if !set_ok {
             bail!("--oai SET must be an arXiv OAI set such as cs, math or physics:hep-th, not {set:?}");
         }
@@ -48,12 +47,7 @@ impl Range {
     }
 
     fn first_url(&self, base: &str) -> String {
-        format!(
-            "{base}?verb=ListRecords&metadataPrefix={PREFIX}&from={}&until={}&set={}",
-            self.from,
-            self.until,
-            encode(&self.set)
-        )
+        format!("{base}?verb=ListRecords&metadataPrefix={PREFIX}&from={}&until={}&set={}", self.from, self.until, encode(&self.set))
     }
 }
 

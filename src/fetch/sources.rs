@@ -129,18 +129,12 @@ pub fn check_category(category: &str) -> Result<()> {
 pub fn fetch_category(client: &Client, endpoints: &Endpoints, category: &str) -> Result<Fetched> {
     check_category(category)?;
     let rss_url = endpoints.rss_url(category);
-    let rss = client
-        .get(&rss_url)
-        .map_err(anyhow::Error::from)
-        .and_then(|body| parse_download(client, body, &rss_url));
+    let rss = client.get(&rss_url).map_err(anyhow::Error::from).and_then(|body| parse_download(client, body, &rss_url));
     let (mut parsed, via, mut warnings) = match rss {
         Ok(parsed) => (parsed, Via::Rss, Vec::new()),
         Err(rss_err) => {
             let list_url = endpoints.list_url(category);
-            let page = client
-                .get(&list_url)
-                .map_err(anyhow::Error::from)
-                .and_then(|body| parse_download(client, body, &list_url));
+            let page = client.get(&list_url).map_err(anyhow::Error::from).and_then(|body| parse_download(client, body, &list_url));
             match page {
                 Ok(parsed) => (parsed, Via::ListPage, vec![format!("the RSS feed failed ({rss_err:#}); used the listing page")]),
                 Err(page_err) => {
@@ -255,7 +249,10 @@ mod tests {
         let e = Endpoints::under("http://127.0.0.1:9/");
         assert_eq!(e.rss_url("cs.DC"), "http://127.0.0.1:9/rss/cs.DC");
         assert_eq!(e.list_url("cs.DC"), "http://127.0.0.1:9/list/cs.DC/new");
-        assert_eq!(e.api_url(&["2501.00001".into(), "2501.00002".into()]), "http://127.0.0.1:9/api/query?id_list=2501.00001,2501.00002&max_results=2");
+        assert_eq!(
+            e.api_url(&["2501.00001".into(), "2501.00002".into()]),
+            "http://127.0.0.1:9/api/query?id_list=2501.00001,2501.00002&max_results=2"
+        );
         let a = Endpoints::arxiv();
         assert_eq!(a.rss_url("astro-ph.GA"), "https://rss.arxiv.org/rss/astro-ph.GA");
         assert_eq!(a.list_url("cs.LG"), "https://arxiv.org/list/cs.LG/new");

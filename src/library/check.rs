@@ -58,11 +58,7 @@ impl Library {
             Some(s) => match s.first_mismatch(flat) {
                 Ok(None) => {
                     let added = sketch::extend(&path, flat)?;
-                    let grown = if added > 0 {
-                        format!("; {added} added")
-                    } else {
-                        String::new()
-                    };
+                    let grown = if added > 0 { format!("; {added} added") } else { String::new() };
                     return Ok(format!("; sketch ok ({} rows{grown})", s.count));
                 }
                 Ok(Some(i)) => format!("damaged: row {i} differs from the vectors"),
@@ -133,14 +129,13 @@ impl Library {
         let dir = self.index_dir(&flat.model);
         let why = match index::read_meta(&dir) {
             _ if rebuild => "as asked".to_string(),
-            None if flat.count < INDEX_FROM => {
-                return Ok(format!("no index needed ({} vectors scan in milliseconds)", flat.count))
-            }
+            None if flat.count < INDEX_FROM => return Ok(format!("no index needed ({} vectors scan in milliseconds)", flat.count)),
             None => "missing".to_string(),
             Some(m) if !m.fits(flat) => "of other vectors".to_string(),
-            Some(m) => match m.verify(&dir).and_then(|()| {
-                index::open(&dir, flat).map_err(|e| format!("{e:#}"))?.ok_or_else(|| "unreadable".to_string())
-            }) {
+            Some(m) => match m
+                .verify(&dir)
+                .and_then(|()| index::open(&dir, flat).map_err(|e| format!("{e:#}"))?.ok_or_else(|| "unreadable".to_string()))
+            {
                 Ok(ix) => {
                     let want = (0..ix.meta.count).filter(|&i| flat.is_live(i)).count();
                     if ix.len() == want {

@@ -12,10 +12,7 @@ use std::path::PathBuf;
 
 impl Library {
     pub(super) fn model_dir(&self, model: &str) -> PathBuf {
-        let safe: String = model
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
-            .collect();
+        let safe: String = model.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect();
         self.dir.join("derived").join(safe)
     }
 
@@ -199,9 +196,7 @@ impl Library {
         };
         let meta = index::read_meta(&self.index_dir(model));
         let index_bytes = meta.as_ref().and_then(|m| std::fs::metadata(m.path(&self.index_dir(model))).ok()).map(|m| m.len());
-        let sketch = flat
-            .as_ref()
-            .and_then(|f| Sketch::open(&self.sketch_path(model), f));
+        let sketch = flat.as_ref().and_then(|f| Sketch::open(&self.sketch_path(model), f));
         Ok(IndexState {
             sketched: sketch.as_ref().map(|s| s.count),
             sketch_bytes: sketch.as_ref().map(Sketch::size),
@@ -267,9 +262,8 @@ impl IndexState {
 /// rebuild, nothing more; only an unexpected cause is worth a word.
 pub(super) fn warn_unshared(e: &anyhow::Error) {
     let expected = e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>().is_some_and(|io| {
-            matches!(io.kind(), std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem)
-        })
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| matches!(io.kind(), std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem))
     });
     if !expected {
         eprintln!("warning: {e:#} (kept in memory for this run)");

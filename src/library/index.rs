@@ -155,12 +155,7 @@ impl Index {
             .graph
             .filtered_search(query, wanted, admit)
             .map_err(|e| anyhow::anyhow!("search failed in the index for {}: {e}", self.meta.model))?;
-        let keys: Vec<usize> = found
-            .keys
-            .iter()
-            .map(|&key| key as usize)
-            .filter(|&i| i < covered)
-            .collect();
+        let keys: Vec<usize> = found.keys.iter().map(|&key| key as usize).filter(|&i| i < covered).collect();
         let mut hits = flat.score_rows(&keys, query)?;
         hits.extend(flat.top_k_in(covered..flat.count, query, k, &keep));
         hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -202,9 +197,7 @@ pub fn update(dir: &Path, flat: &FlatVectors, rebuild: bool) -> Result<Updated> 
     let from = match &old {
         Some(m) => {
             let path = m.path(dir);
-            graph
-                .load(&path.to_string_lossy())
-                .map_err(|e| anyhow::anyhow!("cannot load the index {}: {e}", path.display()))?;
+            graph.load(&path.to_string_lossy()).map_err(|e| anyhow::anyhow!("cannot load the index {}: {e}", path.display()))?;
             m.count
         }
         None => 0,
@@ -246,12 +239,8 @@ fn save(dir: &Path, flat: &FlatVectors, graph: &Graph) -> Result<IndexMeta> {
     let file = format!("index-{}.usearch", super::unique_suffix());
     let path = dir.join(&file);
     let written = (|| -> Result<IndexMeta> {
-        graph
-            .save(&path.to_string_lossy())
-            .map_err(|e| anyhow::anyhow!("cannot write the index {}: {e}", path.display()))?;
-        File::open(&path)
-            .and_then(|f| f.sync_all())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        graph.save(&path.to_string_lossy()).map_err(|e| anyhow::anyhow!("cannot write the index {}: {e}", path.display()))?;
+        File::open(&path).and_then(|f| f.sync_all()).with_context(|| format!("cannot write {}", path.display()))?;
         let bytes = std::fs::metadata(&path).with_context(|| format!("cannot read {}", path.display()))?.len();
         let meta = IndexMeta {
             engine: ENGINE.to_string(),
@@ -289,12 +278,7 @@ fn remove_unreferenced(dir: &Path, keep: &IndexMeta) {
         if !ours || name == keep.file {
             continue;
         }
-        let old = e
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > STALE_AFTER);
+        let old = e.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok()).is_some_and(|age| age > STALE_AFTER);
         // Files of the graph engine this one replaced go at once.
         if old || name.contains(".hnsw.") {
             let _ = std::fs::remove_file(e.path());

@@ -42,9 +42,7 @@ impl Library {
         let mut counts = IngestCounts::default();
         let tx = self.store.transaction()?;
         for p in papers {
-            match store::upsert_paper(&tx, p)
-                .with_context(|| format!("cannot store paper {} from {}", p.id, p.source))?
-            {
+            match store::upsert_paper(&tx, p).with_context(|| format!("cannot store paper {} from {}", p.id, p.source))? {
                 Upsert::New => counts.new += 1,
                 Upsert::Updated => counts.updated += 1,
                 Upsert::Unchanged => counts.unchanged += 1,
@@ -68,11 +66,7 @@ impl Library {
     pub fn held_model(&self) -> Result<Option<String>> {
         let Some(known) = self.store.default_model()? else { return Ok(None) };
         // Whether it holds any: one lookup, not a count of millions.
-        let held: bool = self.store.conn().query_row(
-            "SELECT EXISTS (SELECT 1 FROM vectors WHERE model = ?1)",
-            [&known],
-            |r| r.get(0),
-        )?;
+        let held: bool = self.store.conn().query_row("SELECT EXISTS (SELECT 1 FROM vectors WHERE model = ?1)", [&known], |r| r.get(0))?;
         Ok(held.then_some(known))
     }
 
@@ -88,9 +82,7 @@ impl Library {
         for batch in batches {
             let batch = batch?;
             for p in &batch.papers {
-                match store::upsert_paper(&tx, p)
-                    .with_context(|| format!("cannot store paper {} from {}", p.id, p.source))?
-                {
+                match store::upsert_paper(&tx, p).with_context(|| format!("cannot store paper {} from {}", p.id, p.source))? {
                     Upsert::New => counts.new += 1,
                     Upsert::Updated => counts.updated += 1,
                     Upsert::Unchanged => counts.unchanged += 1,
@@ -188,10 +180,7 @@ fn embed_checked(embedder: &dyn Embedder, texts: &[&str], progress: &dyn Fn(usiz
         anyhow::bail!("model {} returned {} vectors for {} texts", embedder.model_id(), vecs.len(), texts.len());
     }
     if vecs.iter().any(|v| v.iter().any(|x| !x.is_finite())) {
-        anyhow::bail!(
-            "model {} gave a non-finite vector (NaN or infinity); its weights may be damaged",
-            embedder.model_id()
-        );
+        anyhow::bail!("model {} gave a non-finite vector (NaN or infinity); its weights may be damaged", embedder.model_id());
     }
     Ok(vecs)
 }

@@ -10,18 +10,15 @@
 //! and of a candidate are cut the way the index cuts them) and document
 //! frequencies over the whole library. Search reads BM25.
 
-use super::store::{StoredPaper, Store};
+use super::store::{Store, StoredPaper};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, QueryParser, TermQuery};
-use tantivy::schema::{
-    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, STRING,
-};
+use tantivy::schema::{Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, STRING};
 use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter,
-    TextAnalyzer,
+    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
 };
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
 
@@ -66,9 +63,8 @@ fn schema() -> Schema {
     let mut b = Schema::builder();
     b.add_u64_field("rowid", NumericOptions::default().set_indexed().set_fast());
     b.add_text_field("id", STRING);
-    let words = TextOptions::default().set_indexing_options(
-        TextFieldIndexing::default().set_tokenizer(WORDS).set_index_option(IndexRecordOption::WithFreqsAndPositions),
-    );
+    let words = TextOptions::default()
+        .set_indexing_options(TextFieldIndexing::default().set_tokenizer(WORDS).set_index_option(IndexRecordOption::WithFreqsAndPositions));
     b.add_text_field("title", words.clone());
     b.add_text_field("text", words);
     b.add_text_field(
@@ -174,9 +170,7 @@ impl LexicalIndex {
 
     /// Bytes on disk (0 in memory).
     pub fn size(&self, dir: &Path) -> u64 {
-        std::fs::read_dir(dir)
-            .map(|entries| entries.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
-            .unwrap_or(0)
+        std::fs::read_dir(dir).map(|entries| entries.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum()).unwrap_or(0)
     }
 
     /// Every rowid it holds, sorted (`doctor` compares them with the database).
@@ -291,8 +285,8 @@ pub fn update(dir: &Path, store: &Store, rebuild: bool) -> Result<Updated> {
                 let _ = std::fs::remove_dir_all(&aside);
             }
             std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-            let index = Index::create_in_dir(dir, schema())
-                .with_context(|| format!("cannot create the lexical index in {}", dir.display()))?;
+            let index =
+                Index::create_in_dir(dir, schema()).with_context(|| format!("cannot create the lexical index in {}", dir.display()))?;
             register(&index);
             (index, Mark { format: FORMAT, ..Mark::default() })
         }

@@ -44,9 +44,7 @@ pub fn resolve_dir(arg: Option<&Path>) -> Result<PathBuf> {
     if let Some(dir) = arg {
         return Ok(dir.to_path_buf());
     }
-    let base = dirs::data_dir().context(
-        "cannot find a data directory for the library; pass --library DIR or set PAPERSCOUT_LIBRARY",
-    )?;
+    let base = dirs::data_dir().context("cannot find a data directory for the library; pass --library DIR or set PAPERSCOUT_LIBRARY")?;
     Ok(base.join("paperscout"))
 }
 
@@ -58,12 +56,7 @@ fn lock_file(dir: &Path) -> Result<(File, PathBuf)> {
 
 /// A lock file, created when missing and never truncated.
 fn open_lock(path: &Path) -> Result<File> {
-    File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))
+    File::options().create(true).truncate(false).write(true).open(path).with_context(|| format!("cannot open {}", path.display()))
 }
 
 impl Library {
@@ -71,10 +64,7 @@ impl Library {
     pub fn open_read(dir: &Path) -> Result<Library> {
         let db = dir.join("library.sqlite");
         if !db.exists() {
-            anyhow::bail!(
-                "no library at {} yet; add papers with `paperscout ingest FILE`",
-                dir.display()
-            );
+            anyhow::bail!("no library at {} yet; add papers with `paperscout ingest FILE`", dir.display());
         }
         Ok(Library { dir: dir.to_path_buf(), store: Store::open_read(&db)?, _lock: None })
     }
@@ -83,10 +73,7 @@ impl Library {
     /// (seeds): a mistyped `--library` must not create an empty one.
     pub fn open_write_existing(dir: &Path) -> Result<Library> {
         if !dir.join("library.sqlite").is_file() {
-            anyhow::bail!(
-                "no library at {}; check --library, or create one with `paperscout ingest FILE`",
-                dir.display()
-            );
+            anyhow::bail!("no library at {}; check --library, or create one with `paperscout ingest FILE`", dir.display());
         }
         Library::open_write(dir)
     }
@@ -100,15 +87,11 @@ impl Library {
         loop {
             match lock.try_lock() {
                 Ok(()) => break,
-                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < patience => {
-                    std::thread::sleep(Duration::from_millis(50))
-                }
+                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < patience => std::thread::sleep(Duration::from_millis(50)),
                 Err(std::fs::TryLockError::WouldBlock) => {
                     anyhow::bail!("the library at {} is busy (another paperscout is writing to it); try again", dir.display())
                 }
-                Err(std::fs::TryLockError::Error(e)) => {
-                    return Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
-                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(e).with_context(|| format!("cannot lock {}", lock_path.display())),
             }
         }
         let store = Store::open(&dir.join("library.sqlite"))?;
@@ -118,21 +101,15 @@ impl Library {
     /// Opens for writing, creating the library if needed. Only one writer at
     /// a time: a second one says so and waits.
     pub fn open_write(dir: &Path) -> Result<Library> {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create library directory {}", dir.display()))?;
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create library directory {}", dir.display()))?;
         let (lock, lock_path) = lock_file(dir)?;
         match lock.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                eprintln!(
-                    "another paperscout is writing to {}; waiting for it to finish…",
-                    dir.display()
-                );
+                eprintln!("another paperscout is writing to {}; waiting for it to finish…", dir.display());
                 lock.lock().with_context(|| format!("cannot lock {}", lock_path.display()))?;
             }
-            Err(std::fs::TryLockError::Error(e)) => {
-                return Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
-            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(e).with_context(|| format!("cannot lock {}", lock_path.display())),
         }
         let store = Store::open(&dir.join("library.sqlite"))?;
         Ok(Library { dir: dir.to_path_buf(), store, _lock: Some(lock) })

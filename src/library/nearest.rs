@@ -44,11 +44,7 @@ impl Library {
             None if flat.count >= INDEX_FROM => self.current_sketch(&flat),
             _ => None,
         };
-        Ok(Vectors {
-            flat,
-            index,
-            sketch,
-        })
+        Ok(Vectors { flat, index, sketch })
     }
 }
 

@@ -55,11 +55,7 @@ fn row_bytes(dim: usize) -> usize {
 /// One bit per dimension: set where the value is positive.
 fn bits(v: &[f32], out: &mut Vec<u64>) {
     out.clear();
-    out.extend(v.chunks(64).map(|c| {
-        c.iter()
-            .enumerate()
-            .fold(0u64, |w, (b, &x)| w | (((x > 0.0) as u64) << b))
-    }));
+    out.extend(v.chunks(64).map(|c| c.iter().enumerate().fold(0u64, |w, (b, &x)| w | (((x > 0.0) as u64) << b))));
 }
 
 fn encode_row(out: &mut Vec<u8>, meta: RowMeta, v: &[f32], scratch: &mut Vec<u64>) {
@@ -97,11 +93,7 @@ pub struct Sketch {
 
 /// The paper part of a row.
 fn row_meta(r: &[u8]) -> RowMeta {
-    RowMeta {
-        rowid: u64_at(r, 0) as i64,
-        subjects: u64_at(r, 8),
-        day: i32::from_le_bytes(r[16..20].try_into().unwrap_or([0; 4])),
-    }
+    RowMeta { rowid: u64_at(r, 0) as i64, subjects: u64_at(r, 8), day: i32::from_le_bytes(r[16..20].try_into().unwrap_or([0; 4])) }
 }
 
 impl Sketch {
@@ -123,20 +115,11 @@ impl Sketch {
         let count = u64_at(&h, 16) as usize;
         let fits = dim == flat.dim
             && count <= flat.count
-            && count
-                .checked_mul(row_bytes(dim))
-                .and_then(|n| n.checked_add(HEADER))
-                .is_some_and(|n| n <= len);
+            && count.checked_mul(row_bytes(dim)).and_then(|n| n.checked_add(HEADER)).is_some_and(|n| n <= len);
         if !fits {
             return None;
         }
-        let sketch = Sketch {
-            file,
-            path: path.to_path_buf(),
-            dim,
-            count,
-            held: None,
-        };
+        let sketch = Sketch { file, path: path.to_path_buf(), dim, count, held: None };
         let same = |i: usize| sketch.meta(i).is_ok_and(|m| m.rowid == flat.rowid(i).abs());
         (count == 0 || (same(0) && same(count - 1))).then_some(sketch)
     }
@@ -155,9 +138,7 @@ impl Sketch {
     fn read_rows(&self, start: usize, n: usize, buf: &mut Vec<u8>) -> Result<()> {
         let rb = row_bytes(self.dim);
         buf.resize(n * rb, 0);
-        self.file
-            .read_exact_at(buf, (HEADER + start * rb) as u64)
-            .with_context(|| format!("cannot read {}", self.path.display()))
+        self.file.read_exact_at(buf, (HEADER + start * rb) as u64).with_context(|| format!("cannot read {}", self.path.display()))
     }
 
     /// The row's paper as it was when sketched (rowid positive even if the
@@ -180,11 +161,7 @@ impl Sketch {
                 want.clear();
                 encode_row(&mut want, flat.meta(i), flat.vector(i), &mut scratch);
                 // A dead flat row's vector is zeroed: only its paper can be compared.
-                let same = if flat.is_live(i) {
-                    row == want.as_slice()
-                } else {
-                    row[..8] == want[..8]
-                };
+                let same = if flat.is_live(i) { row == want.as_slice() } else { row[..8] == want[..8] };
                 if !same {
                     return Ok(Some(i));
                 }
@@ -201,22 +178,8 @@ impl Sketch {
     /// nearest candidates by Hamming distance among the sketched rows,
     /// rescored with their f32 vectors, plus an exact scan of flat rows
     /// sketched since.
-    pub fn search(
-        &self,
-        flat: &FlatVectors,
-        query: &[f32],
-        k: usize,
-        keep: impl Fn(RowMeta) -> bool + Sync,
-    ) -> Result<Vec<(usize, f32)>> {
-        self.search_among(
-            flat,
-            query,
-            k,
-            keep,
-            (k * CANDIDATES_PER_RESULT)
-                .max(MIN_CANDIDATES)
-                .max(self.count / ROWS_PER_CANDIDATE),
-        )
+    pub fn search(&self, flat: &FlatVectors, query: &[f32], k: usize, keep: impl Fn(RowMeta) -> bool + Sync) -> Result<Vec<(usize, f32)>> {
+        self.search_among(flat, query, k, keep, (k * CANDIDATES_PER_RESULT).max(MIN_CANDIDATES).max(self.count / ROWS_PER_CANDIDATE))
     }
 
     /// [`Sketch::search`] rescoring `wanted` candidates: fewer find less.
@@ -244,23 +207,13 @@ impl Sketch {
 
     /// Positions of the `wanted` rows below `covered` nearest `q` in Hamming
     /// distance, among those `keep` accepts (ties broken by position).
-    fn nearest_by_bits(
-        &self,
-        q: &[u64],
-        covered: usize,
-        wanted: usize,
-        keep: &(impl Fn(RowMeta) -> bool + Sync),
-    ) -> Result<Vec<usize>> {
+    fn nearest_by_bits(&self, q: &[u64], covered: usize, wanted: usize, keep: &(impl Fn(RowMeta) -> bool + Sync)) -> Result<Vec<usize>> {
         // Pass 1 measures every admitted row and counts rows per distance;
         // pass 2 takes the rows under the distance where the count reaches
         // `wanted`. Both stream the sketch; neither sorts.
         const SKIP: u16 = u16::MAX;
         let mut dist = vec![SKIP; covered];
-        let parts = if covered >= 1 << 16 {
-            rayon::current_num_threads().max(1)
-        } else {
-            1
-        };
+        let parts = if covered >= 1 << 16 { rayon::current_num_threads().max(1) } else { 1 };
         let per = covered.div_ceil(parts).max(1);
         let measure = |(part, out): (usize, &mut [u16])| -> Result<Vec<usize>> {
             let mut hist = vec![0usize; self.dim + 1];
@@ -281,16 +234,10 @@ impl Sketch {
             Ok(hist)
         };
         let hists: Vec<Vec<usize>> = if parts == 1 {
-            dist.chunks_mut(per)
-                .enumerate()
-                .map(measure)
-                .collect::<Result<_>>()?
+            dist.chunks_mut(per).enumerate().map(measure).collect::<Result<_>>()?
         } else {
             use rayon::prelude::*;
-            dist.par_chunks_mut(per)
-                .enumerate()
-                .map(measure)
-                .collect::<Result<_>>()?
+            dist.par_chunks_mut(per).enumerate().map(measure).collect::<Result<_>>()?
         };
         let mut below = 0;
         let mut limit = self.dim;
@@ -319,14 +266,7 @@ impl Sketch {
 
 /// Hamming distances to `q` of the rows in `rows` into `out` (rows `keep`
 /// refuses stay `u16::MAX`), counted into `hist`.
-fn measure(
-    rows: &[u8],
-    rb: usize,
-    q: &[u64],
-    out: &mut [u16],
-    hist: &mut [usize],
-    keep: &impl Fn(RowMeta) -> bool,
-) {
+fn measure(rows: &[u8], rb: usize, q: &[u64], out: &mut [u16], hist: &mut [usize], keep: &impl Fn(RowMeta) -> bool) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has the instruction the function is built for.
@@ -337,36 +277,18 @@ fn measure(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-unsafe fn measure_popcnt(
-    rows: &[u8],
-    rb: usize,
-    q: &[u64],
-    out: &mut [u16],
-    hist: &mut [usize],
-    keep: &impl Fn(RowMeta) -> bool,
-) {
+unsafe fn measure_popcnt(rows: &[u8], rb: usize, q: &[u64], out: &mut [u16], hist: &mut [usize], keep: &impl Fn(RowMeta) -> bool) {
     measure_any(rows, rb, q, out, hist, keep)
 }
 
 #[inline(always)]
-fn measure_any(
-    rows: &[u8],
-    rb: usize,
-    q: &[u64],
-    out: &mut [u16],
-    hist: &mut [usize],
-    keep: &impl Fn(RowMeta) -> bool,
-) {
+fn measure_any(rows: &[u8], rb: usize, q: &[u64], out: &mut [u16], hist: &mut [usize], keep: &impl Fn(RowMeta) -> bool) {
     for (row, slot) in rows.chunks_exact(rb).zip(out.iter_mut()) {
         if !keep(row_meta(row)) {
             continue;
         }
         let bits = &row[ROW_META..];
-        let d: u32 = q
-            .iter()
-            .enumerate()
-            .map(|(w, &qw)| (qw ^ u64_at(bits, 8 * w)).count_ones())
-            .sum();
+        let d: u32 = q.iter().enumerate().map(|(w, &qw)| (qw ^ u64_at(bits, 8 * w)).count_ones()).sum();
         *slot = d as u16;
         hist[d as usize] += 1;
     }
@@ -384,21 +306,15 @@ pub fn extend(path: &Path, flat: &FlatVectors) -> Result<usize> {
     if start == flat.count {
         return Ok(0);
     }
-    let mut file = File::options()
-        .read(true)
-        .write(true)
-        .open(path)
-        .with_context(|| format!("cannot open {} for writing", path.display()))?;
-    let io = |e: std::io::Error| {
-        anyhow::Error::new(e).context(format!("cannot write {}", path.display()))
-    };
+    let mut file =
+        File::options().read(true).write(true).open(path).with_context(|| format!("cannot open {} for writing", path.display()))?;
+    let io = |e: std::io::Error| anyhow::Error::new(e).context(format!("cannot write {}", path.display()));
     // A killed writer may have left rows past the published count.
     let end = (HEADER + start * row_bytes(flat.dim)) as u64;
     file.set_len(end).map_err(io)?;
     write_rows(&mut file, end, flat, start).map_err(io)?;
     file.sync_data().map_err(io)?;
-    file.write_all_at(&header(flat.dim, flat.count), 0)
-        .map_err(io)?;
+    file.write_all_at(&header(flat.dim, flat.count), 0).map_err(io)?;
     file.sync_data().map_err(io)?;
     Ok(flat.count - start)
 }
@@ -423,12 +339,7 @@ pub fn rebuild(path: &Path, flat: &FlatVectors) -> Result<usize> {
     Ok(flat.count)
 }
 
-fn write_rows(
-    file: &mut File,
-    mut at: u64,
-    flat: &FlatVectors,
-    start: usize,
-) -> std::io::Result<()> {
+fn write_rows(file: &mut File, mut at: u64, flat: &FlatVectors, start: usize) -> std::io::Result<()> {
     let mut buf = Vec::with_capacity(WRITE_AT + row_bytes(flat.dim));
     let mut scratch = Vec::new();
     for i in start..flat.count {
@@ -448,28 +359,10 @@ mod tests {
     use crate::vector::dot;
 
     fn flat(rows: &[(i64, Vec<f32>)]) -> FlatVectors {
-        let rows: Vec<_> = rows
-            .iter()
-            .map(|(id, v)| {
-                (
-                    RowMeta {
-                        rowid: *id,
-                        subjects: 1 << (id % 64),
-                        day: 20260101 + *id as i32,
-                    },
-                    v.clone(),
-                )
-            })
-            .collect();
+        let rows: Vec<_> =
+            rows.iter().map(|(id, v)| (RowMeta { rowid: *id, subjects: 1 << (id % 64), day: 20260101 + *id as i32 }, v.clone())).collect();
         let through = rows.last().map_or(0, |r| r.0.rowid);
-        FlatVectors::in_memory(
-            "m",
-            rows.first().map_or(1, |r| r.1.len()),
-            &rows,
-            through,
-            0,
-        )
-        .unwrap()
+        FlatVectors::in_memory("m", rows.first().map_or(1, |r| r.1.len()), &rows, through, 0).unwrap()
     }
 
     fn unit(seed: u64, dim: usize) -> Vec<f32> {
@@ -505,11 +398,7 @@ mod tests {
             .map(|i| {
                 let centre = unit((i % 400) as u64 + 1, dim);
                 let noise = unit(1_000_000 + i as u64, dim);
-                let v: Vec<f32> = centre
-                    .iter()
-                    .zip(&noise)
-                    .map(|(c, e)| c + 0.6 * e)
-                    .collect();
+                let v: Vec<f32> = centre.iter().zip(&noise).map(|(c, e)| c + 0.6 * e).collect();
                 let n = dot(&v, &v).sqrt();
                 (i as i64 + 1, v.into_iter().map(|x| x / n).collect())
             })
@@ -531,11 +420,7 @@ mod tests {
             let query = whole.vector(q).to_vec();
             let exact = whole.top_k(&query, 10, |_| true);
             // 200 candidates of 16,000 rows: the bits must do the finding.
-            assert_eq!(
-                s.search_among(&whole, &query, 10, |_| true, 200).unwrap(),
-                exact,
-                "query {q}"
-            );
+            assert_eq!(s.search_among(&whole, &query, 10, |_| true, 200).unwrap(), exact, "query {q}");
             assert_eq!(s.search(&whole, &query, 10, |_| true).unwrap(), exact);
         }
         assert_eq!(extend(&path, &whole).unwrap(), 4_000);
@@ -562,29 +447,16 @@ mod tests {
     fn a_sketch_of_other_rows_is_replaced() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sketch.bin");
-        let a = flat(
-            &(1..=50)
-                .map(|i| (i, unit(i as u64, 16)))
-                .collect::<Vec<_>>(),
-        );
+        let a = flat(&(1..=50).map(|i| (i, unit(i as u64, 16))).collect::<Vec<_>>());
         extend(&path, &a).unwrap();
         // Rebuilt flat rows start at another paper: the old sketch is not theirs.
-        let b = flat(
-            &(7..=40)
-                .map(|i| (i, unit(i as u64, 16)))
-                .collect::<Vec<_>>(),
-        );
+        let b = flat(&(7..=40).map(|i| (i, unit(i as u64, 16))).collect::<Vec<_>>());
         assert!(Sketch::open(&path, &b).is_none());
         assert_eq!(extend(&path, &b).unwrap(), 34);
         let s = Sketch::open(&path, &b).unwrap();
         assert_eq!(s.first_mismatch(&b).unwrap(), None);
         // A torn write past the count is ignored, then overwritten.
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .unwrap()
-            .write_all(&[7; 100])
-            .unwrap();
+        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(&[7; 100]).unwrap();
         assert_eq!(Sketch::open(&path, &b).unwrap().count, 34);
     }
 }

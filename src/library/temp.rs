@@ -32,12 +32,8 @@ pub(crate) fn remove_stale_temps(path: &Path) {
     let prefix = format!("{}.tmp-", name.to_string_lossy());
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for e in entries.flatten() {
-        let old = e
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > Duration::from_secs(3600));
+        let old =
+            e.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok()).is_some_and(|age| age > Duration::from_secs(3600));
         if old && e.file_name().to_string_lossy().starts_with(&prefix) {
             let _ = std::fs::remove_file(e.path());
         }

@@ -50,8 +50,7 @@ pub(super) fn fake(id: &'static str) -> Fake {
 pub(super) fn embedded_library(n: usize) -> (tempfile::TempDir, Library) {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = Library::open_write(dir.path()).unwrap();
-    let papers: Vec<Paper> =
-        (1..=n).map(|i| paper(&format!("2603.{i:05}v1"), Kind::New, "2026-03-02", &format!("Text {i}."))).collect();
+    let papers: Vec<Paper> = (1..=n).map(|i| paper(&format!("2603.{i:05}v1"), Kind::New, "2026-03-02", &format!("Text {i}."))).collect();
     lib.add_papers(&papers).unwrap();
     lib.embed_missing(&fake("m"), &|_, _| {}).unwrap();
     (dir, lib)

@@ -19,6 +19,7 @@
 //! describes a whole file (the next writer cuts the unfinished tail off).
 //! Readers map the file once and read only the rows their header counted.
 
+use crate::vector::dot;
 use anyhow::{bail, Context, Result};
 use memmap2::Mmap;
 use std::cmp::Ordering;
@@ -27,7 +28,6 @@ use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
-use crate::vector::dot;
 
 /// 003 made rows self-describing and the file appendable.
 const MAGIC: &[u8; 8] = b"PSVEC003";
@@ -182,15 +182,7 @@ impl FlatVectors {
                 u64::from_le_bytes(w)
             })
             .collect();
-        Ok(FlatVectors {
-            storage: Storage::Owned(words),
-            file: None,
-            dim,
-            count: rows.len(),
-            through,
-            retired,
-            model: model.to_string(),
-        })
+        Ok(FlatVectors { storage: Storage::Owned(words), file: None, dim, count: rows.len(), through, retired, model: model.to_string() })
     }
 
     fn bytes(&self) -> &[u8] {
@@ -244,19 +236,14 @@ impl FlatVectors {
     /// fault that maps (and may read ahead) 64 KB around the row.
     pub fn score_rows(&self, rows: &[usize], query: &[f32]) -> Result<Vec<(usize, f32)>> {
         let Some(file) = &self.file else {
-            return Ok(rows
-                .iter()
-                .filter(|&&i| self.is_live(i))
-                .map(|&i| (i, dot(query, self.vector(i))))
-                .collect());
+            return Ok(rows.iter().filter(|&&i| self.is_live(i)).map(|&i| (i, dot(query, self.vector(i)))).collect());
         };
         let n = row_bytes(self.dim);
         let mut buf = vec![0u8; n];
         let mut v = vec![0f32; self.dim];
         let mut out = Vec::with_capacity(rows.len());
         for &i in rows.iter().filter(|&&i| i < self.count) {
-            file.read_exact_at(&mut buf, (HEADER + i * n) as u64)
-                .context("cannot read the flat vectors")?;
+            file.read_exact_at(&mut buf, (HEADER + i * n) as u64).context("cannot read the flat vectors")?;
             if i64::from_le_bytes(buf[..8].try_into().unwrap_or([0; 8])) <= 0 {
                 continue;
             }
@@ -353,13 +340,9 @@ pub fn write(path: &Path, flat: &FlatVectors) -> Result<()> {
     let written = (|| -> Result<()> {
         let mut f = File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
         let end = HEADER + flat.count * row_bytes(flat.dim);
-        f.write_all(&flat.bytes()[..end])
-            .and_then(|()| f.sync_all())
-            .with_context(|| format!("cannot write {}", tmp.display()))
+        f.write_all(&flat.bytes()[..end]).and_then(|()| f.sync_all()).with_context(|| format!("cannot write {}", tmp.display()))
     })();
-    if let Err(e) = written.and_then(|()| {
-        std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))
-    }) {
+    if let Err(e) = written.and_then(|()| std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))) {
         let _ = std::fs::remove_file(&tmp);
         return Err(e);
     }
@@ -400,11 +383,8 @@ impl Appender {
             }
         };
         drop(current);
-        let file = File::options()
-            .read(true)
-            .write(true)
-            .open(path)
-            .with_context(|| format!("cannot open {} for writing", path.display()))?;
+        let file =
+            File::options().read(true).write(true).open(path).with_context(|| format!("cannot open {} for writing", path.display()))?;
         // A killed append may have left rows past the header's count.
         let end = (HEADER + count * row_bytes(dim)) as u64;
         let mut file = file;
@@ -436,12 +416,7 @@ impl Appender {
     /// Queues a row; rowids must grow.
     pub fn push(&mut self, meta: RowMeta, v: &[f32]) -> Result<()> {
         if v.len() != self.dim {
-            bail!(
-                "a vector of {} numbers for model {} whose vectors have {}",
-                v.len(),
-                self.model,
-                self.dim
-            );
+            bail!("a vector of {} numbers for model {} whose vectors have {}", v.len(), self.model, self.dim);
         }
         if meta.rowid <= self.last_rowid {
             bail!("rows out of order in {}", self.path.display());
@@ -458,9 +433,7 @@ impl Appender {
 
     /// Writes queued rows past the published end; unseen until `commit`.
     fn flush(&mut self) -> Result<()> {
-        self.file
-            .write_all(&self.pending)
-            .with_context(|| format!("cannot write {}", self.path.display()))?;
+        self.file.write_all(&self.pending).with_context(|| format!("cannot write {}", self.path.display()))?;
         self.pending.clear();
         Ok(())
     }

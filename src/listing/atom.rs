@@ -16,8 +16,8 @@
 //! The API reports errors as a feed with one entry titled "Error" whose id
 //! points into `/api/errors`; that becomes a [`ListingError`].
 
-use super::xml_records::{self, Record};
 use super::authors::Authors;
+use super::xml_records::{self, Record};
 use super::{fields, rss, text, Format, ListingError, Parsed};
 use crate::paper::{Kind, Paper};
 
@@ -27,28 +27,14 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
         if let (None, Some(problem)) = (&doc.root, &doc.problem) {
             return Err(problem.error(source, "Atom feed"));
         }
-        return Err(ListingError::new(
-            source,
-            None,
-            "XML is not an Atom feed: no <feed> root",
-        ));
+        return Err(ListingError::new(source, None, "XML is not an Atom feed: no <feed> root"));
     }
     if let Some(error) = doc.records.iter().find(|r| is_error_entry(r)) {
-        let detail = error
-            .text("summary")
-            .map(fields::markup_inline)
-            .unwrap_or_default();
+        let detail = error.text("summary").map(fields::markup_inline).unwrap_or_default();
         return Err(ListingError::new(
             source,
             Some(error.line),
-            format!(
-                "arXiv API error: {}",
-                if detail.is_empty() {
-                    "(no details given)"
-                } else {
-                    &detail
-                }
-            ),
+            format!("arXiv API error: {}", if detail.is_empty() { "(no details given)" } else { &detail }),
         ));
     }
 
@@ -66,11 +52,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
                 }
                 parsed.papers.push(paper)
             }
-            Err(why) => parsed.skip(format!(
-                "{source}:{}: entry {} skipped: {why}",
-                record.line,
-                index + 1
-            )),
+            Err(why) => parsed.skip(format!("{source}:{}: entry {} skipped: {why}", record.line, index + 1)),
         }
     }
     xml_records::keep_complete(parsed, doc.problem.as_ref(), source, "Atom feed", "entry")
@@ -81,8 +63,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
 /// (`oai:arXiv.org:2508.13167v1`), `arxiv:announce_type`, the
 /// "arXiv:… Announce Type: … Abstract:" summary and `dc:creator`.
 fn is_announcement(entry: &Record) -> bool {
-    entry.text("announce_type").is_some()
-        || entry.text("id").is_some_and(|id| id.trim_start().starts_with("oai:arXiv.org:"))
+    entry.text("announce_type").is_some() || entry.text("id").is_some_and(|id| id.trim_start().starts_with("oai:arXiv.org:"))
 }
 
 fn paper_from_announcement(entry: &Record, source: &str) -> Result<(Paper, Option<String>), String> {
@@ -110,17 +91,13 @@ fn paper_from_announcement(entry: &Record, source: &str) -> Result<(Paper, Optio
     paper.set_subjects(fields::categories(entry.all("category").filter_map(|f| f.attr("term"))));
     paper.comments = entry.text("comments").or_else(|| entry.text("comment")).and_then(fields::markup_optional);
     paper.journal_ref = entry.text("journal_reference").or_else(|| entry.text("journal_ref")).and_then(fields::markup_optional);
-    paper.listing_date = entry
-        .text("published")
-        .and_then(fields::iso_date)
-        .or_else(|| entry.text("updated").and_then(fields::iso_date));
+    paper.listing_date = entry.text("published").and_then(fields::iso_date).or_else(|| entry.text("updated").and_then(fields::iso_date));
     Ok((paper, note))
 }
 
 fn is_error_entry(entry: &Record) -> bool {
     let id = entry.text("id").unwrap_or_default();
-    id.contains("/api/errors")
-        || (entry.text("title").map(str::trim) == Some("Error") && fields::arxiv_id(id).is_none())
+    id.contains("/api/errors") || (entry.text("title").map(str::trim) == Some("Error") && fields::arxiv_id(id).is_none())
 }
 
 /// One `<author><name>` per person (no splitting on commas or "and"), each
@@ -153,39 +130,25 @@ fn entry_authors(entry: &Record) -> Authors {
 
 fn paper_from_entry(entry: &Record, source: &str) -> Result<Paper, String> {
     let raw_id = entry.text("id").ok_or("no <id>")?;
-    let id =
-        fields::arxiv_id(raw_id).ok_or_else(|| format!("not an arXiv id: {}", text::excerpt(raw_id.trim())))?;
+    let id = fields::arxiv_id(raw_id).ok_or_else(|| format!("not an arXiv id: {}", text::excerpt(raw_id.trim())))?;
     let kind = match id.version {
         Some(v) if v > 1 => Kind::Replaced,
         _ => Kind::New,
     };
     let mut paper = Paper::new(id, kind, source);
-    paper.title = entry
-        .text("title")
-        .map(fields::markup_inline)
-        .unwrap_or_default();
+    paper.title = entry.text("title").map(fields::markup_inline).unwrap_or_default();
     if paper.title.is_empty() {
         return Err("no title".into());
     }
-    paper.abstract_text = entry
-        .text("summary")
-        .map(fields::markup_abstract)
-        .unwrap_or_default();
+    paper.abstract_text = entry.text("summary").map(fields::markup_abstract).unwrap_or_default();
     entry_authors(entry).set_on(&mut paper);
-    let primary = entry
-        .all("primary_category")
-        .find_map(|f| f.attr("term"))
-        .map(str::trim)
-        .filter(|t| fields::is_category(t))
-        .map(str::to_string);
+    let primary =
+        entry.all("primary_category").find_map(|f| f.attr("term")).map(str::trim).filter(|t| fields::is_category(t)).map(str::to_string);
     let others = fields::categories(entry.all("category").filter_map(|f| f.attr("term")));
     paper.set_subjects(fields::primary_first(primary, others));
     paper.comments = entry.text("comment").and_then(fields::markup_optional);
     paper.journal_ref = entry.text("journal_ref").and_then(fields::markup_optional);
-    paper.listing_date = entry
-        .text("updated")
-        .and_then(fields::iso_date)
-        .or_else(|| entry.text("published").and_then(fields::iso_date));
+    paper.listing_date = entry.text("updated").and_then(fields::iso_date).or_else(|| entry.text("published").and_then(fields::iso_date));
     Ok(paper)
 }
 

@@ -242,11 +242,7 @@ fn name_and_affiliation<'a>(piece: &'a str, numbered: &HashMap<String, String>) 
         if before.is_empty() {
             break;
         }
-        let labels: Vec<&str> = inner
-            .split([',', ' '])
-            .map(str::trim)
-            .filter(|w| !w.is_empty() && *w != "and" && *w != "&")
-            .collect();
+        let labels: Vec<&str> = inner.split([',', ' ']).map(str::trim).filter(|w| !w.is_empty() && *w != "and" && *w != "&").collect();
         let is_marker = !labels.is_empty() && labels.iter().all(|l| marker_at(&format!("({l})")).is_some());
         if is_marker {
             for label in labels.iter().rev() {

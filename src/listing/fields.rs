@@ -88,7 +88,6 @@ fn is_plain_line<const MARKUP: bool>(s: &str) -> bool {
         Scan::Ascii => true,
         Scan::NonAscii => !has_unicode_special(bytes),
     }
-
 }
 
 enum Scan {
@@ -147,17 +146,14 @@ fn scan<const MARKUP: bool>(bytes: &[u8]) -> Scan {
 /// the C1 controls (U+0080–U+009F) and what `char::is_whitespace` accepts
 /// (U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000).
 fn has_unicode_special(bytes: &[u8]) -> bool {
-    bytes
-        .windows(2)
-        .enumerate()
-        .any(|(i, w)| match (w[0], w[1]) {
-            (0xC2, 0x80..=0xA0) => true,
-            (0xE1, 0x9A) => bytes.get(i + 2) == Some(&0x80),
-            (0xE2, 0x80) => matches!(bytes.get(i + 2), Some(0x80..=0x8A | 0xA8 | 0xA9 | 0xAF)),
-            (0xE2, 0x81) => bytes.get(i + 2) == Some(&0x9F),
-            (0xE3, 0x80) => bytes.get(i + 2) == Some(&0x80),
-            _ => false,
-        })
+    bytes.windows(2).enumerate().any(|(i, w)| match (w[0], w[1]) {
+        (0xC2, 0x80..=0xA0) => true,
+        (0xE1, 0x9A) => bytes.get(i + 2) == Some(&0x80),
+        (0xE2, 0x80) => matches!(bytes.get(i + 2), Some(0x80..=0x8A | 0xA8 | 0xA9 | 0xAF)),
+        (0xE2, 0x81) => bytes.get(i + 2) == Some(&0x9F),
+        (0xE3, 0x80) => bytes.get(i + 2) == Some(&0x80),
+        _ => false,
+    })
 }
 
 /// Turns "newline + indentation" into a blank line so that
@@ -195,12 +191,9 @@ pub fn is_category(s: &str) -> bool {
         Some((a, b)) => (a, Some(b)),
         None => (s, None),
     };
-    let archive_ok = archive.len() >= 2
-        && archive.as_bytes()[0].is_ascii_lowercase()
-        && archive.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
-    let sub_ok = sub.is_none_or(|sub| {
-        !sub.is_empty() && sub.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
-    });
+    let archive_ok =
+        archive.len() >= 2 && archive.as_bytes()[0].is_ascii_lowercase() && archive.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+    let sub_ok = sub.is_none_or(|sub| !sub.is_empty() && sub.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-'));
     archive_ok && sub_ok
 }
 
@@ -245,9 +238,7 @@ pub fn primary_first(primary: Option<String>, others: Vec<String>) -> Vec<String
     }
 }
 
-const MONTHS: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
+const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 /// Finds the first "day month year" date in free text, as written in arXiv
 /// headers, headings and feeds: "Fri, 22 Nov 2024 (showing …)",
@@ -255,10 +246,7 @@ const MONTHS: [&str; 12] = [
 /// Returns it as `YYYY-MM-DD`; two-digit years are 20xx. A day the calendar
 /// lacks ("31 Nov 2024") is no date.
 pub fn date_in(s: &str) -> Option<String> {
-    let words: Vec<&str> = s
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words: Vec<&str> = s.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
     words.windows(3).find_map(|w| {
         let day: u32 = w[0].parse().ok().filter(|d| (1..=31).contains(d))?;
         let month = month_number(w[1])?;
@@ -278,20 +266,8 @@ fn month_number(word: &str) -> Option<u32> {
     }
     let pos = MONTHS.iter().position(|m| word.starts_with(m))?;
     // Accept "Mar" and "March", not "Marble".
-    let full = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ][pos];
+    let full =
+        ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"][pos];
     (word.len() == 3 || full.starts_with(&word) || word == "sept").then_some(pos as u32 + 1)
 }
 
@@ -327,11 +303,7 @@ pub struct LineCounter<'a> {
 
 impl<'a> LineCounter<'a> {
     pub fn new(text: &'a str) -> Self {
-        LineCounter {
-            text,
-            offset: 0,
-            line: 1,
-        }
+        LineCounter { text, offset: 0, line: 1 }
     }
 
     /// 1-based line of `offset`; cheap when offsets only grow.
@@ -340,10 +312,7 @@ impl<'a> LineCounter<'a> {
         if offset < self.offset {
             return line_of(self.text, offset);
         }
-        let newlines = self.text.as_bytes()[self.offset..offset]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
+        let newlines = self.text.as_bytes()[self.offset..offset].iter().filter(|&&b| b == b'\n').count();
         self.line += newlines;
         self.offset = offset;
         self.line
@@ -356,10 +325,7 @@ pub fn line_of(text: &str, offset: usize) -> usize {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    1 + text.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
+    1 + text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count()
 }
 
 #[cfg(test)]
@@ -368,10 +334,7 @@ mod tests {
 
     #[test]
     fn cleans_abstract_paragraphs() {
-        assert_eq!(
-            clean_abstract("  One\nline.\n  Two  para.\n"),
-            "One line.\nTwo para."
-        );
+        assert_eq!(clean_abstract("  One\nline.\n  Two  para.\n"), "One line.\nTwo para.");
         assert_eq!(markup_abstract("a &amp; b <i>c</i>\n\nd"), "a & b c\nd");
         assert_eq!(clean_abstract("a &amp; b <i>c</i>\n\nd"), "a &amp; b <i>c</i>\nd");
         assert_eq!(clean_abstract("plain text"), "plain text");
@@ -449,15 +412,8 @@ mod tests {
 
     #[test]
     fn rejects_non_ascii_ids_without_panicking() {
-        assert_eq!(
-            arxiv_id("arXiv:2303.01382v2").map(|i| i.version),
-            Some(Some(2))
-        );
-        for bad in [
-            "2303\u{fffd}01382",
-            "2303.\u{fffd}0961",
-            "ar\u{e9}iv:2303.01382",
-        ] {
+        assert_eq!(arxiv_id("arXiv:2303.01382v2").map(|i| i.version), Some(Some(2)));
+        for bad in ["2303\u{fffd}01382", "2303.\u{fffd}0961", "ar\u{e9}iv:2303.01382"] {
             assert!(arxiv_id(bad).is_none(), "{bad}");
         }
     }
@@ -467,47 +423,21 @@ mod tests {
         for ok in ["cs.DC", "astro-ph", "cond-mat.str-el", "q-fin.ST", "gr-qc"] {
             assert!(is_category(ok), "{ok}");
         }
-        for bad in [
-            "14C20, 14A20",
-            "I.2.7",
-            "68T50",
-            "",
-            "cs.",
-            "Cs.DC",
-            "cs DC",
-        ] {
+        for bad in ["14C20, 14A20", "I.2.7", "68T50", "", "cs.", "Cs.DC", "cs DC"] {
             assert!(!is_category(bad), "{bad}");
         }
-        assert_eq!(
-            primary_first(Some("b".into()), vec!["a".into(), "b".into()]),
-            ["b", "a"]
-        );
+        assert_eq!(primary_first(Some("b".into()), vec!["a".into(), "b".into()]), ["b", "a"]);
     }
 
     #[test]
     fn dates() {
-        assert_eq!(
-            date_in("Fri, 22 Nov 2024 (showing 75 of 75 entries )").as_deref(),
-            Some("2024-11-22")
-        );
-        assert_eq!(
-            date_in("Showing new listings for Monday, 2 March 2026").as_deref(),
-            Some("2026-03-02")
-        );
-        assert_eq!(
-            date_in("Date: Fri,  3 Mar 23 01:29:12 GMT").as_deref(),
-            Some("2023-03-03")
-        );
-        assert_eq!(
-            date_in("/* Tue, 28 Feb 2023 */").as_deref(),
-            Some("2023-02-28")
-        );
+        assert_eq!(date_in("Fri, 22 Nov 2024 (showing 75 of 75 entries )").as_deref(), Some("2024-11-22"));
+        assert_eq!(date_in("Showing new listings for Monday, 2 March 2026").as_deref(), Some("2026-03-02"));
+        assert_eq!(date_in("Date: Fri,  3 Mar 23 01:29:12 GMT").as_deref(), Some("2023-03-03"));
+        assert_eq!(date_in("/* Tue, 28 Feb 2023 */").as_deref(), Some("2023-02-28"));
         assert_eq!(date_in("New submissions (showing 6 of 6 entries)"), None);
         assert_eq!(date_in("2 Marble 2020"), None);
-        assert_eq!(
-            iso_date("2017-07-27T08:18:33Z").as_deref(),
-            Some("2017-07-27")
-        );
+        assert_eq!(iso_date("2017-07-27T08:18:33Z").as_deref(), Some("2017-07-27"));
         assert_eq!(iso_date("2017-13-27"), None);
         assert_eq!(iso_date("27.07.2017"), None);
         assert_eq!(iso_date("2017-07-2é"), None);

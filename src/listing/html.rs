@@ -22,16 +22,11 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
         return Err(ListingError::new(
             source,
             Some(fields::line_of(text, at)),
-            format!(
-                "HTML nested more than {MAX_DEPTH} elements deep; refused (arXiv's listing pages nest about 20)"
-            ),
+            format!("HTML nested more than {MAX_DEPTH} elements deep; refused (arXiv's listing pages nest about 20)"),
         ));
     }
     let document = Html::parse_document(text);
-    let has_list = document
-        .root_element()
-        .descendent_elements()
-        .any(|e| e.value().name() == "dl" && is_article_list(e));
+    let has_list = document.root_element().descendent_elements().any(|e| e.value().name() == "dl" && is_article_list(e));
     if !has_list {
         if says_no_updates(text) {
             let mut parsed = Parsed::new(Format::Html);
@@ -66,11 +61,7 @@ fn says_no_updates(text: &str) -> bool {
 }
 
 fn in_article_list(element: ElementRef<'_>) -> bool {
-    element
-        .ancestors()
-        .filter_map(ElementRef::wrap)
-        .find(|a| a.value().name() == "dl")
-        .is_some_and(is_article_list)
+    element.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "dl").is_some_and(is_article_list)
 }
 
 /// Since 2024 the one `<dl id='articles'>`; before, a plain `<dl>` after
@@ -106,14 +97,7 @@ struct Walker<'a> {
 
 impl<'a> Walker<'a> {
     fn new(source: &'a str) -> Self {
-        Walker {
-            source,
-            section: Kind::New,
-            date: None,
-            pending: None,
-            last_dd_kept: false,
-            parsed: Parsed::new(Format::Html),
-        }
+        Walker { source, section: Kind::New, date: None, pending: None, last_dd_kept: false, parsed: Parsed::new(Format::Html) }
     }
 
     fn heading(&mut self, h3: ElementRef<'_>) {
@@ -137,11 +121,7 @@ impl<'a> Walker<'a> {
         }
         let text = fields::clean_inline(&dt.text().collect::<String>());
         let Some(id) = dt_id(dt) else {
-            self.parsed.skip(format!(
-                "{}: entry {:?} has no arXiv id; skipped",
-                self.source,
-                truncate(&text, 60)
-            ));
+            self.parsed.skip(format!("{}: entry {:?} has no arXiv id; skipped", self.source, truncate(&text, 60)));
             return;
         };
         let kind = if text.contains("(cross-list from") {
@@ -158,37 +138,21 @@ impl<'a> Walker<'a> {
     fn dd(&mut self, dd: ElementRef<'_>) {
         self.last_dd_kept = false;
         let Some(pending) = self.pending.take() else {
-            self.parsed.skip(format!(
-                "{}: an entry's details (<dd>) have no <dt> with its id; skipped",
-                self.source
-            ));
+            self.parsed.skip(format!("{}: an entry's details (<dd>) have no <dt> with its id; skipped", self.source));
             return;
         };
         let kind = pending.kind.unwrap_or(self.section);
         let mut paper = Paper::new(pending.id, kind, self.source);
-        paper.title = first_with_class(dd, "list-title")
-            .map(|e| fields::clean_inline(&element_text(e)))
-            .unwrap_or_default();
+        paper.title = first_with_class(dd, "list-title").map(|e| fields::clean_inline(&element_text(e))).unwrap_or_default();
         if paper.title.is_empty() {
             self.warn(&pending.label, "has no title; skipped");
             return;
         }
-        first_with_class(dd, "list-authors")
-            .map(authors)
-            .unwrap_or_default()
-            .set_on(&mut paper);
-        paper.comments = first_with_class(dd, "list-comments")
-            .and_then(|e| fields::clean_optional(&element_text(e)));
-        paper.journal_ref = first_with_class(dd, "list-journal-ref")
-            .and_then(|e| fields::clean_optional(&element_text(e)));
-        paper.set_subjects(
-            first_with_class(dd, "list-subjects")
-                .map(subjects)
-                .unwrap_or_default(),
-        );
-        paper.abstract_text = abstract_paragraph(dd)
-            .map(|p| fields::clean_lines(&element_text(p)))
-            .unwrap_or_default();
+        first_with_class(dd, "list-authors").map(authors).unwrap_or_default().set_on(&mut paper);
+        paper.comments = first_with_class(dd, "list-comments").and_then(|e| fields::clean_optional(&element_text(e)));
+        paper.journal_ref = first_with_class(dd, "list-journal-ref").and_then(|e| fields::clean_optional(&element_text(e)));
+        paper.set_subjects(first_with_class(dd, "list-subjects").map(subjects).unwrap_or_default());
+        paper.abstract_text = abstract_paragraph(dd).map(|p| fields::clean_lines(&element_text(p))).unwrap_or_default();
         paper.listing_date = self.date.clone();
         self.parsed.papers.push(paper);
         self.last_dd_kept = true;
@@ -200,28 +164,20 @@ impl<'a> Walker<'a> {
 
     fn finish(mut self, text: &str) -> Result<Parsed, ListingError> {
         if let Some(pending) = self.pending.take() {
-            self.warn(
-                &pending.label,
-                "has no <dd> with its details (page cut short?); skipped",
-            );
+            self.warn(&pending.label, "has no <dd> with its details (page cut short?); skipped");
         }
         // html5ever closes whatever a cut-off page leaves open, so a
         // truncated last entry looks complete; the raw text tells.
-        let last_dd_open = text
-            .rfind("<dd")
-            .map(|open| text[open..].find("</dd>").is_none());
+        let last_dd_open = text.rfind("<dd").map(|open| text[open..].find("</dd>").is_none());
         if last_dd_open == Some(true) {
             if let Some(paper) = self.parsed.papers.pop_if(|_| self.last_dd_kept) {
-                self.parsed.skip(format!(
-                    "{}: the page ends inside the entry for arXiv:{} (truncated?); skipped it",
-                    self.source, paper.id
-                ));
+                self.parsed
+                    .skip(format!("{}: the page ends inside the entry for arXiv:{} (truncated?); skipped it", self.source, paper.id));
             }
         } else if !ends_with_html_close(text) {
-            self.parsed.warnings.push(format!(
-                "{}: the page has no closing </html> (truncated?); entries after the cut are missing",
-                self.source
-            ));
+            self.parsed
+                .warnings
+                .push(format!("{}: the page has no closing </html> (truncated?); entries after the cut are missing", self.source));
         }
         Ok(self.parsed)
     }
@@ -249,22 +205,13 @@ fn dt_id(dt: ElementRef<'_>) -> Option<ArxivId> {
         .filter_map(|a| a.value().attr("href"))
         .filter_map(|href| Some((id_in_href(href)?, href.contains("/abs/"))))
         .collect();
-    let mut id = linked
-        .iter()
-        .find(|(_, is_abs)| *is_abs)
-        .map(|(id, _)| id.clone())
-        .or_else(|| {
-            // Fall back to the visible "arXiv:2411.14419".
-            let text: String = dt.text().collect();
-            text.split_whitespace()
-                .find(|w| w.starts_with("arXiv:"))
-                .and_then(fields::arxiv_id)
-        })?;
+    let mut id = linked.iter().find(|(_, is_abs)| *is_abs).map(|(id, _)| id.clone()).or_else(|| {
+        // Fall back to the visible "arXiv:2411.14419".
+        let text: String = dt.text().collect();
+        text.split_whitespace().find(|w| w.starts_with("arXiv:")).and_then(fields::arxiv_id)
+    })?;
     if id.version.is_none() {
-        id.version = linked
-            .iter()
-            .filter(|(other, _)| other.id == id.id)
-            .find_map(|(other, _)| other.version);
+        id.version = linked.iter().filter(|(other, _)| other.id == id.id).find_map(|(other, _)| other.version);
     }
     Some(id)
 }
@@ -273,11 +220,7 @@ fn id_in_href(href: &str) -> Option<ArxivId> {
     for segment in ["/abs/", "/pdf/", "/html/", "/format/"] {
         if let Some(pos) = href.find(segment) {
             let rest = &href[pos + segment.len()..];
-            let rest = rest
-                .split(['?', '#'])
-                .next()
-                .unwrap_or(rest)
-                .trim_end_matches('/');
+            let rest = rest.split(['?', '#']).next().unwrap_or(rest).trim_end_matches('/');
             return fields::arxiv_id(rest);
         }
     }
@@ -286,25 +229,12 @@ fn id_in_href(href: &str) -> Option<ArxivId> {
 
 /// `<p class='mathjax'>`, or any `<p>` on pages that dropped the class.
 fn abstract_paragraph(dd: ElementRef<'_>) -> Option<ElementRef<'_>> {
-    let paragraphs: Vec<ElementRef<'_>> = dd
-        .descendent_elements()
-        .filter(|e| e.value().name() == "p")
-        .collect();
-    paragraphs
-        .iter()
-        .find(|p| {
-            p.value()
-                .has_class("mathjax", CaseSensitivity::AsciiCaseInsensitive)
-        })
-        .or(paragraphs.first())
-        .copied()
+    let paragraphs: Vec<ElementRef<'_>> = dd.descendent_elements().filter(|e| e.value().name() == "p").collect();
+    paragraphs.iter().find(|p| p.value().has_class("mathjax", CaseSensitivity::AsciiCaseInsensitive)).or(paragraphs.first()).copied()
 }
 
 fn first_with_class<'a>(root: ElementRef<'a>, class: &str) -> Option<ElementRef<'a>> {
-    root.descendent_elements().find(|e| {
-        e.value()
-            .has_class(class, CaseSensitivity::AsciiCaseInsensitive)
-    })
+    root.descendent_elements().find(|e| e.value().has_class(class, CaseSensitivity::AsciiCaseInsensitive))
 }
 
 /// "(author list is unavailable)" and other link-less author lines mean no
@@ -320,8 +250,7 @@ fn authors(div: ElementRef<'_>) -> super::authors::Authors {
 /// "Astrophysics of Galaxies (astro-ph.GA); Numerical Analysis (math.NA)"
 /// → codes, primary (from `span.primary-subject`) first.
 fn subjects(div: ElementRef<'_>) -> Vec<String> {
-    let primary = first_with_class(div, "primary-subject")
-        .and_then(|span| code_in_parens(&element_text(span)).map(str::to_string));
+    let primary = first_with_class(div, "primary-subject").and_then(|span| code_in_parens(&element_text(span)).map(str::to_string));
     let all_text = element_text(div);
     let others = fields::categories(all_text.split(';').filter_map(code_in_parens));
     fields::primary_first(primary, others)
@@ -382,11 +311,7 @@ fn push_script_math(script: ElementRef<'_>, kind: Option<&str>, out: &mut String
         return;
     };
     let tex: String = script.text().collect();
-    let fence = if kind.contains("mode=display") {
-        "$$"
-    } else {
-        "$"
-    };
+    let fence = if kind.contains("mode=display") { "$$" } else { "$" };
     out.push_str(fence);
     out.push_str(tex.trim());
     out.push_str(fence);
@@ -394,25 +319,16 @@ fn push_script_math(script: ElementRef<'_>, kind: Option<&str>, out: &mut String
 
 /// MathJax 3 keeps no TeX; its assistive MathML text is the best left.
 fn push_mathjax3(container: ElementRef<'_>, out: &mut String) {
-    if let Some(mml) = container
-        .descendent_elements()
-        .find(|e| e.value().name() == "mjx-assistive-mml")
-    {
+    if let Some(mml) = container.descendent_elements().find(|e| e.value().name() == "mjx-assistive-mml") {
         out.extend(mml.text());
     }
 }
 
 /// Labels and MathJax 2's rendered copies of formulas.
 fn is_skipped(e: &scraper::node::Element) -> bool {
-    [
-        "descriptor",
-        "MathJax_Preview",
-        "MathJax",
-        "MathJax_Display",
-        "MJX_Assistive_MathML",
-    ]
-    .iter()
-    .any(|class| e.has_class(class, CaseSensitivity::CaseSensitive))
+    ["descriptor", "MathJax_Preview", "MathJax", "MathJax_Display", "MJX_Assistive_MathML"]
+        .iter()
+        .any(|class| e.has_class(class, CaseSensitivity::CaseSensitive))
 }
 
 /// The deepest element nesting a page may have. arXiv's pages nest about
@@ -478,14 +394,12 @@ pub fn too_deep(text: &str, limit: usize) -> Option<usize> {
 
 /// Elements with no content and no end tag.
 const VOID: &[&str] = &[
-    "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input",
-    "keygen", "link", "meta", "param", "source", "track", "wbr",
+    "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input", "keygen", "link", "meta", "param",
+    "source", "track", "wbr",
 ];
 
 /// Elements whose content is text up to their end tag.
-const RAW_TEXT: &[&str] = &[
-    "iframe", "noembed", "noframes", "noscript", "script", "style", "textarea", "title", "xmp",
-];
+const RAW_TEXT: &[&str] = &["iframe", "noembed", "noframes", "noscript", "script", "style", "textarea", "title", "xmp"];
 
 /// Where an end tag for a special element stops looking (html5ever's
 /// "in scope" boundaries).
@@ -493,22 +407,131 @@ const SCOPE: &[&str] = &["applet", "caption", "html", "marquee", "object", "tabl
 
 /// HTML's "special" elements: an end tag of any other element stops at them.
 const SPECIAL: &[&str] = &[
-    "address", "applet", "area", "article", "aside", "base", "basefont", "bgsound", "blockquote",
-    "body", "br", "button", "caption", "center", "col", "colgroup", "dd", "details", "dir", "div",
-    "dl", "dt", "embed", "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset",
-    "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hgroup", "hr", "html", "iframe", "img",
-    "input", "keygen", "li", "link", "listing", "main", "marquee", "menu", "meta", "nav",
-    "noembed", "noframes", "noscript", "object", "ol", "p", "param", "plaintext", "pre", "script",
-    "search", "section", "select", "source", "style", "summary", "table", "tbody", "td",
-    "template", "textarea", "tfoot", "th", "thead", "title", "tr", "track", "ul", "wbr", "xmp",
+    "address",
+    "applet",
+    "area",
+    "article",
+    "aside",
+    "base",
+    "basefont",
+    "bgsound",
+    "blockquote",
+    "body",
+    "br",
+    "button",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "details",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "embed",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hgroup",
+    "hr",
+    "html",
+    "iframe",
+    "img",
+    "input",
+    "keygen",
+    "li",
+    "link",
+    "listing",
+    "main",
+    "marquee",
+    "menu",
+    "meta",
+    "nav",
+    "noembed",
+    "noframes",
+    "noscript",
+    "object",
+    "ol",
+    "p",
+    "param",
+    "plaintext",
+    "pre",
+    "script",
+    "search",
+    "section",
+    "select",
+    "source",
+    "style",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "template",
+    "textarea",
+    "tfoot",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "track",
+    "ul",
+    "wbr",
+    "xmp",
 ];
 
 /// Elements whose start closes an open `<p>`.
 const CLOSES_P: &[&str] = &[
-    "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl",
-    "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
-    "header", "hgroup", "listing", "main", "menu", "nav", "ol", "p", "pre", "search", "section",
-    "summary", "table", "ul", "li", "dd", "dt",
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "center",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "listing",
+    "main",
+    "menu",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "search",
+    "section",
+    "summary",
+    "table",
+    "ul",
+    "li",
+    "dd",
+    "dt",
 ];
 
 /// Inside `<svg>` or `<math>`, `<title>` and `<style>` hold elements.
@@ -616,16 +639,10 @@ mod tests {
 
     #[test]
     fn extracts_ids_and_codes() {
-        assert_eq!(
-            id_in_href("/abs/2603.00356").map(|i| i.id),
-            Some("2603.00356".into())
-        );
+        assert_eq!(id_in_href("/abs/2603.00356").map(|i| i.id), Some("2603.00356".into()));
         let v = id_in_href("https://arxiv.org/html/2411.14419v1").unwrap();
         assert_eq!(v.version, Some(1));
-        assert_eq!(
-            code_in_parens(" Distributed, Parallel, and Cluster Computing (cs.DC)"),
-            Some("cs.DC")
-        );
+        assert_eq!(code_in_parens(" Distributed, Parallel, and Cluster Computing (cs.DC)"), Some("cs.DC"));
         assert_eq!(code_in_parens("Nothing here"), None);
     }
 
@@ -633,11 +650,24 @@ mod tests {
     fn nesting_depth_follows_what_closes_what() {
         let deep = |unit: &str, n: usize| too_deep(&unit.repeat(n), 100).is_some();
         // Deep: plain nesting, and the ways html5ever keeps elements open.
-        for unit in ["<div>", "<span><div></span>", "<div x\"><div>", "<a><div>", "<b><div></b>", "<div><table></div>", "<svg><title><div>"] {
+        for unit in ["<div>", "<span><div></span>", "<div x\"><div>", "<a><div>", "<b><div></b>", "<div><table></div>", "<svg><title><div>"]
+        {
             assert!(deep(unit, 200), "{unit}");
         }
         // Flat: what html5ever closes, and what holds no elements.
-        for unit in ["<div></div>", "<p>x", "<li>x", "<dt>a<dd>b", "<td>x", "<a>x", "<br><img src=x>", "<!-- <div> -->", "<div class='>'></div>", "<h1>x<h2>y", "<div><p>x</div>"] {
+        for unit in [
+            "<div></div>",
+            "<p>x",
+            "<li>x",
+            "<dt>a<dd>b",
+            "<td>x",
+            "<a>x",
+            "<br><img src=x>",
+            "<!-- <div> -->",
+            "<div class='>'></div>",
+            "<h1>x<h2>y",
+            "<div><p>x</div>",
+        ] {
             assert!(!deep(unit, 200), "{unit}");
         }
         assert!(!deep("<script><div>", 1) && too_deep("<script>x</script><div><div>", 1).is_some());
@@ -649,15 +679,8 @@ mod tests {
         let html = "<html><body><div class='x'><span class='descriptor'>Title:</span>\n  RX J<span class=\"MathJax_Preview\"></span>\
             <span class=\"MathJax\"><nobr>0513.9−6951</nobr></span><script type=\"math/tex\">0513.9-6951</script> &amp; more\n</div></body></html>";
         let doc = Html::parse_document(html);
-        let div = doc
-            .root_element()
-            .descendent_elements()
-            .find(|e| e.value().has_class("x", CaseSensitivity::CaseSensitive))
-            .unwrap();
-        assert_eq!(
-            fields::clean_inline(&element_text(div)),
-            "RX J$0513.9-6951$ & more"
-        );
+        let div = doc.root_element().descendent_elements().find(|e| e.value().has_class("x", CaseSensitivity::CaseSensitive)).unwrap();
+        assert_eq!(fields::clean_inline(&element_text(div)), "RX J$0513.9-6951$ & more");
     }
 
     /// A /new page of the 2000s: plain `<dl>`s after each `<h3>`, entries
@@ -685,7 +708,10 @@ mod tests {
         let got: Vec<(&str, Kind)> = parsed.papers.iter().map(|p| (p.id.as_str(), p.kind)).collect();
         assert_eq!(got, [("0804.1234", Kind::New), ("math/0703001", Kind::Cross), ("0801.0001", Kind::Replaced)]);
         let p = &parsed.papers[0];
-        assert_eq!((p.authors.clone(), p.affiliations.clone()), (vec!["A. Smith".to_string(), "B. Jones".into()], vec!["MIT".to_string(), String::new()]));
+        assert_eq!(
+            (p.authors.clone(), p.affiliations.clone()),
+            (vec!["A. Smith".to_string(), "B. Jones".into()], vec!["MIT".to_string(), String::new()])
+        );
         assert_eq!(p.subjects, ["cs.CC", "cs.LO"]);
         assert_eq!(p.listing_date.as_deref(), Some("2008-04-14"));
         assert_eq!(p.abstract_text, "About One.");

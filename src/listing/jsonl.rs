@@ -250,10 +250,7 @@ pub(super) enum Why {
     /// counting lines from where its deserializer started, which is the
     /// start of the text or the line after the last line that was not JSON;
     /// [`finish`] works that out, so the line is kept absolute here.
-    Json {
-        message: String,
-        at: Option<(usize, usize)>,
-    },
+    Json { message: String, at: Option<(usize, usize)> },
 }
 
 /// Where the text given to [`read_records`] lies in the whole input.
@@ -277,13 +274,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
 /// false (`out` then has what came before) only for a piece that cannot
 /// be read on its own: a value that may go on in the next piece, or an
 /// error whose position cannot be told apart from its message.
-pub(super) fn read_records(
-    text: &str,
-    source: &str,
-    first_line: usize,
-    span: Span,
-    out: &mut Records,
-) -> bool {
+pub(super) fn read_records(text: &str, source: &str, first_line: usize, span: Span, out: &mut Records) -> bool {
     out.papers.reserve(text.len() / 1800);
     let mut lines = fields::LineCounter::new(text);
     // One streaming deserializer runs over the whole text (no separate pass
@@ -291,8 +282,7 @@ pub(super) fn read_records(
     let mut offset = 0;
     while offset < text.len() {
         let origin = first_line - 1 + lines.line_at(offset);
-        let mut stream =
-            serde_json::Deserializer::from_str(&text[offset..]).into_iter::<Record<'_>>();
+        let mut stream = serde_json::Deserializer::from_str(&text[offset..]).into_iter::<Record<'_>>();
         loop {
             let value_start = offset + stream.byte_offset();
             match stream.next() {
@@ -327,10 +317,9 @@ pub(super) fn read_records(
                     let message = e.to_string();
                     let position = format!(" at line {} column {}", e.line(), e.column());
                     let why = match message.strip_suffix(&position) {
-                        Some(code) if e.line() > 0 => Why::Json {
-                            message: code.to_string(),
-                            at: Some((origin + e.line() - 1, e.column())),
-                        },
+                        Some(code) if e.line() > 0 => {
+                            Why::Json { message: code.to_string(), at: Some((origin + e.line() - 1, e.column())) }
+                        }
                         _ if span != Span::Whole => return false,
                         _ => Why::Json { message, at: None },
                     };
@@ -362,10 +351,7 @@ pub(super) fn finish(records: Records, source: &str) -> Result<Parsed, ListingEr
             Why::Record(why) => (line, why),
             Why::Json { message, at } => {
                 let why = match at {
-                    Some((at, column)) => format!(
-                        "bad JSON: {message} at line {} column {column}",
-                        (at + 1).saturating_sub(origin)
-                    ),
+                    Some((at, column)) => format!("bad JSON: {message} at line {} column {column}", (at + 1).saturating_sub(origin)),
                     None => format!("bad JSON: {message}"),
                 };
                 origin = line + 1;
@@ -375,14 +361,7 @@ pub(super) fn finish(records: Records, source: &str) -> Result<Parsed, ListingEr
         .collect();
     if papers.is_empty() {
         if let Some((line, why)) = skipped.first() {
-            return Err(ListingError::new(
-                source,
-                Some(*line),
-                format!(
-                    "no readable JSON line ({} bad); first: {why}",
-                    skipped.len()
-                ),
-            ));
+            return Err(ListingError::new(source, Some(*line), format!("no readable JSON line ({} bad); first: {why}", skipped.len())));
         }
     }
     let mut parsed = Parsed::new(Format::Jsonl);
@@ -407,11 +386,7 @@ fn paper_from_record(record: Record<'_>, source: &str) -> Result<Paper, String> 
         id.version = record.version.or_else(|| record.versions.as_deref().and_then(last_version));
     }
     let snapshot = record.versions.is_some();
-    let kind = record
-        .kind
-        .as_deref()
-        .and_then(Kind::parse)
-        .unwrap_or(if snapshot { Kind::Snapshot } else { Kind::New });
+    let kind = record.kind.as_deref().and_then(Kind::parse).unwrap_or(if snapshot { Kind::Snapshot } else { Kind::New });
     let title = record.title.map(|t| t.0).unwrap_or_default();
     if title.is_empty() {
         return Err(format!("arXiv:{raw_id} has no title"));
@@ -423,16 +398,8 @@ fn paper_from_record(record: Record<'_>, source: &str) -> Result<Paper, String> 
         authors.0.set_on(&mut paper);
     }
     paper.set_subjects(record.categories.or(record.subjects).map(|c| c.0).unwrap_or_default());
-    paper.comments = record
-        .comments
-        .as_deref()
-        .or(record.comment.as_deref())
-        .and_then(fields::clean_optional);
-    paper.journal_ref = record
-        .journal_ref_dash
-        .as_deref()
-        .or(record.journal_ref.as_deref())
-        .and_then(fields::clean_optional);
+    paper.comments = record.comments.as_deref().or(record.comment.as_deref()).and_then(fields::clean_optional);
+    paper.journal_ref = record.journal_ref_dash.as_deref().or(record.journal_ref.as_deref()).and_then(fields::clean_optional);
     let as_date = |d: &str| fields::iso_date(d).or_else(|| fields::date_in(d));
     paper.listing_date = record
         .listing_date
@@ -451,10 +418,7 @@ fn first_created(versions: &[VersionEntry<'_>]) -> Option<String> {
 
 /// 3 from `[{"version": "v1"}, …, {"version": "v3"}]`: the newest.
 fn last_version(versions: &[VersionEntry<'_>]) -> Option<u32> {
-    versions
-        .iter()
-        .filter_map(|e| e.version.as_deref()?.trim().trim_start_matches('v').parse().ok())
-        .max()
+    versions.iter().filter_map(|e| e.version.as_deref()?.trim().trim_start_matches('v').parse().ok()).max()
 }
 
 #[cfg(test)]
@@ -472,22 +436,12 @@ mod tests {
         let parsed = parse(text, "j").unwrap();
         assert_eq!(parsed.papers.len(), 2);
         assert_eq!(parsed.warnings.len(), 1);
-        assert!(
-            parsed.warnings[0].starts_with("j:4: "),
-            "{:?}",
-            parsed.warnings
-        );
+        assert!(parsed.warnings[0].starts_with("j:4: "), "{:?}", parsed.warnings);
         let a = &parsed.papers[0];
-        assert_eq!(
-            (a.title.as_str(), a.primary.as_deref()),
-            ("T 1", Some("cs.CV"))
-        );
+        assert_eq!((a.title.as_str(), a.primary.as_deref()), ("T 1", Some("cs.CV")));
         assert_eq!(a.listing_date.as_deref(), Some("2025-03-18"));
         let b = &parsed.papers[1];
-        assert_eq!(
-            b.authors,
-            ["C. Balázs", "E. L. Berger", "P. M. Nadolsky"]
-        );
+        assert_eq!(b.authors, ["C. Balázs", "E. L. Berger", "P. M. Nadolsky"]);
         assert_eq!((b.version, b.title.as_str()), (Some(2), "Calc of"));
         assert_eq!(b.abstract_text, "A fully diff.");
         assert_eq!(b.journal_ref.as_deref(), Some("Phys.Rev.D76:013009,2007"));

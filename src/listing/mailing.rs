@@ -189,10 +189,7 @@ impl<'a> Reader<'a> {
     fn abandon(&mut self, why: &str) {
         if let Some(entry) = self.current.take() {
             let id = &entry.id;
-            self.parsed.skip(format!(
-                "{}:{}: arXiv:{id} skipped: {why}",
-                self.source, entry.line
-            ));
+            self.parsed.skip(format!("{}:{}: arXiv:{id} skipped: {why}", self.source, entry.line));
         }
     }
 
@@ -219,10 +216,7 @@ impl<'a> Reader<'a> {
             let mut matches = entry.fields.iter().filter(|(k, _, _)| k == key);
             let first = matches.next();
             if let Some((_, _, line)) = matches.next() {
-                self.parsed.warnings.push(format!(
-                    "{source}:{line}: arXiv:{} has a second {key}: line; kept the first",
-                    entry.id
-                ));
+                self.parsed.warnings.push(format!("{source}:{line}: arXiv:{} has a second {key}: line; kept the first", entry.id));
             }
             first.map(|(_, v, _)| v.as_str())
         };
@@ -232,10 +226,7 @@ impl<'a> Reader<'a> {
         let comments = get("Comments").and_then(fields::clean_optional);
         let journal_ref = get("Journal-ref").and_then(fields::clean_optional);
         if title.is_empty() {
-            return Err(format!(
-                "{source}:{}: arXiv:{} skipped: no Title: line",
-                entry.line, entry.id
-            ));
+            return Err(format!("{source}:{}: arXiv:{} skipped: no Title: line", entry.line, entry.id));
         }
         let mut paper = Paper::new(entry.id, kind, source);
         paper.title = title;
@@ -254,26 +245,16 @@ impl<'a> Reader<'a> {
                 Phase::Header => self.abandon("the input ends inside its field block (truncated?)"),
                 // The pastweek file ends right after the closing `\\`; a
                 // mailing abstract always ends with the `\\ ( url )` trailer.
-                Phase::Body if entry.body.iter().all(|l| l.trim().is_empty()) => {
-                    self.finish_entry()
-                }
+                Phase::Body if entry.body.iter().all(|l| l.trim().is_empty()) => self.finish_entry(),
                 Phase::Body => self.abandon("the input ends inside its abstract (truncated?)"),
             }
         }
         if self.parsed.papers.is_empty() && self.entries_seen > 0 {
             let first = self.parsed.warnings.first().cloned().unwrap_or_default();
-            return Err(ListingError::new(
-                self.source,
-                None,
-                format!("no readable entry in the mailing text (first problem: {first})"),
-            ));
+            return Err(ListingError::new(self.source, None, format!("no readable entry in the mailing text (first problem: {first})")));
         }
         if self.entries_seen == 0 {
-            return Err(ListingError::new(
-                self.source,
-                None,
-                "no arXiv entries (lines starting with arXiv:<id>) in the mailing text",
-            ));
+            return Err(ListingError::new(self.source, None, "no arXiv entries (lines starting with arXiv:<id>) in the mailing text"));
         }
         Ok(self.parsed)
     }
@@ -341,8 +322,7 @@ fn header_line(entry: &mut Entry, n: usize, line: &str) {
 }
 
 fn is_field_key(key: &str) -> bool {
-    key.starts_with(|c: char| c.is_ascii_uppercase())
-        && key.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
+    key.starts_with(|c: char| c.is_ascii_uppercase()) && key.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
 }
 
 #[cfg(test)]
@@ -397,11 +377,7 @@ mod tests {
         let cut = &SAMPLE[..SAMPLE.find("Categories: math.PR").unwrap()];
         let parsed = parse(cut, "m").unwrap();
         assert_eq!(parsed.papers.len(), 1);
-        assert!(
-            parsed.warnings[0].contains("arXiv:2204.00002"),
-            "{:?}",
-            parsed.warnings
-        );
+        assert!(parsed.warnings[0].contains("arXiv:2204.00002"), "{:?}", parsed.warnings);
     }
 
     /// The 1990s mailing, as arXiv's own listing files of that era show

@@ -43,11 +43,7 @@ pub mod fuzzing {
 
     /// What each date parser makes of `s`.
     pub fn dates(s: &str) -> [Option<String>; 3] {
-        [
-            super::fields::date_in(s),
-            super::fields::iso_date(s),
-            super::browser_text::listing_date(s),
-        ]
+        [super::fields::date_in(s), super::fields::iso_date(s), super::browser_text::listing_date(s)]
     }
 }
 
@@ -105,13 +101,7 @@ pub struct Parsed {
 
 impl Parsed {
     pub fn new(format: Format) -> Parsed {
-        Parsed {
-            format,
-            papers: Vec::new(),
-            warnings: Vec::new(),
-            skipped: 0,
-            first_skip: None,
-        }
+        Parsed { format, papers: Vec::new(), warnings: Vec::new(), skipped: 0, first_skip: None }
     }
 
     /// Notes an entry that was recognised but could not be read.
@@ -149,11 +139,7 @@ pub struct ListingError {
 
 impl ListingError {
     pub fn new(source: &str, line: Option<usize>, message: impl Into<String>) -> ListingError {
-        ListingError {
-            source: source.to_string(),
-            line,
-            message: message.into(),
-        }
+        ListingError { source: source.to_string(), line, message: message.into() }
     }
 }
 
@@ -205,23 +191,16 @@ fn some_paper(result: Result<Parsed, ListingError>, source: &str) -> Result<Pars
 
 fn parse_path_any(path: &Path, source: &str) -> Result<Parsed, ListingError> {
     let source = source.to_string();
-    let cannot_read =
-        |e: std::io::Error| ListingError::new(&source, None, format!("cannot read: {e}"));
+    let cannot_read = |e: std::io::Error| ListingError::new(&source, None, format!("cannot read: {e}"));
     let mut bytes = Vec::new();
     if source == "-" {
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(cannot_read)?;
+        std::io::stdin().lock().read_to_end(&mut bytes).map_err(cannot_read)?;
         return parse_whole(&bytes, &source);
     }
     let mut file = std::fs::File::open(path).map_err(cannot_read)?;
     if pipeline::worth_it(file.metadata().map_or(0, |m| m.len())) {
         let mut reader = std::io::BufReader::with_capacity(pipeline::READ_BUFFER, file);
-        if !reader
-            .fill_buf()
-            .is_ok_and(|head| head.starts_with(&GZIP_MAGIC))
-        {
+        if !reader.fill_buf().is_ok_and(|head| head.starts_with(&GZIP_MAGIC)) {
             reader.read_to_end(&mut bytes).map_err(cannot_read)?;
             return parse_whole(&bytes, &source);
         }
@@ -296,11 +275,7 @@ fn parse_whole(bytes: &[u8], source: &str) -> Result<Parsed, ListingError> {
 /// Turns bytes into text with `\n` line ends. Binary data is an error; stray
 /// invalid UTF-8 in otherwise textual data is replaced and reported. Valid
 /// UTF-8 with `\n` line ends (the usual case) is used in place, not copied.
-fn decode<'a>(
-    bytes: &'a [u8],
-    source: &str,
-    notes: &mut Vec<String>,
-) -> Result<Cow<'a, str>, ListingError> {
+fn decode<'a>(bytes: &'a [u8], source: &str, notes: &mut Vec<String>) -> Result<Cow<'a, str>, ListingError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().take(BINARY_CHECK).any(|&b| b == 0) {
         return Err(ListingError::new(source, None, "binary data, not a listing"));
@@ -314,17 +289,11 @@ fn decode<'a>(
             if bad * 20 > lossy.chars().count().max(1) {
                 return Err(ListingError::new(source, Some(line), "not UTF-8 text"));
             }
-            notes.push(format!(
-                "{source}:{line}: invalid UTF-8 replaced by U+FFFD ({bad} place(s))"
-            ));
+            notes.push(format!("{source}:{line}: invalid UTF-8 replaced by U+FFFD ({bad} place(s))"));
             Cow::Owned(lossy.into_owned())
         }
     };
-    Ok(if text.contains('\r') {
-        Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
-    } else {
-        text
-    })
+    Ok(if text.contains('\r') { Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n")) } else { text })
 }
 
 /// Decides the format from the first meaningful content.

@@ -77,11 +77,7 @@ fn read(doc: &xml_records::Document, source: &str) -> Result<Parsed, ListingErro
     }
     if let Some(error) = doc.header.all("error").next() {
         let code = error.attr("code").unwrap_or("error");
-        return Err(ListingError::new(
-            source,
-            None,
-            format!("OAI-PMH error {code}: {}", fields::clean_inline(&error.text)),
-        ));
+        return Err(ListingError::new(source, None, format!("OAI-PMH error {code}: {}", fields::clean_inline(&error.text))));
     }
     let mut parsed = Parsed::new(Format::Oai);
     let mut deleted = 0usize;
@@ -116,10 +112,8 @@ fn read(doc: &xml_records::Document, source: &str) -> Result<Parsed, ListingErro
 }
 
 fn record_id(record: &Record) -> Result<crate::paper::ArxivId, String> {
-    let raw = record
-        .text("id")
-        .or_else(|| record.text("identifier").map(|i| i.trim().trim_start_matches("oai:arXiv.org:")))
-        .ok_or("no <id>")?;
+    let raw =
+        record.text("id").or_else(|| record.text("identifier").map(|i| i.trim().trim_start_matches("oai:arXiv.org:"))).ok_or("no <id>")?;
     fields::arxiv_id(raw.trim()).ok_or_else(|| format!("not an arXiv id: {}", text::excerpt(raw.trim())))
 }
 
@@ -236,10 +230,7 @@ mod tests {
         assert_eq!(p.subjects, ["hep-th", "gr-qc"]);
         assert_eq!(p.listing_date.as_deref(), Some("1999-01-01"));
         assert!(parsed.warnings[0].contains("1 deleted record"));
-        assert_eq!(
-            resumption(RAW),
-            Resumption { token: Some("123|1001".into()), complete_list_size: Some(2), cursor: Some(0) }
-        );
+        assert_eq!(resumption(RAW), Resumption { token: Some("123|1001".into()), complete_list_size: Some(2), cursor: Some(0) });
     }
 
     #[test]

@@ -23,10 +23,10 @@
 //! fields lose control characters as every listing's do.
 
 use crate::listing::contain::quietly;
-use crate::listing::ListingError;
-use crate::listing::Given;
 #[cfg(not(fuzzing))]
 use crate::listing::Batch;
+use crate::listing::Given;
+use crate::listing::ListingError;
 use crate::paper::{ArxivId, Kind, Paper};
 use anyhow::{Context, Result};
 use arrow_array::builder::{FixedSizeListBuilder, Float32Builder, Int32Builder, ListBuilder, StringBuilder};
@@ -145,14 +145,7 @@ impl Writer {
             .build();
         let out = ArrowWriter::try_new(file, schema.clone(), Some(props))
             .with_context(|| format!("cannot write Parquet to {}", path.display()))?;
-        Ok(Writer {
-            out,
-            schema,
-            model: model.to_string(),
-            dim,
-            rows: Rows::new(dim as i32),
-            path: path.display().to_string(),
-        })
+        Ok(Writer { out, schema, model: model.to_string(), dim, rows: Rows::new(dim as i32), path: path.display().to_string() })
     }
 
     /// Adds one paper; `date` is the day it was first listed.
@@ -220,9 +213,11 @@ impl Reader {
     pub fn new<T: ChunkReader + 'static>(input: T, source: &str) -> Result<Reader, ListingError> {
         let bad = |e: String| ListingError::new(source, None, format!("not a readable Parquet file: {e}"));
         let len = input.len();
-        let builder = quietly(READER, || ParquetRecordBatchReaderBuilder::try_new(input)).and_then(|r| r.map_err(|e| e.to_string())).map_err(bad)?;
+        let builder =
+            quietly(READER, || ParquetRecordBatchReaderBuilder::try_new(input)).and_then(|r| r.map_err(|e| e.to_string())).map_err(bad)?;
         check_chunks(builder.metadata(), len).map_err(bad)?;
-        let batches = quietly(READER, || builder.with_batch_size(ROW_GROUP).build()).and_then(|r| r.map_err(|e| e.to_string())).map_err(bad)?;
+        let batches =
+            quietly(READER, || builder.with_batch_size(ROW_GROUP).build()).and_then(|r| r.map_err(|e| e.to_string())).map_err(bad)?;
         Ok(Reader { batches, source: source.to_string(), row: 0 })
     }
 
@@ -248,7 +243,8 @@ impl Reader {
                 .as_any()
                 .downcast_ref::<ListArray>()
                 .ok_or_else(|| format!("column `{name}` is not a list of strings"))?;
-            let values = list.values().as_any().downcast_ref::<StringArray>().ok_or_else(|| format!("column `{name}` is not a list of strings"))?;
+            let values =
+                list.values().as_any().downcast_ref::<StringArray>().ok_or_else(|| format!("column `{name}` is not a list of strings"))?;
             Ok((list, values))
         };
         let (ids, titles, abstracts) = (strings("id")?, strings("title")?, strings("abstract")?);
@@ -260,7 +256,8 @@ impl Reader {
             .as_any()
             .downcast_ref::<FixedSizeListArray>()
             .ok_or("column `vector` is not a fixed-size list of float32")?;
-        let floats = vectors.values().as_any().downcast_ref::<Float32Array>().ok_or("column `vector` is not a fixed-size list of float32")?;
+        let floats =
+            vectors.values().as_any().downcast_ref::<Float32Array>().ok_or("column `vector` is not a fixed-size list of float32")?;
         let dim = vectors.value_length() as usize;
         let text = |a: &StringArray, i: usize| (!a.is_null(i)).then(|| a.value(i).to_string());
         let line = |a: &StringArray, i: usize| text(a, i).map(|t| crate::listing::text::inline(&t));
@@ -277,7 +274,11 @@ impl Reader {
             let row = self.row + i + 1;
             let raw_id = text(ids, i).ok_or_else(|| format!("row {row}: no id"))?;
             let id = ArxivId::parse(&raw_id).ok_or_else(|| format!("row {row}: not an arXiv id: {raw_id}"))?;
-            let mut p = Paper::new(ArxivId { id: id.id, version: (!versions.is_null(i)).then(|| versions.value(i)).and_then(|v| u32::try_from(v).ok()) }, Kind::Snapshot, &self.source);
+            let mut p = Paper::new(
+                ArxivId { id: id.id, version: (!versions.is_null(i)).then(|| versions.value(i)).and_then(|v| u32::try_from(v).ok()) },
+                Kind::Snapshot,
+                &self.source,
+            );
             p.title = line(titles, i).unwrap_or_default();
             // Paragraphs stay; other control characters go.
             p.abstract_text = text(abstracts, i).unwrap_or_default().replace(|c: char| c.is_control() && c != '\n', "");
@@ -326,7 +327,11 @@ fn check_chunks(meta: &parquet::file::metadata::ParquetMetaData, file_len: u64) 
             let size = chunk.compressed_size();
             let end = u64::try_from(start).ok().zip(u64::try_from(size).ok()).and_then(|(s, n)| s.checked_add(n));
             if end.is_none_or(|end| end > file_len) {
-                return Err(format!("column {} of row group {} lies outside the file ({start} + {size} bytes of {file_len})", c + 1, g + 1));
+                return Err(format!(
+                    "column {} of row group {} lies outside the file ({start} + {size} bytes of {file_len})",
+                    c + 1,
+                    g + 1
+                ));
             }
         }
     }

@@ -30,8 +30,7 @@ pub(super) const READ_BUFFER: usize = 256 << 10;
 /// True when a gzipped input of `compressed_len` bytes is worth a second
 /// thread: it is big enough and there is a second core to run it.
 pub(super) fn worth_it(compressed_len: u64) -> bool {
-    compressed_len >= MIN_COMPRESSED
-        && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+    compressed_len >= MIN_COMPRESSED && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
 }
 
 /// One piece of decompressed text; all but the last end with `\n`.
@@ -51,10 +50,7 @@ struct Segment {
 
 /// Parses the gzip stream `compressed` as JSON lines. None: not the plain
 /// case (see the module comment); the caller must parse it the usual way.
-pub(super) fn parse_gzip<R: BufRead + Send>(
-    compressed: R,
-    source: &str,
-) -> Option<Result<Parsed, ListingError>> {
+pub(super) fn parse_gzip<R: BufRead + Send>(compressed: R, source: &str) -> Option<Result<Parsed, ListingError>> {
     let (full_tx, full_rx) = mpsc::channel::<Chunk>();
     let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
     let full_rx = Mutex::new(full_rx);
@@ -99,10 +95,7 @@ pub(super) fn parse_gzip<R: BufRead + Send>(
         }
         merged.skipped.extend(skipped.into_iter().map(|mut skip| {
             skip.line += line_base;
-            if let Why::Json {
-                at: Some((at, _)), ..
-            } = &mut skip.why
-            {
+            if let Why::Json { at: Some((at, _)), .. } = &mut skip.why {
                 *at += line_base;
             }
             skip
@@ -118,31 +111,21 @@ pub(super) fn parse_gzip<R: BufRead + Send>(
 /// Decompresses into line-aligned chunks of about [`CHUNK`] bytes, reusing
 /// the buffers that come back on `empty`. Returns how many chunks were sent,
 /// or None if the stream is broken or the parsers gave up.
-fn inflate<R: BufRead>(
-    compressed: R,
-    full: Sender<Chunk>,
-    empty: &Receiver<Vec<u8>>,
-    give_up: &AtomicBool,
-) -> Option<usize> {
+fn inflate<R: BufRead>(compressed: R, full: Sender<Chunk>, empty: &Receiver<Vec<u8>>, give_up: &AtomicBool) -> Option<usize> {
     let mut decoder = flate2::bufread::MultiGzDecoder::new(compressed);
     let mut carry = Vec::new();
     for index in 0.. {
         if give_up.load(Ordering::Relaxed) {
             return None;
         }
-        let mut bytes = empty
-            .try_recv()
-            .unwrap_or_else(|_| Vec::with_capacity(CHUNK + (64 << 10)));
+        let mut bytes = empty.try_recv().unwrap_or_else(|_| Vec::with_capacity(CHUNK + (64 << 10)));
         bytes.clear();
         bytes.append(&mut carry);
         // Fill to CHUNK bytes, then on (in steps) until a line ends.
         let mut searched = 0;
         let last = loop {
             let want = CHUNK.saturating_sub(bytes.len()).max(64 << 10);
-            let got = (&mut decoder)
-                .take(want as u64)
-                .read_to_end(&mut bytes)
-                .ok()?;
+            let got = (&mut decoder).take(want as u64).read_to_end(&mut bytes).ok()?;
             if got < want {
                 break true;
             }
@@ -164,12 +147,7 @@ fn inflate<R: BufRead>(
 
 /// Takes chunks off the queue until it ends, parsing each unless some chunk
 /// already made the whole attempt give up. Used buffers go back on `empty`.
-fn parse_chunks(
-    full: &Mutex<Receiver<Chunk>>,
-    empty: &Sender<Vec<u8>>,
-    give_up: &AtomicBool,
-    source: &str,
-) -> Vec<Segment> {
+fn parse_chunks(full: &Mutex<Receiver<Chunk>>, empty: &Sender<Vec<u8>>, give_up: &AtomicBool, source: &str) -> Vec<Segment> {
     let mut segments: Vec<Segment> = Vec::new();
     loop {
         let next = full.lock().unwrap_or_else(|e| e.into_inner()).recv();
@@ -178,16 +156,9 @@ fn parse_chunks(
         };
         if !give_up.load(Ordering::Relaxed) {
             if segments.last().is_none_or(|s| s.next != chunk.index) {
-                segments.push(Segment {
-                    first: chunk.index,
-                    next: chunk.index,
-                    newlines: 0,
-                    records: Records::default(),
-                });
+                segments.push(Segment { first: chunk.index, next: chunk.index, newlines: 0, records: Records::default() });
             }
-            let parsed = segments
-                .last_mut()
-                .is_some_and(|segment| parse_chunk(&chunk, segment, source));
+            let parsed = segments.last_mut().is_some_and(|segment| parse_chunk(&chunk, segment, source));
             if !parsed {
                 give_up.store(true, Ordering::Relaxed);
             }
@@ -278,16 +249,8 @@ mod tests {
     fn corpus(lines: usize) -> String {
         let mut text = String::new();
         for i in 0..lines {
-            let title = if i % 1111 == 7 {
-                String::new()
-            } else {
-                format!("A  title &amp; {i}")
-            };
-            let id = if i % 1777 == 3 {
-                "nonsense".to_string()
-            } else {
-                format!("2503.{i:05}")
-            };
+            let title = if i % 1111 == 7 { String::new() } else { format!("A  title &amp; {i}") };
+            let id = if i % 1777 == 3 { "nonsense".to_string() } else { format!("2503.{i:05}") };
             text.push_str(&format!(
                 "{{\"id\": \"{id}\", \"title\": \"{title}\", \"abstract\": \"{}\", \
                  \"categories\": [\"cs.LG\", \"stat.ML\"], \"date\": \"2025-03-01\", \
@@ -329,11 +292,7 @@ mod tests {
         for end in [0, 1, 31, 32, 33, 8159, 8160, 8161, text.len()] {
             let part = &text.as_bytes()[..end];
             let newlines = part.iter().filter(|&&b| b == b'\n').count();
-            assert_eq!(
-                count_line_ends(part),
-                (newlines, part.contains(&b'\r')),
-                "{end}"
-            );
+            assert_eq!(count_line_ends(part), (newlines, part.contains(&b'\r')), "{end}");
         }
     }
 
@@ -353,10 +312,7 @@ mod tests {
         let (head, tail) = text.split_at(text.len() / 2);
         let mut two = gzip(head.as_bytes());
         two.extend(gzip(tail.as_bytes()));
-        same(
-            &parse_gzip(&two[..], "m").expect("plain"),
-            &parse_whole(&two, "m"),
-        );
+        same(&parse_gzip(&two[..], "m").expect("plain"), &parse_whole(&two, "m"));
     }
 
     #[test]
@@ -377,10 +333,7 @@ mod tests {
         }
         let text = lines.join("\n");
         let warnings = piped_as_whole(text.as_bytes(), "j");
-        assert!(
-            warnings.iter().any(|w| w.contains("at line 1489 column")),
-            "{warnings:?}"
-        );
+        assert!(warnings.iter().any(|w| w.contains("at line 1489 column")), "{warnings:?}");
         // A last line cut short, and nothing but bad lines.
         piped_as_whole(text.rsplit_once(", \"date\"").unwrap().0.as_bytes(), "cut");
         let error = piped_as_whole("{\"id\": 5}\n".repeat(300_000).as_bytes(), "all bad");
@@ -392,19 +345,10 @@ mod tests {
         let text = corpus(3000);
         let mid = text.len() / 2 + text[text.len() / 2..].find('\n').unwrap() + 1;
         let cases: Vec<(&str, Vec<u8>)> = vec![
-            (
-                "latin-1",
-                [&text.as_bytes()[..mid], b"\xe9", &text.as_bytes()[mid..]].concat(),
-            ),
-            (
-                "mailing",
-                "Date: Fri, 3 Mar 23\n\\\\\n".repeat(200_000).into_bytes(),
-            ),
+            ("latin-1", [&text.as_bytes()[..mid], b"\xe9", &text.as_bytes()[mid..]].concat()),
+            ("mailing", "Date: Fri, 3 Mar 23\n\\\\\n".repeat(200_000).into_bytes()),
             ("spaces", " ".repeat(3 * CHUNK).into_bytes()),
-            (
-                "one line",
-                format!("[{}]", text.replace('\n', ",")).into_bytes(),
-            ),
+            ("one line", format!("[{}]", text.replace('\n', ",")).into_bytes()),
             ("nul", [b"{\"id\": \"\x00\"}\n", text.as_bytes()].concat()),
         ];
         for (what, bytes) in cases {
@@ -418,10 +362,7 @@ mod tests {
         if let Some(piped) = parse_gzip(&spread[..], "spread") {
             same(&piped, &parse_whole(&spread, "spread"));
         }
-        same(
-            &parse_bytes(&spread, "spread"),
-            &parse_whole(&spread, "spread"),
-        );
+        same(&parse_bytes(&spread, "spread"), &parse_whole(&spread, "spread"));
         let gz = gzip(text.as_bytes());
         let truncated = &gz[..gz.len() * 2 / 3];
         assert!(parse_gzip(truncated, "t").is_none());

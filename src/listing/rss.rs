@@ -18,18 +18,10 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     let is_rss = matches!(doc.root.as_deref(), Some("rss" | "RDF"));
     if !is_rss || doc.header.text("channel").is_none() {
         // Cut or broken before the channel began: say so, not "not RSS".
-        if let Some(problem) = doc
-            .problem
-            .as_ref()
-            .filter(|_| is_rss || doc.root.is_none())
-        {
+        if let Some(problem) = doc.problem.as_ref().filter(|_| is_rss || doc.root.is_none()) {
             return Err(problem.error(source, "RSS feed"));
         }
-        return Err(ListingError::new(
-            source,
-            None,
-            "XML is not an RSS feed: no <rss> or <rdf:RDF> root with a <channel>",
-        ));
+        return Err(ListingError::new(source, None, "XML is not an RSS feed: no <rss> or <rdf:RDF> root with a <channel>"));
     }
     check_feed_error(&doc.header, source)?;
 
@@ -39,17 +31,11 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
         match paper_from_item(record, &channel, source) {
             Ok((paper, note)) => {
                 if let Some(note) = note {
-                    parsed
-                        .warnings
-                        .push(format!("{source}:{}: {note}", record.line));
+                    parsed.warnings.push(format!("{source}:{}: {note}", record.line));
                 }
                 parsed.papers.push(paper);
             }
-            Err(why) => parsed.skip(format!(
-                "{source}:{}: item {} skipped: {why}",
-                record.line,
-                index + 1
-            )),
+            Err(why) => parsed.skip(format!("{source}:{}: item {} skipped: {why}", record.line, index + 1)),
         }
     }
     xml_records::keep_complete(parsed, doc.problem.as_ref(), source, "RSS feed", "item")
@@ -61,28 +47,14 @@ fn check_feed_error(channel: &Record, source: &str) -> Result<(), ListingError> 
     if !title.trim_start().starts_with("Feed error") {
         return Ok(());
     }
-    let detail = channel
-        .text("description")
-        .map(fields::markup_inline)
-        .unwrap_or_default();
-    let detail = if detail.is_empty() {
-        fields::markup_inline(title)
-    } else {
-        detail
-    };
-    Err(ListingError::new(
-        source,
-        None,
-        format!("arXiv RSS error: {detail}"),
-    ))
+    let detail = channel.text("description").map(fields::markup_inline).unwrap_or_default();
+    let detail = if detail.is_empty() { fields::markup_inline(title) } else { detail };
+    Err(ListingError::new(source, None, format!("arXiv RSS error: {detail}")))
 }
 
 /// The announcement date of the whole feed, used for items without their own.
 fn feed_date(channel: &Record) -> Option<String> {
-    channel
-        .text("pubDate")
-        .and_then(fields::date_in)
-        .or_else(|| channel.text("date").and_then(fields::iso_date))
+    channel.text("pubDate").and_then(fields::date_in).or_else(|| channel.text("date").and_then(fields::iso_date))
 }
 
 /// What the channel says of all its items.
@@ -121,13 +93,8 @@ fn paper_from_item(item: &Record, channel: &Channel, source: &str) -> Result<(Pa
         subjects = fields::categories(marker.primary.iter().chain(&channel.category).map(String::as_str));
     }
     paper.set_subjects(subjects);
-    paper.journal_ref = item
-        .text("journal_reference")
-        .and_then(fields::markup_optional);
-    paper.comments = item
-        .text("comments")
-        .or_else(|| item.text("comment"))
-        .and_then(fields::markup_optional);
+    paper.journal_ref = item.text("journal_reference").and_then(fields::markup_optional);
+    paper.comments = item.text("comments").or_else(|| item.text("comment")).and_then(fields::markup_optional);
     paper.listing_date = item
         .text("pubDate")
         .and_then(fields::date_in)
@@ -143,9 +110,7 @@ pub(super) fn split_description(description: &str) -> (&str, &str) {
     match description.find("Abstract:") {
         // Only a marker right after the identifying head counts: an old-style
         // abstract may itself contain the word.
-        Some(pos) if is_item_head(&description[..pos]) => {
-            (&description[..pos], &description[pos + "Abstract:".len()..])
-        }
+        Some(pos) if is_item_head(&description[..pos]) => (&description[..pos], &description[pos + "Abstract:".len()..]),
         _ => ("", description),
     }
 }
@@ -156,10 +121,7 @@ fn is_item_head(head: &str) -> bool {
 }
 
 fn item_id(item: &Record, head: &str) -> Option<ArxivId> {
-    let from_head = head
-        .split_whitespace()
-        .find(|w| w.starts_with("arXiv:"))
-        .and_then(fields::arxiv_id);
+    let from_head = head.split_whitespace().find(|w| w.starts_with("arXiv:")).and_then(fields::arxiv_id);
     from_head
         .or_else(|| {
             let guid = item.text("guid")?.trim();
@@ -210,24 +172,15 @@ fn channel_category(channel: &Record) -> Option<String> {
 }
 
 pub(super) fn item_kind(item: &Record, head: &str, title_kind: Option<Kind>) -> (Kind, Option<String>) {
-    let announce = item
-        .text("announce_type")
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .or_else(|| {
-            let pos = head.find("Announce Type:")?;
-            head[pos + "Announce Type:".len()..]
-                .split_whitespace()
-                .next()
-        });
+    let announce = item.text("announce_type").map(str::trim).filter(|s| !s.is_empty()).or_else(|| {
+        let pos = head.find("Announce Type:")?;
+        head[pos + "Announce Type:".len()..].split_whitespace().next()
+    });
     match announce {
         Some("new") => (Kind::New, None),
         Some("cross") => (Kind::Cross, None),
         Some("replace" | "replace-cross") => (Kind::Replaced, None),
-        Some(other) => (
-            Kind::New,
-            Some(format!("unknown announce type {}, read as new", super::text::excerpt(other))),
-        ),
+        Some(other) => (Kind::New, Some(format!("unknown announce type {}, read as new", super::text::excerpt(other)))),
         None => (title_kind.unwrap_or(Kind::New), None),
     }
 }
@@ -254,10 +207,7 @@ mod tests {
             <dc:creator>A, B and C</dc:creator></item></channel></rss>";
         let parsed = parse(xml, "t").unwrap();
         let p = &parsed.papers[0];
-        assert_eq!(
-            (p.id.as_str(), p.version, p.kind),
-            ("2603.00001", Some(2), Kind::Replaced)
-        );
+        assert_eq!((p.id.as_str(), p.version, p.kind), ("2603.00001", Some(2), Kind::Replaced));
         assert_eq!(p.abstract_text, "One.\nTwo.");
         assert_eq!(p.authors, ["A", "B", "C"]);
         assert_eq!(p.primary.as_deref(), Some("cs.LG"));

@@ -42,11 +42,8 @@ pub fn open(path: &Path) -> Result<Batches, ListingError> {
 fn open_with(path: &Path, piece: usize) -> Result<Batches, ListingError> {
     let source = path.display().to_string();
     let cannot_read = |e: std::io::Error| ListingError::new(&source, None, format!("cannot read: {e}"));
-    let raw: Box<dyn Read + Send> = if source == "-" {
-        Box::new(std::io::stdin())
-    } else {
-        Box::new(std::fs::File::open(path).map_err(cannot_read)?)
-    };
+    let raw: Box<dyn Read + Send> =
+        if source == "-" { Box::new(std::io::stdin()) } else { Box::new(std::fs::File::open(path).map_err(cannot_read)?) };
     let mut raw = BufReader::with_capacity(256 << 10, raw);
     let head = raw.fill_buf().map_err(cannot_read)?;
     if head.starts_with(super::parquet::MAGIC) {
@@ -60,11 +57,21 @@ fn open_with(path: &Path, piece: usize) -> Result<Batches, ListingError> {
     } else {
         Box::new(raw)
     };
-    let mut lines = Lines { reader, source, piece, line_base: 0, pending: Vec::new(), eof: false, papers: 0, skipped: 0, first_skip: None, done: false };
+    let mut lines = Lines {
+        reader,
+        source,
+        piece,
+        line_base: 0,
+        pending: Vec::new(),
+        eof: false,
+        papers: 0,
+        skipped: 0,
+        first_skip: None,
+        done: false,
+    };
     lines.fill(piece)?;
     let mut notes = Vec::new();
-    let is_jsonl = super::decode(&lines.pending, &lines.source, &mut notes)
-        .is_ok_and(|text| super::detect(&text) == Some(Format::Jsonl));
+    let is_jsonl = super::decode(&lines.pending, &lines.source, &mut notes).is_ok_and(|text| super::detect(&text) == Some(Format::Jsonl));
     if is_jsonl {
         return Ok(Batches::Lines(lines));
     }
@@ -128,11 +135,9 @@ impl Lines {
         self.fill(self.piece)?;
         if self.pending.is_empty() {
             return match self.first_skip.take() {
-                Some((line, why)) if self.papers == 0 => Err(ListingError::new(
-                    &self.source,
-                    Some(line),
-                    format!("no readable JSON line ({} bad); first: {why}", self.skipped),
-                )),
+                Some((line, why)) if self.papers == 0 => {
+                    Err(ListingError::new(&self.source, Some(line), format!("no readable JSON line ({} bad); first: {why}", self.skipped)))
+                }
                 // The count after the warnings that gave each reason.
                 Some(_) => Ok(Some(Batch {
                     warnings: vec![format!(

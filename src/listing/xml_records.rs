@@ -22,10 +22,7 @@ pub struct Field {
 
 impl Field {
     pub fn attr(&self, key: &str) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 }
 
@@ -40,10 +37,7 @@ pub struct Record {
 impl Record {
     /// Text of the first element called `name`.
     pub fn text(&self, name: &str) -> Option<&str> {
-        self.fields
-            .iter()
-            .find(|f| f.name == name)
-            .map(|f| f.text.as_str())
+        self.fields.iter().find(|f| f.name == name).map(|f| f.text.as_str())
     }
 
     pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Field> + 'a {
@@ -68,13 +62,7 @@ impl Problem {
 /// The end of a feed parse: when the document broke off, the complete
 /// records before the break (`unit`s: "item", "entry") are kept with a
 /// warning, and with none kept it is an error.
-pub fn keep_complete(
-    mut parsed: Parsed,
-    problem: Option<&Problem>,
-    source: &str,
-    feed: &str,
-    unit: &str,
-) -> Result<Parsed, ListingError> {
+pub fn keep_complete(mut parsed: Parsed, problem: Option<&Problem>, source: &str, feed: &str, unit: &str) -> Result<Parsed, ListingError> {
     if let Some(problem) = problem {
         if parsed.papers.is_empty() {
             return Err(problem.error(source, feed));
@@ -120,26 +108,10 @@ pub fn read(xml: &str, record_name: &str) -> Document {
         let start = byte_pos(reader.buffer_position());
         match reader.read_event() {
             Ok(Event::Start(e)) => {
-                open_element(
-                    &e,
-                    start,
-                    record_name,
-                    &mut doc,
-                    &mut current,
-                    &mut stack,
-                    &mut lines,
-                );
+                open_element(&e, start, record_name, &mut doc, &mut current, &mut stack, &mut lines);
             }
             Ok(Event::Empty(e)) => {
-                open_element(
-                    &e,
-                    start,
-                    record_name,
-                    &mut doc,
-                    &mut current,
-                    &mut stack,
-                    &mut lines,
-                );
+                open_element(&e, start, record_name, &mut doc, &mut current, &mut stack, &mut lines);
                 close_element(&mut doc, &mut current, &mut stack);
             }
             Ok(Event::End(_)) => close_element(&mut doc, &mut current, &mut stack),
@@ -158,10 +130,7 @@ pub fn read(xml: &str, record_name: &str) -> Document {
             }
             Ok(Event::Eof) => {
                 if let Some(record) = &current {
-                    doc.problem = Some(Problem {
-                        line: record.line,
-                        message: "the document ends inside this record (truncated?)".into(),
-                    });
+                    doc.problem = Some(Problem { line: record.line, message: "the document ends inside this record (truncated?)".into() });
                 } else if !stack.is_empty() {
                     doc.problem = Some(Problem {
                         line: lines.line_at(xml.len()),
@@ -172,10 +141,8 @@ pub fn read(xml: &str, record_name: &str) -> Document {
             }
             Ok(_) => {}
             Err(e) => {
-                doc.problem = Some(Problem {
-                    line: lines.line_at(byte_pos(reader.error_position())),
-                    message: format!("malformed XML: {e}"),
-                });
+                doc.problem =
+                    Some(Problem { line: lines.line_at(byte_pos(reader.error_position())), message: format!("malformed XML: {e}") });
                 break;
             }
         }
@@ -201,10 +168,7 @@ fn open_element(
         doc.root = Some(name.clone());
     }
     if current.is_none() && name == record_name {
-        *current = Some(Record {
-            line: lines.line_at(start),
-            fields: Vec::new(),
-        });
+        *current = Some(Record { line: lines.line_at(start), fields: Vec::new() });
         stack.push(Open::Record);
         return;
     }
@@ -220,11 +184,7 @@ fn open_element(
         Some(record) => &mut record.fields,
         None => &mut doc.header.fields,
     };
-    fields.push(Field {
-        name,
-        attrs,
-        text: String::new(),
-    });
+    fields.push(Field { name, attrs, text: String::new() });
     stack.push(Open::Field(fields.len() - 1));
 }
 
@@ -286,22 +246,13 @@ mod tests {
         assert_eq!(doc.records.len(), 2);
         assert_eq!(doc.records[0].line, 3);
         assert_eq!(doc.records[0].text("name"), Some("A é"));
-        assert_eq!(
-            doc.records[0]
-                .all("category")
-                .next()
-                .and_then(|f| f.attr("term")),
-            Some("cs.DC")
-        );
+        assert_eq!(doc.records[0].all("category").next().and_then(|f| f.attr("term")), Some("cs.DC"));
         assert_eq!(doc.records[1].line, 4);
     }
 
     #[test]
     fn reports_truncation_and_keeps_complete_records() {
-        let doc = read(
-            "<rss><channel><item><title>a</title></item><item><title>b",
-            "item",
-        );
+        let doc = read("<rss><channel><item><title>a</title></item><item><title>b", "item");
         assert_eq!(doc.records.len(), 1);
         assert!(doc.problem.is_some());
         let doc = read("<rss><channel><item><title>a</title></item><ite", "item");

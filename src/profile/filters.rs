@@ -107,10 +107,9 @@ pub fn normalise(rule: Rule, value: &str) -> Result<String> {
 
 /// arXiv's archives, current and retired (their old-style ids still appear).
 const ARCHIVES: [&str; 38] = [
-    "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an", "chao-dyn", "chem-ph", "cmp-lg",
-    "comp-gas", "cond-mat", "cs", "dg-ga", "econ", "eess", "funct-an", "gr-qc", "hep-ex", "hep-lat", "hep-ph", "hep-th",
-    "math", "math-ph", "mtrl-th", "nlin", "nucl-ex", "nucl-th", "patt-sol", "physics", "plasm-ph", "q-alg", "q-bio",
-    "q-fin", "quant-ph", "solv-int", "stat", "supr-con",
+    "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an", "chao-dyn", "chem-ph", "cmp-lg", "comp-gas",
+    "cond-mat", "cs", "dg-ga", "econ", "eess", "funct-an", "gr-qc", "hep-ex", "hep-lat", "hep-ph", "hep-th", "math", "math-ph", "mtrl-th",
+    "nlin", "nucl-ex", "nucl-th", "patt-sol", "physics", "plasm-ph", "q-alg", "q-bio", "q-fin", "quant-ph", "solv-int", "stat", "supr-con",
 ];
 
 /// `archive` or `archive.SUBJECT` for one of arXiv's archives: `cs.DC`,
@@ -127,19 +126,13 @@ pub fn is_category(v: &str) -> bool {
 
 pub fn add(conn: &Connection, profile: &str, rule: Rule, value: &str) -> Result<bool> {
     let v = normalise(rule, value)?;
-    let n = conn.execute(
-        "INSERT OR IGNORE INTO filters (profile, rule, value) VALUES (?1, ?2, ?3)",
-        params![profile, rule.name(), v],
-    )?;
+    let n = conn.execute("INSERT OR IGNORE INTO filters (profile, rule, value) VALUES (?1, ?2, ?3)", params![profile, rule.name(), v])?;
     Ok(n > 0)
 }
 
 pub fn remove(conn: &Connection, profile: &str, rule: Rule, value: &str) -> Result<bool> {
     let v = crate::listing::text::inline(value);
-    let n = conn.execute(
-        "DELETE FROM filters WHERE profile = ?1 AND rule = ?2 AND value = ?3",
-        params![profile, rule.name(), v],
-    )?;
+    let n = conn.execute("DELETE FROM filters WHERE profile = ?1 AND rule = ?2 AND value = ?3", params![profile, rule.name(), v])?;
     Ok(n > 0)
 }
 
@@ -202,9 +195,7 @@ fn same_word(a: &str, b: &str) -> bool {
 impl Keyword {
     fn found_in(&self, text: &str, text_stems: &[String]) -> bool {
         match self {
-            Keyword::Words(words) => {
-                text_stems.windows(words.len()).any(|w| w.iter().zip(words).all(|(t, k)| same_word(t, k)))
-            }
+            Keyword::Words(words) => text_stems.windows(words.len()).any(|w| w.iter().zip(words).all(|(t, k)| same_word(t, k))),
             Keyword::Literal(re) => re.is_match(text),
         }
     }
@@ -289,8 +280,7 @@ mod tests {
     }
 
     fn filters(rules: &[(Rule, &str)]) -> Filters {
-        Filters::new(rules.iter().map(|(r, v)| FilterRule { rule: *r, value: normalise(*r, v).unwrap() }).collect())
-            .unwrap()
+        Filters::new(rules.iter().map(|(r, v)| FilterRule { rule: *r, value: normalise(*r, v).unwrap() }).collect()).unwrap()
     }
 
     #[test]

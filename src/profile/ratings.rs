@@ -37,10 +37,7 @@ pub fn rate(conn: &Connection, profile: &str, paper: &StoredPaper, rating: i8, n
     let id = &paper.paper.id;
     if rating == 0 {
         conn.execute("DELETE FROM ratings WHERE profile = ?1 AND id = ?2", params![profile, id])?;
-        conn.execute(
-            "DELETE FROM seeds WHERE profile = ?1 AND key = ?2 AND origin = ?3",
-            params![profile, id, ORIGIN],
-        )?;
+        conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2 AND origin = ?3", params![profile, id, ORIGIN])?;
         return Ok(None);
     }
     if rating != 1 && rating != -1 {
@@ -58,16 +55,7 @@ pub fn rate(conn: &Connection, profile: &str, paper: &StoredPaper, rating: i8, n
         "INSERT INTO seeds (profile, key, title, abstract, text_hash, weight, negative, added, origin)
          VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7, ?8)
          ON CONFLICT(profile, key) DO UPDATE SET negative = ?6",
-        params![
-            profile,
-            id,
-            paper.paper.title,
-            paper.paper.abstract_text,
-            paper.text_hash,
-            rating < 0,
-            now,
-            ORIGIN
-        ],
+        params![profile, id, paper.paper.title, paper.paper.abstract_text, paper.text_hash, rating < 0, now, ORIGIN],
     )?;
     mark_seen(conn, profile, id, now)?;
     Ok(Some(Rating { id: id.clone(), version, rating, time: now.to_string() }))
@@ -75,10 +63,7 @@ pub fn rate(conn: &Connection, profile: &str, paper: &StoredPaper, rating: i8, n
 
 /// Records that the user opened a paper (the first time counts).
 pub fn mark_seen(conn: &Connection, profile: &str, id: &str, now: &str) -> Result<()> {
-    conn.execute(
-        "INSERT OR IGNORE INTO seen (profile, id, time) VALUES (?1, ?2, ?3)",
-        params![profile, id, now],
-    )?;
+    conn.execute("INSERT OR IGNORE INTO seen (profile, id, time) VALUES (?1, ?2, ?3)", params![profile, id, now])?;
     Ok(())
 }
 
@@ -91,8 +76,7 @@ pub fn get(conn: &Connection, profile: &str, id: &str) -> Result<Option<Rating>>
 
 /// The profile's ratings, newest first.
 pub fn list(conn: &Connection, profile: &str) -> Result<Vec<Rating>> {
-    let mut stmt =
-        conn.prepare_cached("SELECT id, version, rating, time FROM ratings WHERE profile = ?1 ORDER BY time DESC, id")?;
+    let mut stmt = conn.prepare_cached("SELECT id, version, rating, time FROM ratings WHERE profile = ?1 ORDER BY time DESC, id")?;
     let rows = stmt.query_map([profile], row_to_rating)?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }

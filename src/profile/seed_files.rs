@@ -63,13 +63,7 @@ impl SeedInput {
     pub fn from_text(title: &str, abstract_text: &str, origin: &str) -> SeedInput {
         let hash = text_hash(&embedding_text(title, abstract_text));
         let key = format!("text:{}", hex(&hash[..6]));
-        SeedInput {
-            key,
-            title: title.to_string(),
-            abstract_text: abstract_text.to_string(),
-            origin: origin.to_string(),
-            date: None,
-        }
+        SeedInput { key, title: title.to_string(), abstract_text: abstract_text.to_string(), origin: origin.to_string(), date: None }
     }
 }
 
@@ -414,19 +408,33 @@ fn check_inheritance(bib: &Bibliography, raw: &RawBibliography, text: &str, sour
                     bail!("{source}:{}: entry {} inherits from itself through {} (crossref or xdata)", line(p), q(p), through.join(", "));
                 }
                 if stack.len() as u64 > MAX_DEPTH {
-                    bail!("{source}:{}: entry {} inherits through crossref or xdata more than {MAX_DEPTH} levels deep", line(start), q(start));
+                    bail!(
+                        "{source}:{}: entry {} inherits through crossref or xdata more than {MAX_DEPTH} levels deep",
+                        line(start),
+                        q(start)
+                    );
                 }
                 stack.push((p, 0, 0, 0));
                 continue;
             }
             let (node, _, bytes, depth) = stack.pop().unwrap_or_default();
             if bytes > MAX_ENTRY_INHERITED_BYTES {
-                bail!("{source}:{}: entry {} copies more than {} MiB from the entries it inherits from (crossref or xdata)", line(node), q(node), MAX_ENTRY_INHERITED_BYTES >> 20);
+                bail!(
+                    "{source}:{}: entry {} copies more than {} MiB from the entries it inherits from (crossref or xdata)",
+                    line(node),
+                    q(node),
+                    MAX_ENTRY_INHERITED_BYTES >> 20
+                );
             }
             done[node] = Some((bytes, depth));
             total = total.saturating_add(bytes);
             if total > MAX_INHERITED_BYTES {
-                bail!("{source}:{}: entry {}: crossref and xdata copy more than {} MiB between the entries up to here", line(node), q(node), MAX_INHERITED_BYTES >> 20);
+                bail!(
+                    "{source}:{}: entry {}: crossref and xdata copy more than {} MiB between the entries up to here",
+                    line(node),
+                    q(node),
+                    MAX_INHERITED_BYTES >> 20
+                );
             }
             if let Some(parent) = stack.last_mut() {
                 parent.2 = parent.2.saturating_add(bytes).saturating_add(size[node]);

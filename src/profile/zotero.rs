@@ -151,7 +151,10 @@ impl Held<'_> {
 
 fn open(db: &Path) -> Result<Connection> {
     if !db.is_file() {
-        anyhow::bail!("{} is not a file; give Zotero's database with --db (Zotero: Settings → Advanced → Files and Folders shows its folder)", db.display());
+        anyhow::bail!(
+            "{} is not a file; give Zotero's database with --db (Zotero: Settings → Advanced → Files and Folders shows its folder)",
+            db.display()
+        );
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(crate::library::store::uri(db, "immutable=1"), flags).map_err(|e| zotero_error(db, e))?;
@@ -298,11 +301,8 @@ pub struct Plan {
 
 /// The seeds of `profile` that a Zotero sync added: key → (title, abstract, added).
 fn owned(conn: &Connection, profile: &str) -> Result<HashMap<String, (String, String, String)>> {
-    let exists: bool = conn.query_row(
-        "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'seed_sources'",
-        [],
-        |r| r.get(0),
-    )?;
+    let exists: bool =
+        conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'seed_sources'", [], |r| r.get(0))?;
     if !exists {
         // A library no sync has written to yet (opened read-only for --dry-run).
         return Ok(HashMap::new());

@@ -107,8 +107,7 @@ impl Ratings {
         // Rocchio's query; with no seed of the user's own, the 👍 stand in.
         let base = if given.is_empty() { mean(&up, dim) } else { mean(&given, dim) };
         let (liked, disliked) = (mean(&up, dim), mean(&down, dim));
-        let mut prior: Vec<f32> =
-            (0..dim).map(|j| base[j] + ROCCHIO_LIKED * liked[j] - ROCCHIO_DISLIKED * disliked[j]).collect();
+        let mut prior: Vec<f32> = (0..dim).map(|j| base[j] + ROCCHIO_LIKED * liked[j] - ROCCHIO_DISLIKED * disliked[j]).collect();
         let norm = dot(&prior, &prior).sqrt();
         if norm > 0.0 {
             prior.iter_mut().for_each(|x| *x *= PRIOR_SCALE / norm);

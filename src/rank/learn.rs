@@ -67,8 +67,7 @@ pub fn train(examples: &[Example<'_>], dim: usize, l2: f32, prior: Option<&[f32]
             }
             gb += c;
         }
-        let next_w: Vec<f32> =
-            look.w.iter().zip(&grad).zip(&centre).map(|((wi, g), c)| wi - step * (g + l2 * (wi - c))).collect();
+        let next_w: Vec<f32> = look.w.iter().zip(&grad).zip(&centre).map(|((wi, g), c)| wi - step * (g + l2 * (wi - c))).collect();
         let next_b = look.b - step * gb;
         let momentum = k as f32 / (k as f32 + 3.0);
         for ((lw, nw), pw) in look.w.iter_mut().zip(&next_w).zip(&prev.w) {
@@ -88,10 +87,7 @@ mod tests {
     fn learns_to_separate_two_directions() {
         let a = [1.0f32, 0.0];
         let b = [0.0f32, 1.0];
-        let ex = [
-            Example { x: &a, liked: true, weight: 1.0 },
-            Example { x: &b, liked: false, weight: 1.0 },
-        ];
+        let ex = [Example { x: &a, liked: true, weight: 1.0 }, Example { x: &b, liked: false, weight: 1.0 }];
         let m = train(&ex, 2, 0.01, None);
         assert!(m.probability(&a) > 0.8, "{}", m.probability(&a));
         assert!(m.probability(&b) < 0.2, "{}", m.probability(&b));

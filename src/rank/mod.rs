@@ -38,8 +38,7 @@ pub enum Method {
 }
 
 impl Method {
-    pub const ALL: [Method; 6] =
-        [Method::Hybrid, Method::Lexical, Method::Centroid, Method::DecayedMean, Method::Knn, Method::Logistic];
+    pub const ALL: [Method; 6] = [Method::Hybrid, Method::Lexical, Method::Centroid, Method::DecayedMean, Method::Knn, Method::Logistic];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -62,9 +61,10 @@ impl fmt::Display for Method {
 impl FromStr for Method {
     type Err = String;
     fn from_str(s: &str) -> Result<Method, String> {
-        Method::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| {
-            format!("unknown method {s:?}; use hybrid, lexical, centroid, decayed-mean, knn or logistic")
-        })
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("unknown method {s:?}; use hybrid, lexical, centroid, decayed-mean, knn or logistic"))
     }
 }
 
@@ -172,11 +172,8 @@ impl Ranker {
                 // Newest first; weight 1/(1+log10(rank+1)), normalised.
                 let mut order = r.positives.clone();
                 order.sort_by(|&a, &b| r.seeds[b].added.cmp(&r.seeds[a].added));
-                let w: Vec<(usize, f32)> = order
-                    .iter()
-                    .enumerate()
-                    .map(|(rank, &i)| (i, r.seeds[i].weight / (1.0 + ((rank + 1) as f32).log10())))
-                    .collect();
+                let w: Vec<(usize, f32)> =
+                    order.iter().enumerate().map(|(rank, &i)| (i, r.seeds[i].weight / (1.0 + ((rank + 1) as f32).log10()))).collect();
                 let total: f32 = w.iter().map(|x| x.1).sum();
                 r.direction = r.weighted_sum(&w, if total > 0.0 { 1.0 / total } else { 0.0 });
             }
@@ -255,11 +252,8 @@ impl Ranker {
 
     /// Mean of the `k` largest cosines between `v` and the seeds in `set`.
     fn top_mean(&self, v: &[f32], set: &[usize], k: usize, skip: Option<usize>) -> f32 {
-        let mut sims: Vec<f32> = set
-            .iter()
-            .filter(|&&i| Some(i) != skip)
-            .map(|&i| dot(v, &self.seeds[i].vector) * self.seeds[i].weight)
-            .collect();
+        let mut sims: Vec<f32> =
+            set.iter().filter(|&&i| Some(i) != skip).map(|&i| dot(v, &self.seeds[i].vector) * self.seeds[i].weight).collect();
         mean_of_largest(&mut sims, k)
     }
 
@@ -361,8 +355,7 @@ impl Ranker {
     pub fn score_one(&self, c: &Candidate<'_>) -> Scored {
         let mut s = self.score_all(std::slice::from_ref(c)).remove(0);
         if self.method == Method::Hybrid {
-            s.score = hybrid::DENSE_WEIGHT * self.dense_score(c)
-                + (1.0 - hybrid::DENSE_WEIGHT) * self.word_similarity(c.terms, c.own_seed);
+            s.score = hybrid::DENSE_WEIGHT * self.dense_score(c) + (1.0 - hybrid::DENSE_WEIGHT) * self.word_similarity(c.terms, c.own_seed);
         }
         s
     }

@@ -225,6 +225,9 @@ mod tests {
         let tags: Vec<&str> = text.lines().filter(|l| !l.is_empty()).map(|l| &l[..2]).collect();
         assert_eq!(tags, ["TY", "ID", "TI", "AU", "AB", "PY", "DA", "UR", "L1", "DO", "KW", "ER"], "{text}");
         assert!(text.lines().all(|l| l.is_empty() || l.as_bytes().get(2..6) == Some(b"  - ")), "{text}");
-        assert!(text.contains("TI  - Braces } @misc{evil, title={x}} and \\input{/etc/passwd} 100% $x_1^2$ # & ~ \"quoted\" ER - TY - JOUR\n"), "{text}");
+        assert!(
+            text.contains("TI  - Braces } @misc{evil, title={x}} and \\input{/etc/passwd} 100% $x_1^2$ # & ~ \"quoted\" ER - TY - JOUR\n"),
+            "{text}"
+        );
     }
 }

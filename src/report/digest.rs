@@ -109,13 +109,7 @@ pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
     let w_rank = d.picks.iter().map(|p| p.rank.to_string().len()).max().unwrap_or(0).max(3);
     let title_at = w_rank + 2 + 5 + 2 + w_id + 2 + w_kind + 2 + w_cat + 2;
     for (p, [id, kind, cat]) in d.picks.iter().zip(&rows) {
-        writeln!(
-            out,
-            "{:>w_rank$}  {:.3}  {id:<w_id$}  {kind:<w_kind$}  {cat:<w_cat$}  {}",
-            p.rank,
-            p.score,
-            printable(&p.paper.title)
-        )?;
+        writeln!(out, "{:>w_rank$}  {:.3}  {id:<w_id$}  {kind:<w_kind$}  {cat:<w_cat$}  {}", p.rank, p.score, printable(&p.paper.title))?;
         writeln!(out, "{:title_at$}{}", "", printable(&reason_text(p)))?;
     }
     if !d.unsure.is_empty() {

@@ -43,11 +43,7 @@ fn text<W: Write>(w: &mut Writer<W>, name: &str, value: &str) -> io::Result<()> 
 /// show an entry's content (most do, and a text summary links nothing).
 fn content_html(summary: &str, rate: &Rate) -> String {
     let mut html: String = summary.split("\n\n").map(|para| format!("<p>{}</p>", esc(para).replace('\n', "<br>"))).collect();
-    html.push_str(&format!(
-        "<p><a href=\"{}\">👍 Like</a> · <a href=\"{}\">👎 Not interested</a></p>",
-        esc(&rate.up),
-        esc(&rate.down)
-    ));
+    html.push_str(&format!("<p><a href=\"{}\">👍 Like</a> · <a href=\"{}\">👎 Not interested</a></p>", esc(&rate.up), esc(&rate.down)));
     html
 }
 
@@ -67,7 +63,9 @@ fn entry<W: Write>(w: &mut Writer<W>, p: &Pick, d: &Digest, links: &Links) -> io
         if let Some(id) = arxiv {
             let abs = format!("https://arxiv.org/abs/{id}");
             let pdf = format!("https://arxiv.org/pdf/{id}");
-            w.create_element("link").with_attributes([("rel", "alternate"), ("type", "text/html"), ("href", abs.as_str())]).write_empty()?;
+            w.create_element("link")
+                .with_attributes([("rel", "alternate"), ("type", "text/html"), ("href", abs.as_str())])
+                .write_empty()?;
             w.create_element("link")
                 .with_attributes([("rel", "related"), ("type", "application/pdf"), ("title", "PDF"), ("href", pdf.as_str())])
                 .write_empty()?;
@@ -87,7 +85,9 @@ fn entry<W: Write>(w: &mut Writer<W>, p: &Pick, d: &Digest, links: &Links) -> io
         let summary = xml_text(&summary, false);
         w.create_element("summary").with_attribute(("type", "text")).write_text_content(BytesText::new(&summary))?;
         if let Some(rate) = links.rate(&p.paper, &d.profile) {
-            w.create_element("content").with_attribute(("type", "html")).write_text_content(BytesText::new(&content_html(&summary, &rate)))?;
+            w.create_element("content")
+                .with_attribute(("type", "html"))
+                .write_text_content(BytesText::new(&content_html(&summary, &rate)))?;
         }
         Ok(())
     })?;

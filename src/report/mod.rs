@@ -40,4 +40,3 @@ pub fn render(format: DigestFormat, d: &Digest, links: &Links) -> std::io::Resul
     }
     Ok(buf)
 }
-

@@ -7,6 +7,7 @@ use super::guard::same_token;
 use super::session::Who;
 use super::state::State;
 use super::view::{checked_id, clip, Params};
+use crate::fetch::FetchOpts;
 use crate::library::store::StoredPaper;
 use crate::library::Library;
 use crate::profile::{self, filters, ratings};
@@ -14,13 +15,12 @@ use crate::report;
 use crate::workflow::digest::{self, Digest};
 use crate::workflow::neighbours::{self, Neighbour};
 use crate::workflow::search::{self, Found};
-use crate::workflow::stats;
-use crate::fetch::FetchOpts;
 use crate::workflow::seeds;
+use crate::workflow::stats;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State as Shared};
-use axum::Extension;
 use axum::http::{HeaderMap, StatusCode};
+use axum::Extension;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -119,10 +119,7 @@ pub fn paper_record(st: &State, who: &Who, id: &str, q: &Params) -> Result<Recor
     let id = checked_id(id)?;
     let profile = who.key(&q.profile(&st.default_profile)?);
     let lib = st.reader()?;
-    let paper = lib
-        .store
-        .get_paper(&id.id)?
-        .ok_or_else(|| Failure::not_found(format!("{} is not in the library", id.id)))?;
+    let paper = lib.store.get_paper(&id.id)?.ok_or_else(|| Failure::not_found(format!("{} is not in the library", id.id)))?;
     let neighbours = match st.vectors(&lib) {
         Ok(snap) => match lib.store.vector(&snap.vectors.flat.model, &paper.text_hash)? {
             Some(v) => neighbours::nearest(&lib, &snap.vectors, &v, 10, Some(paper.rowid), &Default::default())?,
@@ -178,24 +175,13 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> 
     Ok(Json(found.iter().map(report::json::found_value).collect()))
 }
 
-pub async fn paper(
-    Shared(st): Shared<Arc<State>>,
-    Extension(who): Extension<Who>,
-    Path(id): Path<String>,
-    Query(q): Query<Params>,
-) -> Api {
+pub async fn paper(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Path(id): Path<String>, Query(q): Query<Params>) -> Api {
     let r = blocking(move || paper_record(&st, &who, &id, &q)).await?;
     let mut obj = serde_json::to_value(&r.paper.paper).map_err(anyhow::Error::from)?;
     if let Some(o) = obj.as_object_mut() {
         o.insert("first_date".into(), json!(r.paper.first_date));
-        o.insert(
-            "versions".into(),
-            r.versions.iter().map(|(v, t)| json!({"version": v, "title": t})).collect(),
-        );
-        o.insert(
-            "listings".into(),
-            r.listings.iter().map(|(d, c, k)| json!({"date": d, "category": c, "kind": k})).collect(),
-        );
+        o.insert("versions".into(), r.versions.iter().map(|(v, t)| json!({"version": v, "title": t})).collect());
+        o.insert("listings".into(), r.listings.iter().map(|(d, c, k)| json!({"date": d, "category": c, "kind": k})).collect());
         o.insert("rating".into(), json!(r.rating));
         o.insert("neighbours".into(), r.neighbours.iter().map(report::json::neighbour).collect());
     }
@@ -256,7 +242,13 @@ pub async fn stats(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who
         o.insert("model_status".into(), json!(model));
         // How `like` is answered here, as measured on this library.
         if let Some(sv) = served {
-            let engine = if sv.search_width.is_some() { "index" } else if sv.queries > 0 { "sketch" } else { "exact" };
+            let engine = if sv.search_width.is_some() {
+                "index"
+            } else if sv.queries > 0 {
+                "sketch"
+            } else {
+                "exact"
+            };
             o.insert(
                 "like_search".into(),
                 json!({"engine": engine, "search_width": sv.search_width, "recall_at_10": sv.recall, "queries": sv.queries}),
@@ -308,7 +300,8 @@ pub async fn rate(
     Shared(st): Shared<Arc<State>>,
     Extension(who): Extension<Who>,
     headers: HeaderMap,
-    b: Result<Json<RateBody>, JsonRejection>) -> Api {
+    b: Result<Json<RateBody>, JsonRejection>,
+) -> Api {
     check_csrf(&who, &headers)?;
     let b = body(b)?;
     let (profile, owned) = profile_of(&st, &who, &b.profile)?;
@@ -318,10 +311,7 @@ pub async fn rate(
     let id = checked_id(&b.id)?;
     let v = blocking(move || {
         let mut lib = st.writer()?;
-        let paper = lib
-            .store
-            .get_paper(&id.id)?
-            .ok_or_else(|| Failure::not_found(format!("{} is not in the library", id.id)))?;
+        let paper = lib.store.get_paper(&id.id)?.ok_or_else(|| Failure::not_found(format!("{} is not in the library", id.id)))?;
         let tx = lib.store.transaction().map_err(Failure::from)?;
         let r = ratings::rate(&tx, &owned, &paper, b.rating, &now())?;
         tx.commit().map_err(anyhow::Error::from)?;
@@ -346,7 +336,8 @@ pub async fn seen(
     Shared(st): Shared<Arc<State>>,
     Extension(who): Extension<Who>,
     headers: HeaderMap,
-    b: Result<Json<SeenBody>, JsonRejection>) -> Api {
+    b: Result<Json<SeenBody>, JsonRejection>,
+) -> Api {
     check_csrf(&who, &headers)?;
     let b = body(b)?;
     let (profile, owned) = profile_of(&st, &who, &b.profile)?;
@@ -382,7 +373,8 @@ pub async fn remove_seed(
     Shared(st): Shared<Arc<State>>,
     Extension(who): Extension<Who>,
     headers: HeaderMap,
-    b: Result<Json<SeedBody>, JsonRejection>) -> Api {
+    b: Result<Json<SeedBody>, JsonRejection>,
+) -> Api {
     check_csrf(&who, &headers)?;
     let b = body(b)?;
     let (profile, owned) = profile_of(&st, &who, &b.profile)?;
@@ -423,7 +415,8 @@ pub async fn add_seed(
     Shared(st): Shared<Arc<State>>,
     Extension(who): Extension<Who>,
     headers: HeaderMap,
-    b: Result<Json<AddSeedBody>, JsonRejection>) -> Api {
+    b: Result<Json<AddSeedBody>, JsonRejection>,
+) -> Api {
     check_csrf(&who, &headers)?;
     let b = body(b)?;
     let (profile, owned) = profile_of(&st, &who, &b.profile)?;
@@ -468,7 +461,8 @@ pub async fn weigh_seed(
     Shared(st): Shared<Arc<State>>,
     Extension(who): Extension<Who>,
     headers: HeaderMap,
-    b: Result<Json<SeedBody>, JsonRejection>) -> Api {
+    b: Result<Json<SeedBody>, JsonRejection>,
+) -> Api {
     check_csrf(&who, &headers)?;
     let b = body(b)?;
     let (profile, owned) = profile_of(&st, &who, &b.profile)?;
@@ -492,7 +486,8 @@ pub async fn move_seed(
     Shared(st): Shared<Arc<State>>,
     Extension(who): Extension<Who>,
     headers: HeaderMap,
-    b: Result<Json<SeedBody>, JsonRejection>) -> Api {
+    b: Result<Json<SeedBody>, JsonRejection>,
+) -> Api {
     check_csrf(&who, &headers)?;
     let b = body(b)?;
     let (profile, owned) = profile_of(&st, &who, &b.profile)?;
@@ -526,7 +521,8 @@ pub async fn change_filter(
     Shared(st): Shared<Arc<State>>,
     Extension(who): Extension<Who>,
     headers: HeaderMap,
-    b: Result<Json<FilterBody>, JsonRejection>) -> Api {
+    b: Result<Json<FilterBody>, JsonRejection>,
+) -> Api {
     check_csrf(&who, &headers)?;
     let b = body(b)?;
     let (profile, owned) = profile_of(&st, &who, &b.profile)?;

@@ -82,10 +82,7 @@ pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, Failure> 
 
 /// Runs library work off the async threads, a few at a time per cost; a
 /// panic in it is a 500, never the end of the server.
-pub async fn blocking_as<T: Send + 'static>(
-    cost: Cost,
-    f: impl FnOnce() -> Result<T, Failure> + Send + 'static,
-) -> Result<T, Failure> {
+pub async fn blocking_as<T: Send + 'static>(cost: Cost, f: impl FnOnce() -> Result<T, Failure> + Send + 'static) -> Result<T, Failure> {
     let queue = if cost == Cost::Heavy { &HEAVY } else { &LIGHT };
     let Ok(_slot) = queue.acquire().await else {
         return Err(Failure::unavailable("the server is shutting down"));

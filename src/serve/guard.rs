@@ -123,9 +123,7 @@ fn same_origin(headers: &HeaderMap, host: &str, https: bool) -> bool {
 /// Compared in constant time: the token stands between another site and
 /// the user's library.
 pub fn same_token(sent: &str, expected: &str) -> bool {
-    !expected.is_empty()
-        && sent.len() == expected.len()
-        && sent.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+    !expected.is_empty() && sent.len() == expected.len() && sent.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
 #[cfg(test)]
@@ -139,10 +137,22 @@ mod tests {
     #[test]
     fn hosts_of_this_server_only() {
         let p = policy("127.0.0.1:8180", &["paperscout.lab.example"]);
-        for ok in ["127.0.0.1:8180", "localhost:8180", "LOCALHOST:8180", "[::1]:8180", "paperscout.lab.example", "paperscout.lab.example:443"] {
+        for ok in
+            ["127.0.0.1:8180", "localhost:8180", "LOCALHOST:8180", "[::1]:8180", "paperscout.lab.example", "paperscout.lab.example:443"]
+        {
             assert!(p.allows(ok), "{ok}");
         }
-        for bad in ["evil.example:8180", "127.0.0.1:8181", "localhost", "", "127.0.0.1:8180/x", "user@127.0.0.1:8180", "10.0.0.5:8180", "localhost.evil.example:8180", "[::1]x:8180"] {
+        for bad in [
+            "evil.example:8180",
+            "127.0.0.1:8181",
+            "localhost",
+            "",
+            "127.0.0.1:8180/x",
+            "user@127.0.0.1:8180",
+            "10.0.0.5:8180",
+            "localhost.evil.example:8180",
+            "[::1]x:8180",
+        ] {
             assert!(!p.allows(bad), "{bad}");
         }
         let any = policy("0.0.0.0:8180", &[]);

@@ -20,7 +20,9 @@ use std::sync::Arc;
 /// A local path to go back to after signing in; anything else is `/`.
 fn local_path(next: Option<&str>) -> String {
     match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') && n.len() <= 2048 && !n.chars().any(char::is_control) => {
+        Some(n)
+            if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') && n.len() <= 2048 && !n.chars().any(char::is_control) =>
+        {
             n.to_string()
         }
         _ => "/".into(),

@@ -82,13 +82,9 @@ pub fn run(opts: Options) -> Result<()> {
     if !addr.ip().is_loopback() && opts.tls.is_none() {
         eprintln!("warning: serving on {addr} without --tls-cert: passwords and cookies cross the network in clear unless a TLS proxy stands in front");
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the server's runtime")?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server's runtime")?;
     runtime.block_on(async move {
-        let listener =
-            tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
+        let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
         let local = listener.local_addr()?;
         let hosts = guard::HostPolicy::new(local, opts.tls.is_some(), &opts.allow_hosts);
         let mut state = State::new(opts.dir.clone(), opts.profile.clone(), hosts, login)?;
@@ -160,10 +156,7 @@ const FAVICON: &str = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 3
 <path d='M24.5 23.5l4 4' stroke='#1a4d8f' stroke-width='3' stroke-linecap='round'/></svg>";
 
 async fn favicon() -> impl axum::response::IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "public, max-age=86400")],
-        FAVICON,
-    )
+    ([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "public, max-age=86400")], FAVICON)
 }
 
 /// Pages are self-contained: nothing may be loaded from elsewhere, no

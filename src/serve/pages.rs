@@ -6,17 +6,17 @@ use super::api::{self, Record};
 use super::failure::{blocking_as, Cost, Failure};
 use super::session::Who;
 use super::state::State;
-use crate::accounts::random_hex;
 use super::view::{checked_date, score_range, Card, Params};
+use crate::accounts::random_hex;
 use crate::profile::{self, filters, ratings};
 use crate::rank::Method;
 use crate::workflow::digest::Hidden;
 use crate::workflow::stats::Stats;
 use askama::Template;
 use axum::extract::{Path, Query, State as Shared};
-use axum::Extension;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
+use axum::Extension;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -345,14 +345,7 @@ pub async fn paper(
         c.h = 1;
         let mut base = Base::new(st, who, paper.paper.id.clone(), &profile, profiles_of(st, who));
         base.opened = true;
-        let page = PaperPage {
-            base,
-            c,
-            versions,
-            listings,
-            neighbours: neighbour_cards(&neighbours, &r, 3),
-            rate_offer,
-        };
+        let page = PaperPage { base, c, versions, listings, neighbours: neighbour_cards(&neighbours, &r, 3), rate_offer };
         Ok(render(&page, &page.base, StatusCode::OK))
     })
     .await
@@ -417,8 +410,7 @@ pub async fn stats(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who
 
 pub async fn not_found(Shared(st): Shared<Arc<State>>, who: Option<Extension<Who>>, uri: axum::http::Uri) -> Response {
     if uri.path().starts_with("/api/") {
-        return super::failure::ApiError(Failure::not_found(format!("no endpoint {}", super::view::clip(uri.path()))))
-            .into_response();
+        return super::failure::ApiError(Failure::not_found(format!("no endpoint {}", super::view::clip(uri.path())))).into_response();
     }
     match who {
         Some(Extension(who)) => error_page(&st, &who, Failure::not_found("no such page")),

@@ -74,14 +74,18 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
     // A feed reader cannot sign in: its URL carries the user's feed key,
     // which opens that feed and nothing else.
     if path == "/feed.atom" {
-        if let Some(key) = req.uri().query().and_then(|q| url::form_urlencoded::parse(q.as_bytes()).find(|(k, _)| k == "key")).map(|(_, v)| v.into_owned()) {
+        if let Some(key) =
+            req.uri().query().and_then(|q| url::form_urlencoded::parse(q.as_bytes()).find(|(k, _)| k == "key")).map(|(_, v)| v.into_owned())
+        {
             let st2 = st.clone();
             return match blocking(move || Ok(accounts::feed_user(st2.reader()?.store.conn(), &key)?)).await {
                 Ok(Some(user)) => {
                     req.extensions_mut().insert(Who { user: Some(user), csrf: String::new(), signed_in: false, feed: String::new() });
                     next.run(req).await
                 }
-                Ok(None) => ApiError(Failure { status: StatusCode::UNAUTHORIZED, message: "this feed key opens no feed".into() }).into_response(),
+                Ok(None) => {
+                    ApiError(Failure { status: StatusCode::UNAUTHORIZED, message: "this feed key opens no feed".into() }).into_response()
+                }
                 Err(f) => ApiError(f).into_response(),
             };
         }

@@ -7,8 +7,8 @@ use super::failure::Failure;
 use crate::embed::ModelArgs;
 use crate::embed::{self, Embedder, SentenceEmbedder};
 use crate::library::lexical::LexicalIndex;
-use crate::rank::WordCache;
 use crate::library::{Library, Served, UseIndex, Vectors};
+use crate::rank::WordCache;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, RwLock};
@@ -202,8 +202,13 @@ impl State {
                 let served = vectors.calibrate()?;
                 if self.verbose {
                     match served.search_width {
-                        Some(w) => eprintln!("like: the index, searched {w} wide (recall@10 {:.3} on {} of its papers)", served.recall, served.queries),
-                        None if served.queries > 0 => eprintln!("like: the sketch (the index reached no recall of {:.2} on {} of its papers)", 0.99, served.queries),
+                        Some(w) => eprintln!(
+                            "like: the index, searched {w} wide (recall@10 {:.3} on {} of its papers)",
+                            served.recall, served.queries
+                        ),
+                        None if served.queries > 0 => {
+                            eprintln!("like: the sketch (the index reached no recall of {:.2} on {} of its papers)", 0.99, served.queries)
+                        }
                         None => {}
                     }
                 }
@@ -234,9 +239,7 @@ impl State {
     pub fn embedder(&self) -> Result<Arc<SentenceEmbedder>, Failure> {
         match self.model.read().as_deref() {
             Ok(ModelStatus::Ready(e)) => Ok(e.clone()),
-            Ok(ModelStatus::Loading) => {
-                Err(Failure::unavailable("the embedding model is still loading; this works in a few seconds"))
-            }
+            Ok(ModelStatus::Loading) => Err(Failure::unavailable("the embedding model is still loading; this works in a few seconds")),
             Ok(ModelStatus::Failed(why)) => Err(Failure::unavailable(format!("the embedding model could not be loaded: {why}"))),
             Err(_) => Err(Failure::unavailable("the embedding model is unavailable")),
         }

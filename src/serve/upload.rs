@@ -48,11 +48,18 @@ pub async fn upload_seeds(
             Some("profile") => {
                 profile = Some(field.text().await.map_err(broken)?);
             }
-            other => return Err(Failure::bad_request(format!("unexpected form field {:?}: send `file` (and `profile`)", clip(other.unwrap_or("")))).into()),
+            other => {
+                return Err(Failure::bad_request(format!(
+                    "unexpected form field {:?}: send `file` (and `profile`)",
+                    clip(other.unwrap_or(""))
+                ))
+                .into())
+            }
         }
     }
     let file = file.ok_or_else(|| Failure::bad_request("no file in the upload: send it as the form field `file`"))?;
-    let text = String::from_utf8(file.to_vec()).map_err(|_| Failure::bad_request(format!("{name} is not UTF-8 text: export BibTeX or CSL-JSON")))?;
+    let text = String::from_utf8(file.to_vec())
+        .map_err(|_| Failure::bad_request(format!("{name} is not UTF-8 text: export BibTeX or CSL-JSON")))?;
     if text.trim().is_empty() {
         return Err(Failure::bad_request(format!("{name} is empty")).into());
     }
@@ -67,7 +74,9 @@ pub async fn upload_seeds(
     // are looked up on arXiv as `seed add` does.
     let wanted: Vec<String> = match &parsed {
         SeedFile::Ids(ids) => ids.iter().map(|(_, id)| id.id.clone()).collect(),
-        SeedFile::Seeds(s) => s.iter().filter(|s| s.abstract_text.is_empty() && ArxivId::parse(&s.key).is_some()).map(|s| s.key.clone()).collect(),
+        SeedFile::Seeds(s) => {
+            s.iter().filter(|s| s.abstract_text.is_empty() && ArxivId::parse(&s.key).is_some()).map(|s| s.key.clone()).collect()
+        }
     };
     let embedder = st.embedder()?;
     let v = blocking_as(Cost::Heavy, move || {
@@ -137,10 +146,16 @@ pub async fn sync_zotero(
     let db = match b.db.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
         Some(p) if p.len() > 4096 || p.chars().any(char::is_control) => return Err(Failure::bad_request("that is not a file path").into()),
         Some(p) => std::path::PathBuf::from(p),
-        None => dirs::home_dir().ok_or_else(|| Failure::bad_request("no home directory to find ~/Zotero/zotero.sqlite in; give the path"))?.join("Zotero/zotero.sqlite"),
+        None => dirs::home_dir()
+            .ok_or_else(|| Failure::bad_request("no home directory to find ~/Zotero/zotero.sqlite in; give the path"))?
+            .join("Zotero/zotero.sqlite"),
     };
     if !db.is_file() {
-        return Err(Failure::not_found(format!("no file {}: Zotero keeps zotero.sqlite in its data directory (Zotero → Settings → Advanced → Files and Folders)", db.display())).into());
+        return Err(Failure::not_found(format!(
+            "no file {}: Zotero keeps zotero.sqlite in its data directory (Zotero → Settings → Advanced → Files and Folders)",
+            db.display()
+        ))
+        .into());
     }
     let embedder = st.embedder()?;
     let v = blocking_as(Cost::Heavy, move || {

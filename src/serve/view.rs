@@ -63,7 +63,10 @@ impl Params {
         if let Some(inc) = given(&self.include) {
             o.include = inc
                 .split(',')
-                .map(|k| Kind::parse(k.trim()).ok_or_else(|| Failure::bad_request(format!("include takes new, cross and replaced, not {:?}", clip(k)))))
+                .map(|k| {
+                    Kind::parse(k.trim())
+                        .ok_or_else(|| Failure::bad_request(format!("include takes new, cross and replaced, not {:?}", clip(k))))
+                })
                 .collect::<Result<_, _>>()?;
         }
         o.top = number("top", &self.top, 20, 1000)?;
@@ -197,7 +200,11 @@ impl Card {
             vid,
             title: p.title.clone(),
             authors: p.authors.join(", "),
-            byline: [lead, p.subjects.first().cloned().unwrap_or_default()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · "),
+            byline: [lead, p.subjects.first().cloned().unwrap_or_default()]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" · "),
             subjects: p.subjects.join(", "),
             kind: String::new(),
             date: date.unwrap_or("").to_string(),

@@ -14,7 +14,14 @@ use std::path::{Path, PathBuf};
 /// Today's announcements of `categories`, ingested. The newest listing
 /// date fetched, or `None` when no category had announcements (nothing is
 /// written then).
-pub fn fetch_day(categories: &[String], opts: &FetchOpts, dir: &Path, model: &ModelArgs, profile: &str, verbose: bool) -> Result<Option<String>> {
+pub fn fetch_day(
+    categories: &[String],
+    opts: &FetchOpts,
+    dir: &Path,
+    model: &ModelArgs,
+    profile: &str,
+    verbose: bool,
+) -> Result<Option<String>> {
     let fetched = fetch_all(categories, opts, verbose)?;
     let papers: Vec<Paper> = fetch::merge(&fetched);
     report_empty(&fetched, dir);

@@ -123,9 +123,10 @@ pub fn seed_vectors(
     let seeds = profile::list(lib.store.conn(), profile_name)?;
     let mut vectors = Vec::with_capacity(seeds.len());
     for s in &seeds {
-        let v = lib.store.vector(model, &s.text_hash)?.with_context(|| {
-            format!("seed {} has no vector yet; run `paperscout seed add` again to embed it", s.key)
-        })?;
+        let v = lib
+            .store
+            .vector(model, &s.text_hash)?
+            .with_context(|| format!("seed {} has no vector yet; run `paperscout seed add` again to embed it", s.key))?;
         vectors.push(SeedVector {
             label: s.key.clone(),
             vector: v,
@@ -167,10 +168,9 @@ pub fn choose_days(lib: &Library, since: Option<&str>, date: Option<&str>, inges
             vec![d.to_string()]
         }
         (None, None, Some(d)) => vec![d],
-        (None, None, None) => vec![lib
-            .store
-            .newest_day()?
-            .context("the library has no listings yet; give listing files to `daily` or `ingest` them")?],
+        (None, None, None) => {
+            vec![lib.store.newest_day()?.context("the library has no listings yet; give listing files to `daily` or `ingest` them")?]
+        }
     })
 }
 
@@ -185,13 +185,7 @@ pub fn rank_day(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, day
 /// Ranks the listing days `days` (oldest first) together, for a reader who
 /// reads once a week: each paper once, as its first listing among them
 /// showed it.
-pub fn rank_days(
-    lib: &Library,
-    flat: &FlatVectors,
-    words: &Mutex<WordCache>,
-    days: &[String],
-    opts: &DayOptions,
-) -> Result<Digest> {
+pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, days: &[String], opts: &DayOptions) -> Result<Digest> {
     let (Some(first), Some(last)) = (days.first(), days.last()) else {
         anyhow::bail!("no listing days to rank");
     };
@@ -226,8 +220,7 @@ pub fn rank_days(
     if entries.is_empty() {
         return Ok(digest);
     }
-    let seed_index: HashMap<&[u8], usize> =
-        seeds.iter().enumerate().map(|(i, s)| (s.text_hash.as_slice(), i)).collect();
+    let seed_index: HashMap<&[u8], usize> = seeds.iter().enumerate().map(|(i, s)| (s.text_hash.as_slice(), i)).collect();
     let rowids: Vec<i64> = entries.iter().map(|(_, e)| e.paper.rowid).collect();
     let background = background_sample(flat, &rowids);
     let ranker = Ranker::new(opts.method, seed_vecs, &background);
@@ -258,10 +251,7 @@ pub fn rank_days(
             }
         };
         let listed_before = e.paper.first_date.as_deref().is_some_and(|d| d < day);
-        let seen = seen_days
-            .get(&id)
-            .filter(|s| e.kind != Kind::New && (listed_before || s.as_str() < day))
-            .cloned();
+        let seen = seen_days.get(&id).filter(|s| e.kind != Kind::New && (listed_before || s.as_str() < day)).cloned();
         if opts.unseen && seen.is_some() && pinned.is_none() {
             if opts.show_hidden {
                 digest.hidden.push(Hidden { id, title: paper.title, rule: format!("unseen: seen {}", seen.unwrap_or_default()) });
@@ -285,8 +275,7 @@ pub fn rank_days(
         };
         kept.push((pick, v, terms, own_seed));
     }
-    let candidates: Vec<Candidate<'_>> =
-        kept.iter().map(|(_, v, t, own)| Candidate { vector: v, terms: t, own_seed: *own }).collect();
+    let candidates: Vec<Candidate<'_>> = kept.iter().map(|(_, v, t, own)| Candidate { vector: v, terms: t, own_seed: *own }).collect();
     let scores = if cold { Vec::new() } else { ranker.score_all(&candidates) };
     let mut scored: Vec<(Pick, usize)> = Vec::with_capacity(kept.len());
     for (i, (pick, ..)) in kept.iter().enumerate() {

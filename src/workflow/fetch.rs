@@ -59,10 +59,7 @@ pub fn report_empty(fetched: &[Fetched], dir: &Path) {
             Some(d) => format!("the last was {d}"),
             None => "the library has none before it".to_string(),
         };
-        eprintln!(
-            "no announcements for {} on {today} (arXiv announces nothing on weekends and holidays); {tail}",
-            f.category
-        );
+        eprintln!("no announcements for {} on {today} (arXiv announces nothing on weekends and holidays); {tail}", f.category);
     }
 }
 

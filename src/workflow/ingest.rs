@@ -121,11 +121,7 @@ pub fn ingest_batches(
             let done = lib.update_index(&flat, false)?;
             let sketched = lib.update_sketch(&flat)?;
             if verbose {
-                eprintln!(
-                    "index: {done:?}, sketch: {sketched} rows added, in {:.1}s ({} rows)",
-                    library::secs(start),
-                    flat.count
-                );
+                eprintln!("index: {done:?}, sketch: {sketched} rows added, in {:.1}s ({} rows)", library::secs(start), flat.count);
             }
         }
     }
@@ -210,9 +206,7 @@ fn embed_missing(lib: &mut Library, embedder: &dyn Embedder, stored: usize) -> R
         if stored == 0 {
             return e;
         }
-        e.context(format!(
-            "{stored} paper(s) were stored but not all embedded; an ingest with a working model embeds the rest"
-        ))
+        e.context(format!("{stored} paper(s) were stored but not all embedded; an ingest with a working model embeds the rest"))
     })?;
     for s in &embedded.skipped {
         eprintln!("warning: cannot embed {} (skipped, not tried again with this model): {}", s.papers.join(", "), s.error);

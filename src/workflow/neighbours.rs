@@ -81,12 +81,9 @@ pub fn check_date(d: &str) -> Result<()> {
 
 /// The stored paper behind an id (any version) and its vector.
 pub fn paper_query(lib: &Library, model: &str, id: &str) -> Result<(StoredPaper, Vec<f32>)> {
-    let parsed = ArxivId::parse(id)
-        .with_context(|| format!("{:?} is not an arXiv id", id.chars().take(60).collect::<String>()))?;
-    let paper = lib
-        .store
-        .get_paper(&parsed.id)?
-        .with_context(|| format!("{} is not in the library at {}", parsed.id, lib.dir.display()))?;
+    let parsed = ArxivId::parse(id).with_context(|| format!("{:?} is not an arXiv id", id.chars().take(60).collect::<String>()))?;
+    let paper =
+        lib.store.get_paper(&parsed.id)?.with_context(|| format!("{} is not in the library at {}", parsed.id, lib.dir.display()))?;
     let v = lib
         .store
         .vector(model, &paper.text_hash)?
@@ -98,14 +95,7 @@ pub fn paper_query(lib: &Library, model: &str, id: &str) -> Result<(StoredPaper,
 /// itself). The scope is applied inside the search, row by row; the rare
 /// paper that passed on a shared category bit only is dropped at the end,
 /// from a few spare results asked for to make up for it.
-pub fn nearest(
-    lib: &Library,
-    vectors: &Vectors,
-    query: &[f32],
-    k: usize,
-    exclude: Option<i64>,
-    scope: &Scope,
-) -> Result<Vec<Neighbour>> {
+pub fn nearest(lib: &Library, vectors: &Vectors, query: &[f32], k: usize, exclude: Option<i64>, scope: &Scope) -> Result<Vec<Neighbour>> {
     scope.check()?;
     let flat = &vectors.flat;
     let rows = scope.rows();

@@ -6,8 +6,8 @@ use crate::embed::{self, ModelArgs};
 use crate::fetch::FetchOpts;
 use crate::library::Library;
 use crate::profile::{self, Added, SeedInput};
-pub use crate::workflow::fetch::{look_up, missing_ids};
 use crate::workflow::fetch::resolve_missing_ids;
+pub use crate::workflow::fetch::{look_up, missing_ids};
 use anyhow::{bail, Result};
 
 /// What to add: arXiv ids or seed files (`items`), and a sentence.

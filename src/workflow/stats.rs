@@ -40,8 +40,7 @@ pub struct ProfileStats {
 
 pub fn collect(lib: &Library) -> Result<Stats> {
     let s = &lib.store;
-    let (first_day, last_day) =
-        s.conn().query_row("SELECT min(date), max(date) FROM listings", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (first_day, last_day) = s.conn().query_row("SELECT min(date), max(date) FROM listings", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let mut models = Vec::new();
     for (model, n) in s.vector_counts()? {
         let derived = lib.index_state(&model)?;

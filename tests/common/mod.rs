@@ -2,10 +2,10 @@
 //! default model, provisioned the way the README says (`models/fetch`, once).
 #![allow(dead_code)]
 
+use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Once;
-use rusqlite::{params, Connection};
 
 pub mod parity;
 
@@ -59,7 +59,9 @@ pub fn ok(lib: &Path, args: &[&str]) -> String {
 /// three plain cs.DC papers of the same day. Returns its path.
 pub fn hostile_listing(dir: &Path, first: serde_json::Value) -> PathBuf {
     let mut lines = vec![first];
-    for (i, t) in ["Scheduling LLM inference on GPU clusters", "Serverless cold starts", "Consensus under Byzantine faults"].iter().enumerate() {
+    for (i, t) in
+        ["Scheduling LLM inference on GPU clusters", "Serverless cold starts", "Consensus under Byzantine faults"].iter().enumerate()
+    {
         lines.push(serde_json::json!({
             "id": format!("2603.0900{}", i + 2), "title": t, "abstract": format!("{t}: a plain abstract."),
             "authors": ["A. Author"], "categories": ["cs.DC"], "date": "2026-03-09",
@@ -97,11 +99,8 @@ impl Server {
     /// `command` must run `paperscout serve` and print its URL first.
     pub fn spawn(mut command: Command) -> Server {
         use std::io::BufRead;
-        let mut child = command
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::inherit())
-            .spawn()
-            .expect("start paperscout serve");
+        let mut child =
+            command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::inherit()).spawn().expect("start paperscout serve");
         let stdout = child.stdout.take().expect("server stdout");
         let mut line = String::new();
         let mut reader = std::io::BufReader::new(stdout);
@@ -243,7 +242,11 @@ pub fn zotero_db(path: &Path) -> Connection {
 }
 
 pub fn add_item(c: &Connection, id: i64, kind: i64, key: &str, added: &str, fields: &[(i64, &str)], collection: Option<i64>) {
-    c.execute("INSERT INTO items (itemID, itemTypeID, dateAdded, libraryID, key) VALUES (?1, ?2, ?3, 1, ?4)", params![id, kind, added, key]).unwrap();
+    c.execute(
+        "INSERT INTO items (itemID, itemTypeID, dateAdded, libraryID, key) VALUES (?1, ?2, ?3, 1, ?4)",
+        params![id, kind, added, key],
+    )
+    .unwrap();
     for (field, value) in fields {
         c.execute("INSERT OR IGNORE INTO itemDataValues (value) VALUES (?1)", [value]).unwrap();
         let vid: i64 = c.query_row("SELECT valueID FROM itemDataValues WHERE value = ?1", [value], |r| r.get(0)).unwrap();

@@ -20,12 +20,7 @@ pub fn model_dir() -> PathBuf {
 
 /// fp32 unless a test says otherwise: the exact path, 1e-12 from the reference.
 pub fn args(backend: BackendChoice) -> ModelArgs {
-    ModelArgs {
-        model: Some(model_dir()),
-        backend,
-        precision: Some(Precision::Fp32),
-        ..ModelArgs::default()
-    }
+    ModelArgs { model: Some(model_dir()), backend, precision: Some(Precision::Fp32), ..ModelArgs::default() }
 }
 
 pub struct Reference {
@@ -34,10 +29,8 @@ pub struct Reference {
 }
 
 pub fn reference() -> Vec<Reference> {
-    let path = std::env::var_os("PAPERSCOUT_REFERENCE").map_or_else(
-        || super::root().join("../shared/reference/all-MiniLM-L6-v2/embeddings.jsonl"),
-        PathBuf::from,
-    );
+    let path = std::env::var_os("PAPERSCOUT_REFERENCE")
+        .map_or_else(|| super::root().join("../shared/reference/all-MiniLM-L6-v2/embeddings.jsonl"), PathBuf::from);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.trim().is_empty())
@@ -45,12 +38,7 @@ pub fn reference() -> Vec<Reference> {
             let v: serde_json::Value = serde_json::from_str(l).unwrap();
             Reference {
                 text: v["text"].as_str().unwrap().to_string(),
-                embedding: v["embedding"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.as_f64().unwrap() as f32)
-                    .collect(),
+                embedding: v["embedding"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect(),
             }
         })
         .collect()
@@ -90,17 +78,9 @@ pub fn check_parity_at(e: &dyn Embedder, label: &str, sample: bool, min: f64) {
     let mut max_diff = 0f32;
     for (r, v) in refs.iter().zip(&got) {
         let c = cosine(v, &r.embedding);
-        max_diff = v
-            .iter()
-            .zip(&r.embedding)
-            .map(|(a, b)| (a - b).abs())
-            .fold(max_diff, f32::max);
+        max_diff = v.iter().zip(&r.embedding).map(|(a, b)| (a - b).abs()).fold(max_diff, f32::max);
         let norm: f64 = v.iter().map(|&x| (x as f64).powi(2)).sum::<f64>().sqrt();
-        assert!(
-            (norm - 1.0).abs() < 1e-4,
-            "{label}: not unit length ({norm}) for {:?}",
-            r.text
-        );
+        assert!((norm - 1.0).abs() < 1e-4, "{label}: not unit length ({norm}) for {:?}", r.text);
         if c < worst.0 {
             worst = (c, r.text.chars().take(60).collect());
         }
@@ -112,12 +92,7 @@ pub fn check_parity_at(e: &dyn Embedder, label: &str, sample: bool, min: f64) {
         refs.len(),
         worst.1
     );
-    assert!(
-        worst.0 >= min,
-        "{label}: cosine {} < {min} for {:?}",
-        worst.0,
-        worst.1
-    );
+    assert!(worst.0 >= min, "{label}: cosine {} < {min} for {:?}", worst.0, worst.1);
 }
 
 /// A text's vector is the same alone and in a batch with longer, shorter
@@ -127,30 +102,16 @@ pub fn check_padding(e: &dyn Embedder, min_cosine: f64, max_diff: f32) {
     let target = "Scalable consensus for geo-distributed databases";
     let long = "Large language models are trained on many accelerators. ".repeat(40);
     let alone = e.embed(&[target], &|_| {}).unwrap().remove(0);
-    let mixed = [
-        "a",
-        long.as_str(),
-        target,
-        "",
-        "Byzantine fault tolerance in practice",
-        target,
-    ];
+    let mixed = ["a", long.as_str(), target, "", "Byzantine fault tolerance in practice", target];
     let got = e.embed(&mixed, &|_| {}).unwrap();
     for i in [2, 5] {
         let c = cosine(&alone, &got[i]);
         assert!(c > min_cosine, "cosine {c} between alone and batched");
-        let diff = alone
-            .iter()
-            .zip(&got[i])
-            .map(|(a, b)| (a - b).abs())
-            .fold(0f32, f32::max);
+        let diff = alone.iter().zip(&got[i]).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
         assert!(diff < max_diff, "max difference {diff}");
     }
     // And the order of the output follows the input.
-    let single: Vec<Vec<f32>> = mixed
-        .iter()
-        .map(|t| e.embed(&[t], &|_| {}).unwrap().remove(0))
-        .collect();
+    let single: Vec<Vec<f32>> = mixed.iter().map(|t| e.embed(&[t], &|_| {}).unwrap().remove(0)).collect();
     for (a, b) in single.iter().zip(&got) {
         assert!(cosine(a, b) > min_cosine);
     }
@@ -165,10 +126,9 @@ pub fn no_cuda_device() -> Option<String> {
     match candle_core::Device::new_cuda(0) {
         Ok(_) => None,
         // The first line: with RUST_BACKTRACE set, candle appends a backtrace.
-        Err(e) if cfg!(feature = "cuda") => Some(format!(
-            "this build has CUDA but no device answered: {}",
-            e.to_string().lines().next().unwrap_or_default()
-        )),
+        Err(e) if cfg!(feature = "cuda") => {
+            Some(format!("this build has CUDA but no device answered: {}", e.to_string().lines().next().unwrap_or_default()))
+        }
         Err(_) => Some("this build has no CUDA support (--features cuda)".to_string()),
     }
 }

@@ -118,9 +118,7 @@ fn paths(code: &str) -> Vec<String> {
         let mut from = 0;
         while let Some(i) = code[from..].find(head) {
             let start = from + i;
-            let end = code[start..]
-                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
-                .map_or(code.len(), |e| start + e);
+            let end = code[start..].find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).map_or(code.len(), |e| start + e);
             out.push(code[start..end].trim_end_matches(':').to_string());
             from = end.max(start + head.len());
         }
@@ -295,7 +293,8 @@ fn the_reader_finds_grouped_and_inline_paths() {
         assert!(p.iter().any(|x| x == want), "{want} not in {p:?}");
     }
     assert!(!p.iter().any(|x| x.contains("commands") || x.contains("serve")), "{p:?}");
-    let known: BTreeSet<String> = ["", "library", "library::store", "serve", "serve::view", "workflow", "workflow::digest"].map(String::from).into();
+    let known: BTreeSet<String> =
+        ["", "library", "library::store", "serve", "serve::view", "workflow", "workflow::digest"].map(String::from).into();
     assert_eq!(resolve("super::view::Card", "serve::pages", &known).as_deref(), Some("serve::view"));
     assert_eq!(resolve("crate::library::store::StoredPaper", "x", &known).as_deref(), Some("library::store"));
     assert_eq!(resolve("crate::library::self", "x", &known).as_deref(), Some("library"));

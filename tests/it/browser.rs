@@ -48,8 +48,17 @@ fn start_driver() -> (Driver, u16) {
 }
 
 async fn browser(port: u16, extra: &[&str]) -> Client {
-    let mut args = vec!["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
-        "--disable-background-networking", "--disable-component-update", "--no-first-run", "--hide-scrollbars"];
+    let mut args = vec![
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,900",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--hide-scrollbars",
+    ];
     args.extend_from_slice(extra);
     let caps = json!({ "browserName": "chrome", "goog:chromeOptions": { "args": args } });
     let caps = caps.as_object().cloned().unwrap_or_default();
@@ -95,7 +104,10 @@ async fn keys(c: &Client, k: &str) {
 
 /// How tall the card is on screen: a folded card is one line.
 async fn height_of(c: &Client, id: &str) -> f64 {
-    js(c, &format!("return document.querySelector('article.paper[data-id=\"{id}\"]').getBoundingClientRect().height;")).await.as_f64().unwrap_or(0.0)
+    js(c, &format!("return document.querySelector('article.paper[data-id=\"{id}\"]').getBoundingClientRect().height;"))
+        .await
+        .as_f64()
+        .unwrap_or(0.0)
 }
 
 /// A copy of the demo library served, with a Chromium to read it in.
@@ -281,7 +293,11 @@ async fn axe(c: &Client, source: &str) -> Vec<String> {
 
 /// Headings: one h1, and no level skipped on the way down.
 async fn heading_faults(c: &Client) -> Vec<String> {
-    let levels = js(c, "return Array.prototype.map.call(document.querySelectorAll('h1,h2,h3,h4,h5,h6'), function (h) { return Number(h.tagName[1]); });").await;
+    let levels = js(
+        c,
+        "return Array.prototype.map.call(document.querySelectorAll('h1,h2,h3,h4,h5,h6'), function (h) { return Number(h.tagName[1]); });",
+    )
+    .await;
     let levels: Vec<u64> = levels.as_array().map(|a| a.iter().filter_map(Value::as_u64).collect()).unwrap_or_default();
     let mut faults = Vec::new();
     if levels.iter().filter(|&&l| l == 1).count() != 1 {
@@ -410,7 +426,8 @@ async fn compact_phone_dark_and_every_page_accessible() {
         }
     }
     c.goto(&format!("{}/", server.url)).await.unwrap();
-    let first = js(&c, "var r = document.querySelector('#picks article.paper').getBoundingClientRect(); return [r.top, innerHeight];").await;
+    let first =
+        js(&c, "var r = document.querySelector('#picks article.paper').getBoundingClientRect(); return [r.top, innerHeight];").await;
     let (top, height) = (first[0].as_f64().unwrap_or(1e9), first[1].as_f64().unwrap_or(0.0));
     assert!(top + 60.0 < height, "the first paper starts {top} px down a {height} px phone screen");
     eprintln!("phone: the first paper starts {top} px down a {height} px screen");
@@ -455,10 +472,7 @@ async fn seeds_added_from_the_browser_and_digest_links() {
     let url = format!("https://arxiv.org/abs/{}", in_library[0]);
     c.find(Locator::Css("#seed-id")).await.unwrap().send_keys(&url).await.unwrap();
     c.find(Locator::Css("form[data-seed=id] button")).await.unwrap().click().await.unwrap();
-    eventually("the added paper", 30, || async {
-        ok(&lib, &["seed", "list"]).contains(&in_library[0])
-    })
-    .await;
+    eventually("the added paper", 30, || async { ok(&lib, &["seed", "list"]).contains(&in_library[0]) }).await;
     eventually("the reloaded, ranked page", 30, || async {
         c.find(Locator::Css("#toast")).await.unwrap().text().await.unwrap_or_default().contains("Added 1 seed")
     })
@@ -469,10 +483,7 @@ async fn seeds_added_from_the_browser_and_digest_links() {
     c.goto(&format!("{}/seeds", server.url)).await.unwrap();
     c.find(Locator::Css("#seed-text")).await.unwrap().send_keys("consensus protocols for geo-replicated databases").await.unwrap();
     c.find(Locator::Css("form[data-seed=text] button")).await.unwrap().click().await.unwrap();
-    eventually("the added sentence", 30, || async {
-        ok(&lib, &["seed", "list"]).contains("geo-replicated")
-    })
-    .await;
+    eventually("the added sentence", 30, || async { ok(&lib, &["seed", "list"]).contains("geo-replicated") }).await;
     c.goto(&format!("{}/seeds", server.url)).await.unwrap();
     c.find(Locator::Css("#seed-id")).await.unwrap().send_keys("not-an-id").await.unwrap();
     c.find(Locator::Css("form[data-seed=id] button")).await.unwrap().click().await.unwrap();
@@ -485,15 +496,20 @@ async fn seeds_added_from_the_browser_and_digest_links() {
     let bib = root().join("examples/seeds.bib");
     c.find(Locator::Css("#seed-file")).await.unwrap().send_keys(bib.to_str().unwrap()).await.unwrap();
     c.find(Locator::Css("form[data-seed=file] button")).await.unwrap().click().await.unwrap();
-    eventually("the uploaded export", 60, || async {
-        json_lines(&ok(&lib, &["seed", "list", "--json"])).len() >= 2 + from_bib
-    })
-    .await;
+    eventually("the uploaded export", 60, || async { json_lines(&ok(&lib, &["seed", "list", "--json"])).len() >= 2 + from_bib }).await;
 
     // A Zotero database on this computer, by its path.
     let db = dir.join("zotero.sqlite");
     let z = common::zotero_db(&db);
-    common::add_item(&z, 1, 7, "GGGGGGGG", "2026-01-01 12:00:00", &[(1, "A book on GPU scheduling"), (2, "Schedulers for accelerators.")], None);
+    common::add_item(
+        &z,
+        1,
+        7,
+        "GGGGGGGG",
+        "2026-01-01 12:00:00",
+        &[(1, "A book on GPU scheduling"), (2, "Schedulers for accelerators.")],
+        None,
+    );
     drop(z);
     c.goto(&format!("{}/seeds", server.url)).await.unwrap();
     c.find(Locator::Css("#seed-zotero")).await.unwrap().send_keys(db.to_str().unwrap()).await.unwrap();

@@ -90,8 +90,9 @@ fn snapshot_sample_parses_field_by_field() {
     assert!(out.starts_with("2003 new, 0 updated, 0 unchanged, 0 embedded"), "{out}");
     assert_eq!(count(&lib, "SELECT count(*) FROM listings"), 0);
     assert_eq!(count(&lib, "SELECT count(*) FROM papers WHERE first_date IS NULL"), 0);
-    let (version, date): (i64, String) =
-        db(&lib).query_row("SELECT version, first_date FROM papers WHERE id = 'math.AG/0501001'", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    let (version, date): (i64, String) = db(&lib)
+        .query_row("SELECT version, first_date FROM papers WHERE id = 'math.AG/0501001'", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
     assert_eq!((version, date.as_str()), (1, "1999-01-01"));
     assert!(common::ok(&lib, &["stats"]).contains("days      0"));
 }
@@ -114,11 +115,7 @@ fn write_lines(path: &Path, lines: &[serde_json::Value]) {
 
 fn stored_vector(lib: &Path, id: &str) -> Vec<f32> {
     let blob: Vec<u8> = db(lib)
-        .query_row(
-            "SELECT v.vec FROM papers p JOIN vectors v ON v.text_hash = p.text_hash WHERE p.id = ?1",
-            [id],
-            |r| r.get(0),
-        )
+        .query_row("SELECT v.vec FROM papers p JOIN vectors v ON v.text_hash = p.text_hash WHERE p.id = ?1", [id], |r| r.get(0))
         .unwrap();
     blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }

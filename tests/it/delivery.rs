@@ -46,7 +46,10 @@ fn atom_feed_reads_back_as_the_picks_and_serve_gives_the_same_bytes() {
         assert!(links.contains(&("related", format!("https://arxiv.org/pdf/{id}").as_str())), "{links:?}");
         let summary = &e.summary.as_ref().unwrap().content;
         let reason = &p["reasons"][0];
-        assert!(summary.contains("close to your seed") && summary.contains(reason["title"].as_str().unwrap().get(..20).unwrap()), "{summary}");
+        assert!(
+            summary.contains("close to your seed") && summary.contains(reason["title"].as_str().unwrap().get(..20).unwrap()),
+            "{summary}"
+        );
         assert!(summary.ends_with(p["abstract"].as_str().unwrap()), "{summary}");
         assert_eq!(e.updated.unwrap().to_rfc3339(), "2026-03-03T00:00:00+00:00");
     }
@@ -64,7 +67,12 @@ fn atom_feed_reads_back_as_the_picks_and_serve_gives_the_same_bytes() {
     assert_eq!(status, 400);
     // Feed readers find it from any page.
     let (_, page) = server.get("/");
-    assert!(page.contains(r#"<link rel="alternate" type="application/atom+xml" title="paperscout: default" href="/feed.atom?profile=default">"#), "{page}");
+    assert!(
+        page.contains(
+            r#"<link rel="alternate" type="application/atom+xml" title="paperscout: default" href="/feed.atom?profile=default">"#
+        ),
+        "{page}"
+    );
 }
 
 /// `daily --link-base`: each pick's 👍 and 👎 lead to its page on the
@@ -106,14 +114,18 @@ fn rating_links_lead_to_the_server_in_html_markdown_atom_and_json() {
         assert!(markdown.contains(&format!(" · [👍]({up}) [👎]({down})  \n")), "{id}: {markdown}");
         assert_eq!(e.id, format!("https://arxiv.org/abs/{id}"));
         let content = e.content.as_ref().and_then(|c| c.body.as_deref()).expect("an HTML content");
-        assert!(content.contains(&format!("<a href=\"{up_html}\">👍 Like</a> · <a href=\"{down_html}\">👎 Not interested</a>")), "{content}");
+        assert!(
+            content.contains(&format!("<a href=\"{up_html}\">👍 Like</a> · <a href=\"{down_html}\">👎 Not interested</a>")),
+            "{content}"
+        );
         assert!(content.starts_with("<p>#"), "the summary comes first: {content}");
     }
     assert!(!html.contains("&rate=") && !atom.contains("&rate="), "an unescaped & in HTML");
 
     // The links name the digest's profile, under a base with a path.
     ok(&lib, &["seed", "add", ids[0], "--profile", "lab-2.b"]);
-    let md = ok(&lib, &["daily", "--format", "markdown", "--date", DAY, "--profile", "lab-2.b", "--link-base", "https://lab.example/scout"]);
+    let md =
+        ok(&lib, &["daily", "--format", "markdown", "--date", DAY, "--profile", "lab-2.b", "--link-base", "https://lab.example/scout"]);
     assert!(md.contains("[👎](https://lab.example/scout/paper/") && md.contains("?profile=lab-2.b&rate=down)"), "{md}");
 
     // Without the option: no rating link anywhere.
@@ -138,10 +150,13 @@ const EVIL_ABSTRACT: &str = "Line one \u{7}with a<b.\nER  - \nTY  - JOUR\n}} and
 /// A library whose one day holds a hostile paper and three plain ones.
 fn hostile_library(dir: &Path) -> std::path::PathBuf {
     let lib = dir.join("lib");
-    let path = common::hostile_listing(dir, serde_json::json!({
-        "id": "2603.09001", "title": EVIL_TITLE, "abstract": EVIL_ABSTRACT,
-        "authors": ["Mallory </name></author>", "Eve and Trent"], "categories": ["cs.DC"], "date": "2026-03-09",
-    }));
+    let path = common::hostile_listing(
+        dir,
+        serde_json::json!({
+            "id": "2603.09001", "title": EVIL_TITLE, "abstract": EVIL_ABSTRACT,
+            "authors": ["Mallory </name></author>", "Eve and Trent"], "categories": ["cs.DC"], "date": "2026-03-09",
+        }),
+    );
     ok(&lib, &["ingest", path.to_str().unwrap()]);
     ok(&lib, &["seed", "add", "--text", "Evil title script alert input"]);
     lib
@@ -195,7 +210,9 @@ fn exported_seeds_and_picks_read_back_as_the_same_seeds() {
     let lib = dir.path().join("lib");
     demo_library(&lib);
     let strip = |v: Vec<Value>| -> Vec<(String, String, String)> {
-        v.iter().map(|s| (s["key"].as_str().unwrap().into(), s["title"].as_str().unwrap().into(), s["abstract"].as_str().unwrap().into())).collect()
+        v.iter()
+            .map(|s| (s["key"].as_str().unwrap().into(), s["title"].as_str().unwrap().into(), s["abstract"].as_str().unwrap().into()))
+            .collect()
     };
     let seeds = strip(json_lines(&ok(&lib, &["seed", "list", "--json"])));
     assert_eq!(seeds.len(), 3);
@@ -205,7 +222,8 @@ fn exported_seeds_and_picks_read_back_as_the_same_seeds() {
     ok(&lib, &["seed", "add", file.to_str().unwrap(), "--profile", "copy"]);
     // Same keys, texts and order (newest first), so the same profile.
     assert_eq!(strip(json_lines(&ok(&lib, &["seed", "list", "--json", "--profile", "copy"]))), seeds, "{bib}");
-    let ranked = |profile: &str| picks(&lib, &["--profile", profile]).iter().map(|p| (p["id"].clone(), p["score"].clone())).collect::<Vec<_>>();
+    let ranked =
+        |profile: &str| picks(&lib, &["--profile", profile]).iter().map(|p| (p["id"].clone(), p["score"].clone())).collect::<Vec<_>>();
     assert_eq!(ranked("copy"), ranked("default"));
 
     // RIS of the seeds: one record each, with the arXiv links.
@@ -219,7 +237,10 @@ fn exported_seeds_and_picks_read_back_as_the_same_seeds() {
     let file = dir.path().join("picks.bib");
     std::fs::write(&file, &bib).unwrap();
     ok(&lib, &["seed", "add", file.to_str().unwrap(), "--profile", "picks"]);
-    let mut got: Vec<String> = json_lines(&ok(&lib, &["seed", "list", "--json", "--profile", "picks"])).iter().map(|s| s["key"].as_str().unwrap().to_string()).collect();
+    let mut got: Vec<String> = json_lines(&ok(&lib, &["seed", "list", "--json", "--profile", "picks"]))
+        .iter()
+        .map(|s| s["key"].as_str().unwrap().to_string())
+        .collect();
     let mut ids: Vec<String> = want.iter().map(|p| p["id"].as_str().unwrap().to_string()).collect();
     got.sort();
     ids.sort();
@@ -347,8 +368,19 @@ fn the_digest_arrives_by_mail_as_text_and_html() {
     let o = common::command(
         &lib,
         &[
-            "daily", "--date", DAY, "--top", "12", "--mail-to", "reader@example.org", "--format", "html", "--out", out_file.to_str().unwrap(),
-            "--link-base", "https://lab.example",
+            "daily",
+            "--date",
+            DAY,
+            "--top",
+            "12",
+            "--mail-to",
+            "reader@example.org",
+            "--format",
+            "html",
+            "--out",
+            out_file.to_str().unwrap(),
+            "--link-base",
+            "https://lab.example",
         ],
     )
     .env("PAPERSCOUT_SMTP", &url)
@@ -395,7 +427,22 @@ fn a_failed_send_is_one_error_and_the_file_is_still_written() {
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let out_file = dir.path().join("digest.md");
     let run = |smtp: &str, extra: &[(&str, &str)]| {
-        let mut c = common::command(&lib, &["daily", "--date", DAY, "--mail-to", "reader@example.org", "--format", "markdown", "--out", out_file.to_str().unwrap(), "--smtp", smtp]);
+        let mut c = common::command(
+            &lib,
+            &[
+                "daily",
+                "--date",
+                DAY,
+                "--mail-to",
+                "reader@example.org",
+                "--format",
+                "markdown",
+                "--out",
+                out_file.to_str().unwrap(),
+                "--smtp",
+                smtp,
+            ],
+        );
         c.env_remove("PAPERSCOUT_SMTP_USER").env_remove("PAPERSCOUT_SMTP_PASSWORD").env_remove("PAPERSCOUT_SMTP_PASSWORD_FILE");
         for (k, v) in extra {
             c.env(k, v);
@@ -425,7 +472,8 @@ fn a_failed_send_is_one_error_and_the_file_is_still_written() {
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("in the clear"));
     let o = run(&format!("smtp://127.0.0.1:{port}"), &[("PAPERSCOUT_SMTP_USER", "me")]);
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("PAPERSCOUT_SMTP_PASSWORD"));
-    let o = run(&format!("smtp://127.0.0.1:{port}"), &[("PAPERSCOUT_SMTP_USER", "me"), ("PAPERSCOUT_SMTP_PASSWORD_FILE", "/nonexistent/pw")]);
+    let o =
+        run(&format!("smtp://127.0.0.1:{port}"), &[("PAPERSCOUT_SMTP_USER", "me"), ("PAPERSCOUT_SMTP_PASSWORD_FILE", "/nonexistent/pw")]);
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("/nonexistent/pw"));
 }
 
@@ -439,9 +487,25 @@ fn zotero_is_a_live_seed_source() {
     let db = dir.path().join("zotero.sqlite");
     let z = zotero_db(&db);
     // An arXiv URL and no abstract (the library has it), in Reading/LLM.
-    add_item(&z, 1, 22, "AAAAAAAA", "2024-01-05 10:00:00", &[(1, "KVFlow: Efficient Prefix Caching"), (13, "http://arxiv.org/abs/2507.07400v1")], Some(2));
+    add_item(
+        &z,
+        1,
+        22,
+        "AAAAAAAA",
+        "2024-01-05 10:00:00",
+        &[(1, "KVFlow: Efficient Prefix Caching"), (13, "http://arxiv.org/abs/2507.07400v1")],
+        Some(2),
+    );
     // A preprint by archive id, with its own abstract, in Reading.
-    add_item(&z, 2, 30, "BBBBBBBB", "2025-06-01 08:30:00", &[(1, "Green or Fast? Cold starts in serverless"), (2, "Idle carbon and cold starts."), (120, "arXiv:2602.23935")], Some(1));
+    add_item(
+        &z,
+        2,
+        30,
+        "BBBBBBBB",
+        "2025-06-01 08:30:00",
+        &[(1, "Green or Fast? Cold starts in serverless"), (2, "Idle carbon and cold starts."), (120, "arXiv:2602.23935")],
+        Some(1),
+    );
     // By DOI, but in an ignored collection.
     add_item(&z, 3, 22, "CCCCCCCC", "2025-02-01 00:00:00", &[(1, "Ignored"), (26, "10.48550/arXiv.2603.00356")], Some(4));
     // Not papers, and a paper in the trash.
@@ -452,12 +516,32 @@ fn zotero_is_a_live_seed_source() {
     // No arXiv id at all: a text seed of its title and abstract.
     add_item(&z, 7, 7, "GGGGGGGG", "2026-01-01 12:00:00", &[(1, "A book on GPU scheduling"), (2, "Schedulers for accelerators.")], Some(1));
     // Also a seed the user added by hand: a sync leaves it alone.
-    add_item(&z, 8, 22, "HHHHHHHH", "2025-01-01 00:00:00", &[(1, "Distributed Training under Packet Loss"), (16, "tex.ids: w\narXiv: 2507.07114")], Some(2));
+    add_item(
+        &z,
+        8,
+        22,
+        "HHHHHHHH",
+        "2025-01-01 00:00:00",
+        &[(1, "Distributed Training under Packet Loss"), (16, "tex.ids: w\narXiv: 2507.07114")],
+        Some(2),
+    );
     ok(&lib, &["seed", "add", "2507.07114"]);
     let before = std::fs::read(&db).unwrap();
 
     let sync = |extra: &[&str]| {
-        let mut a = vec!["seed", "sync", "zotero", "--db", db.to_str().unwrap(), "--collection", "Reading", "--collection", "Reading/**", "--collection", "!**/Old"];
+        let mut a = vec![
+            "seed",
+            "sync",
+            "zotero",
+            "--db",
+            db.to_str().unwrap(),
+            "--collection",
+            "Reading",
+            "--collection",
+            "Reading/**",
+            "--collection",
+            "!**/Old",
+        ];
         a.extend_from_slice(extra);
         ok(&lib, &a)
     };
@@ -481,7 +565,14 @@ fn zotero_is_a_live_seed_source() {
     // decayed mean weights what the user saved last most.
     assert_eq!(listed[0].0, "2507.07114");
     assert!(listed[1].0.starts_with("text:"));
-    assert_eq!(&listed[1..], &[(listed[1].0, "2026-01-01T12:00:00.000000Z"), ("2602.23935", "2025-06-01T08:30:00.000000Z"), ("2507.07400", "2024-01-05T10:00:00.000000Z")]);
+    assert_eq!(
+        &listed[1..],
+        &[
+            (listed[1].0, "2026-01-01T12:00:00.000000Z"),
+            ("2602.23935", "2025-06-01T08:30:00.000000Z"),
+            ("2507.07400", "2024-01-05T10:00:00.000000Z")
+        ]
+    );
     let kv = seeds.iter().find(|s| s["key"] == "2507.07400").unwrap();
     assert!(!kv["abstract"].as_str().unwrap().is_empty(), "the library's abstract stands in");
     assert_eq!(kv["origin"], "zotero (AAAAAAAA)");
@@ -507,7 +598,11 @@ fn zotero_is_a_live_seed_source() {
     let missing = output(&lib, &["seed", "sync", "zotero", "--db", dir.path().join("none.sqlite").to_str().unwrap()]);
     assert!(!missing.status.success() && String::from_utf8_lossy(&missing.stderr).contains("none.sqlite is not a file"));
     let not_zotero = output(&lib, &["seed", "sync", "zotero", "--db", lib.join("library.sqlite").to_str().unwrap()]);
-    assert!(!not_zotero.status.success() && String::from_utf8_lossy(&not_zotero.stderr).contains("not a Zotero database"), "{}", String::from_utf8_lossy(&not_zotero.stderr));
+    assert!(
+        !not_zotero.status.success() && String::from_utf8_lossy(&not_zotero.stderr).contains("not a Zotero database"),
+        "{}",
+        String::from_utf8_lossy(&not_zotero.stderr)
+    );
     let junk = dir.path().join("junk.sqlite");
     std::fs::write(&junk, "not a database at all, but long enough to be read as a header of one").unwrap();
     let o = output(&lib, &["seed", "sync", "zotero", "--db", junk.to_str().unwrap()]);

@@ -28,10 +28,7 @@ fn parity_with_sentence_transformers() {
 /// fp32; parity either way.
 #[test]
 fn parity_with_the_default_precision() {
-    let a = ModelArgs {
-        model: Some(model_dir()),
-        ..ModelArgs::default()
-    };
+    let a = ModelArgs { model: Some(model_dir()), ..ModelArgs::default() };
     let e = embed::open(&a, false).unwrap();
     assert_eq!(e.model_id().ends_with(":bf16"), paperscout::embed::bf16_native());
     check_parity(&e, "default precision", false);
@@ -45,11 +42,7 @@ fn parity_with_candle_ops_backend() {
 
 #[test]
 fn parity_with_tiny_batches_and_one_thread() {
-    let a = ModelArgs {
-        batch_tokens: Some(300),
-        threads: Some(1),
-        ..args(BackendChoice::Auto)
-    };
+    let a = ModelArgs { batch_tokens: Some(300), threads: Some(1), ..args(BackendChoice::Auto) };
     let e = embed::open(&a, false).unwrap();
     check_parity(&e, "batch-tokens 300, 1 thread", true);
 }
@@ -60,10 +53,7 @@ fn parity_with_tiny_batches_and_one_thread() {
 /// itself scores within 1e-3 of its 10th (near ties any rounding can flip).
 #[test]
 fn bf16_products_keep_parity_and_nearest_neighbours() {
-    let a = ModelArgs {
-        precision: Some(Precision::Bf16),
-        ..args(BackendChoice::Auto)
-    };
+    let a = ModelArgs { precision: Some(Precision::Bf16), ..args(BackendChoice::Auto) };
     let e = embed::open(&a, false).unwrap();
     assert!(e.model_id().ends_with(":bf16"), "{}", e.model_id());
     assert_ne!(e.model_id(), native().model_id());
@@ -75,10 +65,7 @@ fn bf16_products_keep_parity_and_nearest_neighbours() {
     let reference_vs: Vec<&[f32]> = refs.iter().map(|r| r.embedding.as_slice()).collect();
     let got_vs: Vec<&[f32]> = got.iter().map(Vec::as_slice).collect();
     let top10 = |vs: &[&[f32]], i: usize| {
-        let mut s: Vec<(f64, usize)> = (0..vs.len())
-            .filter(|&j| j != i)
-            .map(|j| (cosine(vs[i], vs[j]), j))
-            .collect();
+        let mut s: Vec<(f64, usize)> = (0..vs.len()).filter(|&j| j != i).map(|j| (cosine(vs[i], vs[j]), j)).collect();
         s.sort_by(|a, b| b.0.total_cmp(&a.0));
         s.truncate(10);
         s
@@ -109,10 +96,7 @@ fn bf16_products_keep_parity_and_nearest_neighbours() {
 
 #[test]
 fn bf16_needs_the_native_cpu_forward() {
-    let a = ModelArgs {
-        precision: Some(Precision::Bf16),
-        ..args(BackendChoice::Candle)
-    };
+    let a = ModelArgs { precision: Some(Precision::Bf16), ..args(BackendChoice::Candle) };
     let err = embed::open(&a, false).err().expect("bf16 with candle ops must fail");
     assert!(format!("{err:#}").contains("--precision bf16 needs the native CPU forward"), "{err:#}");
 }
@@ -121,11 +105,7 @@ fn bf16_needs_the_native_cpu_forward() {
 /// that run the whole forward on their own; the vectors must not change.
 #[test]
 fn parity_with_batches_shared_by_three_threads() {
-    let a = ModelArgs {
-        threads: Some(3),
-        batch_tokens: Some(2000),
-        ..args(BackendChoice::Auto)
-    };
+    let a = ModelArgs { threads: Some(3), batch_tokens: Some(2000), ..args(BackendChoice::Auto) };
     let e = embed::open(&a, false).unwrap();
     check_parity(&e, "3 threads, batch-tokens 2000", true);
 }
@@ -146,17 +126,8 @@ fn padding_does_not_leak_across_a_batch() {
 
 #[test]
 fn progress_counts_up_to_all_texts() {
-    let e = embed::open(
-        &ModelArgs {
-            batch_tokens: Some(64),
-            ..args(BackendChoice::Auto)
-        },
-        false,
-    )
-    .unwrap();
-    let texts: Vec<String> = (0..20)
-        .map(|i| format!("paper number {i} about {}", "graphs ".repeat(i)))
-        .collect();
+    let e = embed::open(&ModelArgs { batch_tokens: Some(64), ..args(BackendChoice::Auto) }, false).unwrap();
+    let texts: Vec<String> = (0..20).map(|i| format!("paper number {i} about {}", "graphs ".repeat(i))).collect();
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let seen = std::cell::RefCell::new(Vec::new());
     let out = e.embed(&refs, &|n| seen.borrow_mut().push(n)).unwrap();
@@ -165,10 +136,7 @@ fn progress_counts_up_to_all_texts() {
     assert!(seen.len() > 1, "several batches expected: {seen:?}");
     assert!(seen.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(*seen.last().unwrap(), 20);
-    assert!(e
-        .embed(&[], &|_| panic!("no progress for nothing"))
-        .unwrap()
-        .is_empty());
+    assert!(e.embed(&[], &|_| panic!("no progress for nothing")).unwrap().is_empty());
 }
 
 #[test]
@@ -184,91 +152,47 @@ fn truncates_at_max_seq_length_not_the_tokenizer_default() {
 fn model_variant(edit: impl FnOnce(&Path)) -> tempfile::TempDir {
     let src = model_dir();
     let tmp = tempfile::tempdir().unwrap();
-    for f in [
-        "config.json",
-        "tokenizer.json",
-        "modules.json",
-        "sentence_bert_config.json",
-        "1_Pooling/config.json",
-    ] {
+    for f in ["config.json", "tokenizer.json", "modules.json", "sentence_bert_config.json", "1_Pooling/config.json"] {
         let to = tmp.path().join(f);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::copy(src.join(f), to).unwrap();
     }
-    std::os::unix::fs::symlink(
-        src.join("model.safetensors"),
-        tmp.path().join("model.safetensors"),
-    )
-    .unwrap();
+    std::os::unix::fs::symlink(src.join("model.safetensors"), tmp.path().join("model.safetensors")).unwrap();
     edit(tmp.path());
     tmp
 }
 
 fn open_dir(dir: &Path) -> anyhow::Result<SentenceEmbedder> {
-    embed::open(
-        &ModelArgs {
-            model: Some(dir.to_path_buf()),
-            ..ModelArgs::default()
-        },
-        false,
-    )
+    embed::open(&ModelArgs { model: Some(dir.to_path_buf()), ..ModelArgs::default() }, false)
 }
 
 #[test]
 fn pooling_and_normalisation_come_from_the_model_dir() {
-    let texts = [
-        "Graph neural networks for scheduling",
-        "Quantum error correction",
-    ];
+    let texts = ["Graph neural networks for scheduling", "Quantum error correction"];
     let mean = native().embed(&texts, &|_| {}).unwrap();
 
     // CLS pooling, no Normalize module (the bge-small-en-v1.5 pooling).
     let cls = model_variant(|d| {
-        std::fs::write(
-            d.join("1_Pooling/config.json"),
-            r#"{"pooling_mode_cls_token": true}"#,
-        )
-        .unwrap();
+        std::fs::write(d.join("1_Pooling/config.json"), r#"{"pooling_mode_cls_token": true}"#).unwrap();
         let modules = std::fs::read_to_string(d.join("modules.json")).unwrap();
         let v: Vec<serde_json::Value> = serde_json::from_str(&modules).unwrap();
-        let kept: Vec<_> = v
-            .into_iter()
-            .filter(|m| !m["type"].as_str().unwrap().ends_with("Normalize"))
-            .collect();
-        std::fs::write(
-            d.join("modules.json"),
-            serde_json::to_string(&kept).unwrap(),
-        )
-        .unwrap();
+        let kept: Vec<_> = v.into_iter().filter(|m| !m["type"].as_str().unwrap().ends_with("Normalize")).collect();
+        std::fs::write(d.join("modules.json"), serde_json::to_string(&kept).unwrap()).unwrap();
     });
     let e = open_dir(cls.path()).unwrap();
     let got = e.embed(&texts, &|_| {}).unwrap();
     for (c, m) in got.iter().zip(&mean) {
         let norm: f32 = c.iter().map(|x| x * x).sum::<f32>().sqrt();
-        assert!(
-            (norm - 1.0).abs() > 1e-3,
-            "CLS vector without Normalize should not be unit length"
-        );
-        assert!(
-            cosine(c, m) < 0.999,
-            "CLS pooling gave the mean-pooled vector"
-        );
+        assert!((norm - 1.0).abs() > 1e-3, "CLS vector without Normalize should not be unit length");
+        assert!(cosine(c, m) < 0.999, "CLS pooling gave the mean-pooled vector");
     }
 
     // Shorter max_seq_length is honoured.
     let short = model_variant(|d| {
-        std::fs::write(
-            d.join("sentence_bert_config.json"),
-            r#"{"max_seq_length": 8, "do_lower_case": false}"#,
-        )
-        .unwrap();
+        std::fs::write(d.join("sentence_bert_config.json"), r#"{"max_seq_length": 8, "do_lower_case": false}"#).unwrap();
     });
     let e = open_dir(short.path()).unwrap();
-    assert_eq!(
-        e.token_counts(&["one two three four five six seven eight nine ten"])
-            .unwrap(),
-        vec![8]
-    );
+    assert_eq!(e.token_counts(&["one two three four five six seven eight nine ten"]).unwrap(), vec![8]);
 }
 
 fn one_line_error(dir: &Path) -> String {
@@ -292,11 +216,7 @@ fn broken_model_dirs_are_one_clear_error() {
 
     let bad_weights = model_variant(|d| {
         std::fs::remove_file(d.join("model.safetensors")).unwrap();
-        std::fs::write(
-            d.join("model.safetensors"),
-            b"\x08\x00\x00\x00\x00\x00\x00\x00not json",
-        )
-        .unwrap();
+        std::fs::write(d.join("model.safetensors"), b"\x08\x00\x00\x00\x00\x00\x00\x00not json").unwrap();
     });
     let e = one_line_error(bad_weights.path());
     assert!(e.contains("safetensors"), "{e}");
@@ -309,25 +229,17 @@ fn broken_model_dirs_are_one_clear_error() {
     let e = one_line_error(truncated.path());
     assert!(e.contains("safetensors"), "{e}");
 
-    let bad_tokenizer =
-        model_variant(|d| std::fs::write(d.join("tokenizer.json"), "{\"version\": 1").unwrap());
+    let bad_tokenizer = model_variant(|d| std::fs::write(d.join("tokenizer.json"), "{\"version\": 1").unwrap());
     let e = one_line_error(bad_tokenizer.path());
     assert!(e.contains("tokenizer"), "{e}");
 
     // A tokenizer whose ids do not fit the embedding table.
     let wrong_tokenizer = model_variant(|d| {
         let cfg = std::fs::read_to_string(d.join("config.json")).unwrap();
-        std::fs::write(
-            d.join("config.json"),
-            cfg.replace("\"vocab_size\": 30522", "\"vocab_size\": 1000"),
-        )
-        .unwrap();
+        std::fs::write(d.join("config.json"), cfg.replace("\"vocab_size\": 30522", "\"vocab_size\": 1000")).unwrap();
     });
     let e = one_line_error(wrong_tokenizer.path());
-    assert!(
-        e.contains("vocab_size") || e.contains("does not match"),
-        "{e}"
-    );
+    assert!(e.contains("vocab_size") || e.contains("does not match"), "{e}");
 
     let bad_config = model_variant(|d| std::fs::write(d.join("config.json"), "{}").unwrap());
     let e = one_line_error(bad_config.path());
@@ -340,34 +252,21 @@ fn embed_command_adds_vectors_in_input_order() {
     let picked: Vec<&Reference> = refs.iter().step_by(25).collect();
     let mut input = String::new();
     for (i, r) in picked.iter().enumerate() {
-        input.push_str(
-            &serde_json::json!({"n": i, "text": r.text, "keep": {"x": [1, 2]}}).to_string(),
-        );
+        input.push_str(&serde_json::json!({"n": i, "text": r.text, "keep": {"x": [1, 2]}}).to_string());
         input.push('\n');
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("in.jsonl");
     std::fs::write(&path, &input).unwrap();
     let out = paperscout()
-        .args([
-            "--verbose",
-            "embed",
-            "--device",
-            "cpu",
-            "--batch-tokens",
-            "512",
-            "--model",
-        ])
+        .args(["--verbose", "embed", "--device", "cpu", "--batch-tokens", "512", "--model"])
         .arg(model_dir())
         .arg(&path)
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(
-        stderr.contains(&model_dir().display().to_string()),
-        "verbose names the model path: {stderr}"
-    );
+    assert!(stderr.contains(&model_dir().display().to_string()), "verbose names the model path: {stderr}");
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), picked.len());
@@ -376,12 +275,7 @@ fn embed_command_adds_vectors_in_input_order() {
         assert_eq!(v["n"], i);
         assert_eq!(v["keep"]["x"][1], 2);
         assert_eq!(v["text"], r.text.as_str());
-        let e: Vec<f32> = v["embedding"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_f64().unwrap() as f32)
-            .collect();
+        let e: Vec<f32> = v["embedding"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect();
         assert!(cosine(&e, &r.embedding) >= 0.9999);
     }
 }
@@ -399,9 +293,7 @@ fn embed_command_reads_stdin_and_finds_the_model_by_env() {
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(b"{\"text\": \"hello world\"}\n\n{\"text\": \"\"}\n")
-            .unwrap();
+        stdin.write_all(b"{\"text\": \"hello world\"}\n\n{\"text\": \"\"}\n").unwrap();
     }
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -415,29 +307,16 @@ fn embed_command_errors_are_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("in.jsonl");
     std::fs::write(&path, "{\"text\": \"ok\"}\n{\"title\": \"no text\"}\n").unwrap();
-    let out = paperscout()
-        .arg("embed")
-        .arg("--model")
-        .arg(model_dir())
-        .arg(&path)
-        .output()
-        .unwrap();
+    let out = paperscout().arg("embed").arg("--model").arg(model_dir()).arg(&path).output().unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("line 2"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 
     std::fs::write(&path, "{\"text\": \"ok\"}\n").unwrap();
-    let out = paperscout()
-        .args(["embed", "--model", "/nonexistent/dir"])
-        .arg(&path)
-        .output()
-        .unwrap();
+    let out = paperscout().args(["embed", "--model", "/nonexistent/dir"]).arg(&path).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && stderr.contains("/nonexistent/dir"),
-        "{stderr}"
-    );
+    assert!(!out.status.success() && stderr.contains("/nonexistent/dir"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
 
@@ -446,19 +325,13 @@ fn embed_command_errors_are_one_line() {
 /// cosine >= 0.999 and a model id of its own.
 #[test]
 fn fp16_keeps_parity_on_the_cpu() {
-    let a = ModelArgs {
-        precision: Some(Precision::Fp16),
-        ..args(BackendChoice::Auto)
-    };
+    let a = ModelArgs { precision: Some(Precision::Fp16), ..args(BackendChoice::Auto) };
     let e = embed::open(&a, false).unwrap();
     assert!(e.model_id().ends_with(":fp16"), "{}", e.model_id());
     assert!(e.summary().contains("F16"), "{}", e.summary());
     check_parity_at(&e, "fp16 on the CPU", true, 0.999);
     check_padding(&e, 0.999, 1e-2);
-    let a = ModelArgs {
-        precision: Some(Precision::Fp16),
-        ..args(BackendChoice::Native)
-    };
+    let a = ModelArgs { precision: Some(Precision::Fp16), ..args(BackendChoice::Native) };
     let err = embed::open(&a, false).err().expect("fp16 with the native forward must fail");
     assert!(format!("{err:#}").contains("--precision fp16 runs on candle tensor ops"), "{err:#}");
 }
@@ -468,11 +341,7 @@ fn fp16_keeps_parity_on_the_cpu() {
 /// (CPU) vectors.
 #[test]
 fn candle_pooling_matches_the_cpu_for_every_mode() {
-    let texts = [
-        "Graph neural networks for scheduling",
-        "Quantum error correction with surface codes on superconducting qubits",
-        "a",
-    ];
+    let texts = ["Graph neural networks for scheduling", "Quantum error correction with surface codes on superconducting qubits", "a"];
     for normalize in [true, false] {
         let dir = model_variant(|d| {
             std::fs::write(
@@ -484,21 +353,13 @@ fn candle_pooling_matches_the_cpu_for_every_mode() {
             if !normalize {
                 let modules = std::fs::read_to_string(d.join("modules.json")).unwrap();
                 let v: Vec<serde_json::Value> = serde_json::from_str(&modules).unwrap();
-                let kept: Vec<_> = v
-                    .into_iter()
-                    .filter(|m| !m["type"].as_str().unwrap().ends_with("Normalize"))
-                    .collect();
+                let kept: Vec<_> = v.into_iter().filter(|m| !m["type"].as_str().unwrap().ends_with("Normalize")).collect();
                 std::fs::write(d.join("modules.json"), serde_json::to_string(&kept).unwrap()).unwrap();
             }
         });
         let open = |backend| {
             embed::open(
-                &ModelArgs {
-                    model: Some(dir.path().to_path_buf()),
-                    backend,
-                    precision: Some(Precision::Fp32),
-                    ..ModelArgs::default()
-                },
+                &ModelArgs { model: Some(dir.path().to_path_buf()), backend, precision: Some(Precision::Fp32), ..ModelArgs::default() },
                 false,
             )
             .unwrap()
@@ -514,4 +375,3 @@ fn candle_pooling_matches_the_cpu_for_every_mode() {
         }
     }
 }
-

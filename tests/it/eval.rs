@@ -130,8 +130,7 @@ fn a_given_run_is_scored_without_a_model() {
     let worst = json_of(&paperscout(&args));
     let n = pool.len();
     let relevant: Vec<usize> = (0..n).filter(|&i| pool[i].1 >= 2).collect();
-    let want: f64 =
-        relevant.iter().enumerate().map(|(h, &i)| (h + 1) as f64 / (i + 1) as f64).sum::<f64>() / relevant.len() as f64;
+    let want: f64 = relevant.iter().enumerate().map(|(h, &i)| (h + 1) as f64 / (i + 1) as f64).sum::<f64>() / relevant.len() as f64;
     let got = summary_row(&worst, "aggregated")["map"].as_f64().unwrap();
     assert!((got - want).abs() < 1e-9, "MAP {got}, by hand {want}");
 
@@ -153,8 +152,7 @@ fn csfcube_errors_name_the_missing_file() {
 
 /// One paper as a line of our corpus JSONL.
 fn paper(id: &str, date: &str, authors: &[&str], title: &str, abstract_text: &str) -> String {
-    json!({"id": id, "title": title, "abstract": abstract_text, "categories": ["cs.LG"], "date": date, "authors": authors})
-        .to_string()
+    json!({"id": id, "title": title, "abstract": abstract_text, "categories": ["cs.LG"], "date": date, "authors": authors}).to_string()
 }
 
 /// Unrelated papers listed every day, each by authors of its own.
@@ -171,46 +169,16 @@ const OTHER_TOPICS: [(&str, &str); 14] = [
         "Compiler Autotuning with Bayesian Optimization",
         "We tune loop tiling and unrolling parameters of GPU kernels with Gaussian processes.",
     ),
-    (
-        "Speech Enhancement with Diffusion Models",
-        "A score-based generative model removes background noise from speech recordings.",
-    ),
-    (
-        "Formal Verification of Smart Contracts",
-        "We model Solidity contracts in a proof assistant and prove the absence of reentrancy.",
-    ),
-    (
-        "Robot Grasping from Tactile Feedback",
-        "A gripper with tactile sensors learns to adjust its grasp on slipping objects.",
-    ),
-    (
-        "Sparse Attention for Long Document Summarization",
-        "Block-sparse attention lets an encoder-decoder summarize books of 100k tokens.",
-    ),
-    (
-        "Energy-Aware Scheduling in Data Centers",
-        "Jobs are placed on servers to minimise power draw while meeting deadlines.",
-    ),
-    (
-        "Differentially Private Synthetic Tabular Data",
-        "We generate census-like tables under differential privacy with marginal queries.",
-    ),
-    (
-        "Autonomous Driving Trajectory Prediction",
-        "A transformer forecasts the paths of pedestrians and vehicles at intersections.",
-    ),
-    (
-        "Image Super-Resolution with Implicit Neural Functions",
-        "Continuous image representations upscale photos to arbitrary resolutions.",
-    ),
-    (
-        "Fairness in Credit Scoring Models",
-        "We audit loan approval classifiers for disparate impact across demographic groups.",
-    ),
-    (
-        "Byzantine Fault Tolerant Consensus at Scale",
-        "A pipelined BFT protocol reaches consensus among hundreds of replicas.",
-    ),
+    ("Speech Enhancement with Diffusion Models", "A score-based generative model removes background noise from speech recordings."),
+    ("Formal Verification of Smart Contracts", "We model Solidity contracts in a proof assistant and prove the absence of reentrancy."),
+    ("Robot Grasping from Tactile Feedback", "A gripper with tactile sensors learns to adjust its grasp on slipping objects."),
+    ("Sparse Attention for Long Document Summarization", "Block-sparse attention lets an encoder-decoder summarize books of 100k tokens."),
+    ("Energy-Aware Scheduling in Data Centers", "Jobs are placed on servers to minimise power draw while meeting deadlines."),
+    ("Differentially Private Synthetic Tabular Data", "We generate census-like tables under differential privacy with marginal queries."),
+    ("Autonomous Driving Trajectory Prediction", "A transformer forecasts the paths of pedestrians and vehicles at intersections."),
+    ("Image Super-Resolution with Implicit Neural Functions", "Continuous image representations upscale photos to arbitrary resolutions."),
+    ("Fairness in Credit Scoring Models", "We audit loan approval classifiers for disparate impact across demographic groups."),
+    ("Byzantine Fault Tolerant Consensus at Scale", "A pipelined BFT protocol reaches consensus among hundreds of replicas."),
     ("Music Generation with Symbolic Transformers", "A transformer composes piano pieces as sequences of MIDI events."),
 ];
 
@@ -330,8 +298,7 @@ fn history_on_an_empty_history_says_why() {
     let tmp = tempfile::tempdir().unwrap();
     let lib = tmp.path().join("lib");
     let corpus = tmp.path().join("one.jsonl");
-    std::fs::write(&corpus, paper("2501.00001", "2025-01-06", &["Solo Author"], "A title", "An abstract.") + "\n")
-        .unwrap();
+    std::fs::write(&corpus, paper("2501.00001", "2025-01-06", &["Solo Author"], "A title", "An abstract.") + "\n").unwrap();
     paperscout(&["ingest", corpus.to_str().unwrap(), "--library", lib.to_str().unwrap()]);
     let out = Command::new(BIN).args(["eval", "history", "--library", lib.to_str().unwrap()]).output().unwrap();
     assert!(!out.status.success());

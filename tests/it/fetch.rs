@@ -222,10 +222,7 @@ fn rss_feed_gives_new_cross_and_replaced_with_a_descriptive_user_agent() {
 #[test]
 fn a_429_with_retry_after_and_a_503_are_retried() {
     let s = Server::start();
-    s.route(
-        "/rss/cs.DC",
-        vec![Reply::status(429).header("Retry-After", "1"), Reply::status(503), Reply::ok(feed_head(3))],
-    );
+    s.route("/rss/cs.DC", vec![Reply::status(429).header("Retry-After", "1"), Reply::status(503), Reply::ok(feed_head(3))]);
     let start = Instant::now();
     let got = fetch::fetch_category(&Client::new(quick()), &Endpoints::under(&s.base), "cs.DC").unwrap();
     assert_eq!(got.papers.len(), 3);
@@ -501,7 +498,12 @@ fn redirects_stay_on_http_and_the_configured_hosts() {
     assert_eq!(got.papers.len(), 2);
 
     // Off http(s), to another host, or round in circles: one line naming the URL.
-    for (path, says) in [("/file", "only http and https"), ("/away", "a host other than"), ("/loop", "more than 5 redirects"), ("/nowhere", "without a Location")] {
+    for (path, says) in [
+        ("/file", "only http and https"),
+        ("/away", "a host other than"),
+        ("/loop", "more than 5 redirects"),
+        ("/nowhere", "without a Location"),
+    ] {
         let url = format!("{}{path}", s.base);
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| client.get(&url)));
         let msg = outcome.unwrap_or_else(|_| panic!("{path}: panic")).unwrap_err().to_string();
@@ -615,7 +617,8 @@ const OAI_LAST: &str = "<?xml version='1.0' encoding='UTF-8'?>\n<OAI-PMH xmlns='
 #[test]
 fn oai_harvest_follows_resumption_tokens_politely() {
     let s = Server::start();
-    let first = std::fs::read(common::root().join("../shared/real-documents/oai-pmh-arXivRaw-cs-2014-01-16.xml")).expect("real harvest page");
+    let first =
+        std::fs::read(common::root().join("../shared/real-documents/oai-pmh-arXivRaw-cs-2014-01-16.xml")).expect("real harvest page");
     // The flow control OAI-PMH servers use between pages: 503 + Retry-After.
     s.route("/oai", vec![Reply::ok(first), Reply::status(503).header("Retry-After", "1"), Reply::ok(OAI_LAST)]);
     let dir = tempfile::tempdir().unwrap();

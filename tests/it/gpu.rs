@@ -7,18 +7,15 @@
 use crate::common::parity::{args, model_dir, no_cuda_device, paperscout};
 #[cfg(feature = "cuda")]
 use crate::common::parity::{check_padding, check_parity, check_parity_at};
+use paperscout::embed::{self, BackendChoice, ModelArgs};
 #[cfg(feature = "cuda")]
 use paperscout::embed::{Embedder, Precision};
-use paperscout::embed::{self, BackendChoice, ModelArgs};
 use std::process::Stdio;
 
 #[cfg(not(feature = "cuda"))]
 #[test]
 fn cuda_without_the_feature_is_a_clear_error() {
-    let a = ModelArgs {
-        device: paperscout::embed::DeviceChoice::Cuda,
-        ..args(BackendChoice::Auto)
-    };
+    let a = ModelArgs { device: paperscout::embed::DeviceChoice::Cuda, ..args(BackendChoice::Auto) };
     let err = match embed::load(&a, false) {
         Ok(_) => panic!("loaded on CUDA without the cuda feature"),
         Err(e) => format!("{e:#}"),
@@ -33,21 +30,14 @@ fn cuda_answers(test: &str) -> bool {
     let Some(why) = no_cuda_device() else {
         return true;
     };
-    assert!(
-        std::env::var_os("PAPERSCOUT_REQUIRE_GPU").is_none(),
-        "{test}: PAPERSCOUT_REQUIRE_GPU is set, but {why}"
-    );
+    assert!(std::env::var_os("PAPERSCOUT_REQUIRE_GPU").is_none(), "{test}: PAPERSCOUT_REQUIRE_GPU is set, but {why}");
     eprintln!("SKIPPED {test}: {why} (set PAPERSCOUT_REQUIRE_GPU=1 to fail instead)");
     false
 }
 
 #[cfg(feature = "cuda")]
 fn cuda_args(precision: Precision) -> ModelArgs {
-    ModelArgs {
-        device: paperscout::embed::DeviceChoice::Cuda,
-        precision: Some(precision),
-        ..args(BackendChoice::Auto)
-    }
+    ModelArgs { device: paperscout::embed::DeviceChoice::Cuda, precision: Some(precision), ..args(BackendChoice::Auto) }
 }
 
 /// The GPU's default: f16 weights and activations, cosine >= 0.999.
@@ -109,11 +99,7 @@ fn cuda_or_one_line_saying_why_not() {
         assert!(stderr.contains("candle tensor ops on CUDA in F16"), "{stderr}");
     } else {
         assert_eq!(why.len(), 1, "{stderr}");
-        let expected = if cfg!(feature = "cuda") {
-            "no CUDA device answered"
-        } else {
-            "this build has no CUDA support"
-        };
+        let expected = if cfg!(feature = "cuda") { "no CUDA device answered" } else { "this build has no CUDA support" };
         assert!(why[0].contains(expected), "{stderr}");
         assert!(stderr.contains("native CPU forward"), "{stderr}");
     }

@@ -54,10 +54,13 @@ fn run(lib: &Path, args: &[&str]) -> Run {
 /// A library of four papers, and the state a refused file must leave alone.
 fn library(dir: &Path) -> PathBuf {
     let lib = dir.join("lib");
-    let listing = common::hostile_listing(dir, serde_json::json!({
-        "id": "2603.09001", "title": "Prefix caching for LLM serving", "abstract": "KV caches shared across requests.",
-        "authors": ["A. Author"], "categories": ["cs.DC"], "date": "2026-03-09",
-    }));
+    let listing = common::hostile_listing(
+        dir,
+        serde_json::json!({
+            "id": "2603.09001", "title": "Prefix caching for LLM serving", "abstract": "KV caches shared across requests.",
+            "authors": ["A. Author"], "categories": ["cs.DC"], "date": "2026-03-09",
+        }),
+    );
     ok(&lib, &["ingest", listing.to_str().unwrap()]);
     ok(&lib, &["seed", "add", "2603.09001"]);
     lib
@@ -101,15 +104,35 @@ fn hostile_bibtex_ends_in_one_clear_error() {
     let nested = |n: usize| format!("@misc{{e, title = {{{}x{}}}}}\n", "{".repeat(n), "}".repeat(n));
     let cases: Vec<(&str, String, &str)> = vec![
         ("self.bib", "@string{a = \"x\" # a}\n@misc{e, title = a}\n".into(), "self.bib:1: @string \"a\" refers to itself"),
-        ("cycle.bib", "@misc{e, title = a}\n@string{a = \"x\" # b}\n@string{b = \"y\" # a}\n".into(), "cycle.bib:2: @string \"a\" refers to itself through \"b\""),
+        (
+            "cycle.bib",
+            "@misc{e, title = a}\n@string{a = \"x\" # b}\n@string{b = \"y\" # a}\n".into(),
+            "cycle.bib:2: @string \"a\" refers to itself through \"b\"",
+        ),
         ("double26.bib", doubling(26), "double26.bib:28: field \"title\" of entry \"e\" expands to more than 1 MiB"),
         ("double40.bib", doubling(40), "more than 32 deep"),
         ("double13-empty.bib", doubling(13).replace("\"x\"", "\"\""), "more than 4096 pieces"),
-        ("crossref.bib", "@misc{a, title = {A}, crossref = {b}}\n@misc{b, title = {B}, crossref = {a}}\n".into(), "crossref.bib:1: entry \"a\" inherits from itself through \"b\""),
-        ("xdata.bib", "@misc{a, title = {A}, xdata = {b}}\n@xdata{b, xdata = {a}}\n".into(), "xdata.bib:1: entry \"a\" inherits from itself through \"b\""),
-        ("xdata-self.bib", "@xdata{b, note = {n}, xdata = {b}}\n@misc{a, title = {A}}\n".into(), "xdata-self.bib:1: entry \"b\" inherits from itself"),
+        (
+            "crossref.bib",
+            "@misc{a, title = {A}, crossref = {b}}\n@misc{b, title = {B}, crossref = {a}}\n".into(),
+            "crossref.bib:1: entry \"a\" inherits from itself through \"b\"",
+        ),
+        (
+            "xdata.bib",
+            "@misc{a, title = {A}, xdata = {b}}\n@xdata{b, xdata = {a}}\n".into(),
+            "xdata.bib:1: entry \"a\" inherits from itself through \"b\"",
+        ),
+        (
+            "xdata-self.bib",
+            "@xdata{b, note = {n}, xdata = {b}}\n@misc{a, title = {A}}\n".into(),
+            "xdata-self.bib:1: entry \"b\" inherits from itself",
+        ),
         ("diamond.bib", diamond, "copies more than 4 MiB"),
-        ("braces100k.bib", nested(100_000), "braces100k.bib:1: field \"title\" of entry \"e\" nests braces or @string references more than 32 deep"),
+        (
+            "braces100k.bib",
+            nested(100_000),
+            "braces100k.bib:1: field \"title\" of entry \"e\" nests braces or @string references more than 32 deep",
+        ),
         ("braces1M.bib", nested(1_000_000), "more than 32 deep"),
         ("flat.bib", format!("@misc{{e, title = {{{}}}}}\n", "{}".repeat(100_000)), "more than 4096 pieces"),
     ];
@@ -186,12 +209,18 @@ fn a_zotero_database_cannot_grow_a_cell_past_a_mebibyte() {
     )
     .unwrap();
     drop(z);
-    refused(&lib, &["seed", "sync", "zotero", "--db", generated.to_str().unwrap()], "generated.sqlite", "an item's `key` is empty or larger than 1 MiB");
+    refused(
+        &lib,
+        &["seed", "sync", "zotero", "--db", generated.to_str().unwrap()],
+        "generated.sqlite",
+        "an item's `key` is empty or larger than 1 MiB",
+    );
 
     // A stored title of 2 MB.
     let stored = dir.path().join("stored.sqlite");
     let z = zotero_db(&stored, "TEXT NOT NULL", "UNIQUE");
-    z.execute("INSERT INTO items (itemID, itemTypeID, dateAdded, libraryID, key) VALUES (1, 22, '2024-01-05 10:00:00', 1, 'AAAAAAAA')", []).unwrap();
+    z.execute("INSERT INTO items (itemID, itemTypeID, dateAdded, libraryID, key) VALUES (1, 22, '2024-01-05 10:00:00', 1, 'AAAAAAAA')", [])
+        .unwrap();
     z.execute("INSERT INTO itemDataValues VALUES (1, ?1)", ["t".repeat(2 << 20)]).unwrap();
     z.execute("INSERT INTO itemData VALUES (1, 1, 1)", []).unwrap();
     drop(z);
@@ -206,12 +235,7 @@ fn parquet_dates_must_be_days_the_calendar_has() {
     for (n, bad) in ["2026-02-30", "<script>alert(1)</script>", "2026-2-3", "２０２６-01-01"].iter().enumerate() {
         let name = format!("bad{n}.parquet");
         let path = dir.path().join(&name);
-        let mut w = paperscout::listing::parquet::Writer::create(
-            &path,
-            "sentence-transformers/all-MiniLM-L6-v2",
-            4,
-        )
-        .unwrap();
+        let mut w = paperscout::listing::parquet::Writer::create(&path, "sentence-transformers/all-MiniLM-L6-v2", 4).unwrap();
         for (i, date) in ["2026-03-01", bad, "2026-03-02"].iter().enumerate() {
             let mut p = Paper::new(ArxivId { id: format!("2603.0800{i}"), version: Some(1) }, Kind::Snapshot, "t");
             p.title = format!("Paper {i}");

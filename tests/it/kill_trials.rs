@@ -55,9 +55,7 @@ fn vectors_by_paper(lib: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut stmt = conn
         .prepare("SELECT p.id, count(v.vec), max(v.vec) FROM papers p LEFT JOIN vectors v ON v.text_hash = p.text_hash GROUP BY p.id")
         .unwrap();
-    let rows = stmt
-        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<Vec<u8>>>(2)?)))
-        .unwrap();
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<Vec<u8>>>(2)?))).unwrap();
     let mut out = BTreeMap::new();
     for row in rows {
         let (id, count, vec) = row.unwrap();
@@ -75,11 +73,7 @@ fn stored(lib: &Path) -> i64 {
 }
 
 fn ingest(lib: &Path, input: &Path) -> std::process::Child {
-    command(lib, &["ingest", input.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ingest")
+    command(lib, &["ingest", input.to_str().unwrap()]).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("start ingest")
 }
 
 #[test]

@@ -56,7 +56,17 @@ fn ingest_like_and_reingest() {
         assert!(rows[0].get(key).is_some(), "missing {key}");
     }
 
-    let text = stdout(&run(lib, &["like", "--text", "QoSFlow: Ensuring Service Quality of Distributed Workflows Using Interpretable Sensitivity Models", "-k", "1", "--json"]));
+    let text = stdout(&run(
+        lib,
+        &[
+            "like",
+            "--text",
+            "QoSFlow: Ensuring Service Quality of Distributed Workflows Using Interpretable Sensitivity Models",
+            "-k",
+            "1",
+            "--json",
+        ],
+    ));
     assert!(text.contains("\"2602.23598\""), "{text}");
 
     // Filters are exact: every result passes, and k are still returned.
@@ -139,11 +149,7 @@ fn killed_ingest_keeps_committed_work_and_second_writer_waits() {
     let input = dir.path().join("titles.jsonl");
     title_corpus(&input, 3000);
 
-    let mut child = ps(&lib, &["ingest", input.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = ps(&lib, &["ingest", input.to_str().unwrap()]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     // Kill it once some vectors are committed, well before it can finish.
     let start = Instant::now();
     while count_vectors(&lib) == 0 && start.elapsed() < Duration::from_secs(120) {

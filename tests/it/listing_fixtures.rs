@@ -11,11 +11,7 @@ fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/listings")
 }
 
-const PAGES: [&str; 3] = [
-    "cs.DC-2025-07-11.txt",
-    "cs.DC-2026-03-02.txt",
-    "cs.DC-2026-03-03.txt",
-];
+const PAGES: [&str; 3] = ["cs.DC-2025-07-11.txt", "cs.DC-2026-03-02.txt", "cs.DC-2026-03-03.txt"];
 
 /// Expected rows of one page, in page order.
 fn expected_rows(file: &str) -> Vec<Value> {
@@ -36,13 +32,7 @@ fn opt_str(v: &Value) -> Option<String> {
 }
 
 fn str_list(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
+    v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
 }
 
 /// Compares every field; returns one line per difference.
@@ -50,57 +40,19 @@ fn diff(file: &str, index: u64, paper: &Paper, row: &Value) -> Vec<String> {
     let mut out = Vec::new();
     let mut check = |field: &str, got: String, want: String| {
         if got != want {
-            out.push(format!(
-                "{file} [{index}] {field}:\n    got:  {got}\n    want: {want}"
-            ));
+            out.push(format!("{file} [{index}] {field}:\n    got:  {got}\n    want: {want}"));
         }
     };
-    check(
-        "id",
-        paper.id.clone(),
-        row["id"].as_str().unwrap_or_default().to_string(),
-    );
-    check(
-        "kind",
-        paper.kind.as_str().to_string(),
-        row["kind"].as_str().unwrap_or_default().to_string(),
-    );
-    check(
-        "title",
-        paper.title.clone(),
-        row["title"].as_str().unwrap_or_default().to_string(),
-    );
+    check("id", paper.id.clone(), row["id"].as_str().unwrap_or_default().to_string());
+    check("kind", paper.kind.as_str().to_string(), row["kind"].as_str().unwrap_or_default().to_string());
+    check("title", paper.title.clone(), row["title"].as_str().unwrap_or_default().to_string());
     // The page showing no authors is `null` there and an empty list here.
-    check(
-        "authors",
-        format!("{:?}", paper.authors),
-        format!("{:?}", str_list(&row["authors"])),
-    );
-    check(
-        "comments",
-        format!("{:?}", paper.comments),
-        format!("{:?}", opt_str(&row["comments"])),
-    );
-    check(
-        "journal_ref",
-        format!("{:?}", paper.journal_ref),
-        format!("{:?}", opt_str(&row["journal_ref"])),
-    );
-    check(
-        "subjects",
-        format!("{:?}", paper.subjects),
-        format!("{:?}", str_list(&row["subjects"])),
-    );
-    check(
-        "primary",
-        format!("{:?}", paper.primary),
-        format!("{:?}", opt_str(&row["primary"])),
-    );
-    check(
-        "abstract",
-        paper.abstract_text.clone(),
-        row["abstract"].as_str().unwrap_or_default().to_string(),
-    );
+    check("authors", format!("{:?}", paper.authors), format!("{:?}", str_list(&row["authors"])));
+    check("comments", format!("{:?}", paper.comments), format!("{:?}", opt_str(&row["comments"])));
+    check("journal_ref", format!("{:?}", paper.journal_ref), format!("{:?}", opt_str(&row["journal_ref"])));
+    check("subjects", format!("{:?}", paper.subjects), format!("{:?}", str_list(&row["subjects"])));
+    check("primary", format!("{:?}", paper.primary), format!("{:?}", opt_str(&row["primary"])));
+    check("abstract", paper.abstract_text.clone(), row["abstract"].as_str().unwrap_or_default().to_string());
     out
 }
 
@@ -111,34 +63,18 @@ fn fixture_pages_match_expected_jsonl() {
     for file in PAGES {
         let path = fixtures_dir().join(file);
         let parsed = listing::parse_path(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
-        assert_eq!(
-            parsed.format,
-            Format::BrowserText,
-            "{file}: detected as {}",
-            parsed.format.name()
-        );
-        assert!(
-            parsed.warnings.is_empty(),
-            "{file}: unexpected warnings: {:#?}",
-            parsed.warnings
-        );
+        assert_eq!(parsed.format, Format::BrowserText, "{file}: detected as {}", parsed.format.name());
+        assert!(parsed.warnings.is_empty(), "{file}: unexpected warnings: {:#?}", parsed.warnings);
 
         let rows = expected_rows(file);
         total += rows.len();
         if parsed.papers.len() != rows.len() {
-            problems.push(format!(
-                "{file}: {} papers parsed, {} expected",
-                parsed.papers.len(),
-                rows.len()
-            ));
+            problems.push(format!("{file}: {} papers parsed, {} expected", parsed.papers.len(), rows.len()));
         }
         for (i, (paper, row)) in parsed.papers.iter().zip(&rows).enumerate() {
             let index = row["index"].as_u64().unwrap_or_default();
             if index != i as u64 + 1 {
-                problems.push(format!(
-                    "{file}: paper {} is expected row with index {index}",
-                    i + 1
-                ));
+                problems.push(format!("{file}: paper {} is expected row with index {index}", i + 1));
             }
             problems.extend(diff(file, index, paper, row));
             if paper.source != path.display().to_string() {
@@ -147,30 +83,17 @@ fn fixture_pages_match_expected_jsonl() {
         }
     }
     assert_eq!(total, 78, "expected.jsonl should describe 78 entries");
-    assert!(
-        problems.is_empty(),
-        "{} difference(s):\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    assert!(problems.is_empty(), "{} difference(s):\n{}", problems.len(), problems.join("\n"));
 }
 
 #[test]
 fn fixture_pages_carry_their_listing_date() {
-    for (file, date) in [
-        ("cs.DC-2025-07-11.txt", "2025-07-11"),
-        ("cs.DC-2026-03-02.txt", "2026-03-02"),
-        ("cs.DC-2026-03-03.txt", "2026-03-03"),
-    ] {
-        let parsed = listing::parse_path(&fixtures_dir().join(file))
-            .unwrap_or_else(|e| panic!("{file}: {e}"));
+    for (file, date) in
+        [("cs.DC-2025-07-11.txt", "2025-07-11"), ("cs.DC-2026-03-02.txt", "2026-03-02"), ("cs.DC-2026-03-03.txt", "2026-03-03")]
+    {
+        let parsed = listing::parse_path(&fixtures_dir().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         for paper in &parsed.papers {
-            assert_eq!(
-                paper.listing_date.as_deref(),
-                Some(date),
-                "{file} {}",
-                paper.id
-            );
+            assert_eq!(paper.listing_date.as_deref(), Some(date), "{file} {}", paper.id);
             assert_eq!(paper.version, None, "{file} {}", paper.id);
         }
     }
@@ -217,10 +140,8 @@ fn a_page_cut_inside_its_last_entry_is_reported() {
             let start = text.find(&head).unwrap_or_else(|| panic!("{page}: abstract of {} not found", paper.id));
             let end = (start + paper.abstract_text.len()).min(text.len());
             let end = (0..=end).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(start);
-            let words: Vec<(usize, &str)> = text[start..end]
-                .match_indices(|c: char| c.is_whitespace())
-                .map(|(i, s)| (start + i, s))
-                .collect();
+            let words: Vec<(usize, &str)> =
+                text[start..end].match_indices(|c: char| c.is_whitespace()).map(|(i, s)| (start + i, s)).collect();
             let mid = words[words.len() / 2].0;
             let after_comma = text[start..mid].rfind(", ").map(|i| start + i + 1);
             for cut in [mid + 3, mid].into_iter().chain(after_comma) {
@@ -229,11 +150,7 @@ fn a_page_cut_inside_its_last_entry_is_reported() {
                 let last = got.papers.last().expect("papers before the cut");
                 let warned: Vec<&String> = got.warnings.iter().filter(|w| w.contains(CUT)).collect();
                 assert_eq!(warned.len(), 1, "{page} cut at byte {cut}: {:?}", got.warnings);
-                assert!(
-                    warned[0].starts_with(&format!("{page}:")) && warned[0].contains(&format!("arXiv:{}", last.id)),
-                    "{}",
-                    warned[0]
-                );
+                assert!(warned[0].starts_with(&format!("{page}:")) && warned[0].contains(&format!("arXiv:{}", last.id)), "{}", warned[0]);
             }
         }
     }

@@ -20,7 +20,8 @@ fn parse(args: &[&str]) -> String {
 
 const EVIL_TITLE: &str = "Red \u{1b}[31malert\u{1b}[0m title\u{7} <script>alert(1)</script> [click](javascript:alert(2)) <img src=x onerror=alert(3)> <a href=\"javascript:alert(4)\">here</a>";
 const EVIL_AUTHOR: &str = "Mallory \u{1b}]0;pwned\u{7}Smith";
-const EVIL_ABSTRACT: &str = "First \u{1b}[2Jparagraph with a<b and x > y and \u{9b}6n.\n  Second paragraph \u{7}with javascript:alert(5) and <b>bold</b>.";
+const EVIL_ABSTRACT: &str =
+    "First \u{1b}[2Jparagraph with a<b and x > y and \u{9b}6n.\n  Second paragraph \u{7}with javascript:alert(5) and <b>bold</b>.";
 
 fn jsonl_listing(dir: &Path) -> String {
     let first = serde_json::json!({
@@ -134,8 +135,15 @@ fn hostile_listings_reach_no_terminal_or_browser_as_markup() {
             match format {
                 "markdown" => {
                     assert_no_markup(&what, &out, link_base);
-                    assert!(out.contains("Red \\[31malert\\[0m title alert(1)") || out.contains("Red \\[31malert\\[0m title &lt;script&gt;alert(1)"), "{out}");
-                    assert!(out.contains("(https://arxiv.org/abs/2603.09001v1)") || out.contains("(https://arxiv.org/abs/2603.09001)"), "{out}");
+                    assert!(
+                        out.contains("Red \\[31malert\\[0m title alert(1)")
+                            || out.contains("Red \\[31malert\\[0m title &lt;script&gt;alert(1)"),
+                        "{out}"
+                    );
+                    assert!(
+                        out.contains("(https://arxiv.org/abs/2603.09001v1)") || out.contains("(https://arxiv.org/abs/2603.09001)"),
+                        "{out}"
+                    );
                 }
                 "html" => {
                     assert_no_markup(&what, &out, link_base);

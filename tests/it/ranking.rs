@@ -103,7 +103,8 @@ fn search_finds_a_paper_by_surname_id_and_phrase_first() {
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
     demo_library(&lib);
-    let papers = json_lines(&ok(&lib, &["daily", "--date", "2026-03-03", "--format", "json", "--top", "200", "--include", "new,cross,replaced"]));
+    let papers =
+        json_lines(&ok(&lib, &["daily", "--date", "2026-03-03", "--format", "json", "--top", "200", "--include", "new,cross,replaced"]));
     let target = papers.iter().find(|p| p["authors"].as_array().is_some_and(|a| a.len() >= 2)).unwrap();
     let id = target["id"].as_str().unwrap();
     let first = |args: &[&str]| -> Value {
@@ -137,8 +138,7 @@ fn search_finds_a_paper_by_surname_id_and_phrase_first() {
 fn old_style_ids_are_found_exactly() {
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
-    let feed = root()
-        .join("../shared/fixtures/feeds/api-atom-2026__arxiv.py__id_astro-ph_0601001_s0_m100_3150dca9dc76.xml");
+    let feed = root().join("../shared/fixtures/feeds/api-atom-2026__arxiv.py__id_astro-ph_0601001_s0_m100_3150dca9dc76.xml");
     ok(&lib, &["ingest", "--no-embed", feed.to_str().unwrap()]);
     let found = json_lines(&ok(&lib, &["search", "--json", "astro-ph/0601001"]));
     assert_eq!(found[0]["id"], "astro-ph/0601001");

@@ -37,7 +37,10 @@ fn a_rating_is_a_seed_and_moves_the_ranking() {
     assert_eq!(moved, near.len(), "{near:?}");
     assert_eq!(near.len(), 3);
     for method in ["centroid", "decayed-mean", "logistic"] {
-        let b = json_lines(&ok(&lib, &["daily", "--format", "json", "--date", "2026-03-03", "--top", "40", "--include", "new,cross,replaced", "--method", method]));
+        let b = json_lines(&ok(
+            &lib,
+            &["daily", "--format", "json", "--date", "2026-03-03", "--top", "40", "--include", "new,cross,replaced", "--method", method],
+        ));
         assert!(b.iter().any(|p| p["id"] == top.as_str() && p["rating"] == -1), "{method}");
     }
     assert!(json_lines(&ok(&lib, &["seed", "list", "--json"])).iter().any(|s| s["key"] == top.as_str() && s["negative"] == true));
@@ -136,7 +139,9 @@ fn filters_hide_pin_and_say_why() {
         r == "deny: cs.lg" || r == "include: mentions none of GPU, LLM"
     }));
 
-    for bad in [vec!["filter", "add", "deny", "cs DC;"], vec!["filter", "add", "include", " "], vec!["filter", "rm", "exclude", "never added"]] {
+    for bad in
+        [vec!["filter", "add", "deny", "cs DC;"], vec!["filter", "add", "include", " "], vec!["filter", "rm", "exclude", "never added"]]
+    {
         assert!(!output(&lib, &bad).status.success(), "{bad:?}");
     }
     ok(&lib, &["filter", "rm", "include", "GPU", "LLM"]);

@@ -162,7 +162,10 @@ fn invariants(file: &str, p: &Parsed) {
             // A nickname stays ("Chun-Fu (Richard) Chen"); an affiliation
             // after the name does not.
             assert!(!a.contains(['\\', '{', '}']) && !a.ends_with(')'), "{file} {id}: author {a:?} keeps TeX or an affiliation");
-            assert!(!a.split_whitespace().any(|t| t.chars().all(|c| c.is_ascii_digit())), "{file} {id}: author {a:?} has a digit-only token");
+            assert!(
+                !a.split_whitespace().any(|t| t.chars().all(|c| c.is_ascii_digit())),
+                "{file} {id}: author {a:?} has a digit-only token"
+            );
             assert!(!a.starts_with("and ") && !a.starts_with("et al"), "{file} {id}: author {a:?}");
             assert_eq!(a.nfc().collect::<String>(), *a, "{file} {id}: author {a:?} not NFC");
         }
@@ -187,7 +190,10 @@ fn invariants(file: &str, p: &Parsed) {
         assert_eq!(x.primary.as_ref(), x.subjects.first(), "{file} {id}: primary is not subjects[0]");
         if let Some(d) = &x.listing_date {
             let b = d.as_bytes();
-            assert!(b.len() == 10 && b[4] == b'-' && b[7] == b'-' && d.chars().filter(|c| c.is_ascii_digit()).count() == 8, "{file} {id}: listing_date {d:?} not ISO");
+            assert!(
+                b.len() == 10 && b[4] == b'-' && b[7] == b'-' && d.chars().filter(|c| c.is_ascii_digit()).count() == 8,
+                "{file} {id}: listing_date {d:?} not ISO"
+            );
         }
     }
     for (id, n) in seen {

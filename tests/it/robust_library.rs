@@ -97,10 +97,7 @@ fn readers_never_fail_while_ingest_and_each_other_rebuild() {
     let titles = dir.path().join("titles.jsonl");
     let mut lines = String::new();
     for i in 0..600 {
-        lines.push_str(&format!(
-            "{{\"id\": \"2611.{:05}\", \"title\": \"Scheduling study number {i}\", \"abstract\": \"\"}}\n",
-            i + 1
-        ));
+        lines.push_str(&format!("{{\"id\": \"2611.{:05}\", \"title\": \"Scheduling study number {i}\", \"abstract\": \"\"}}\n", i + 1));
     }
     std::fs::write(&titles, lines).unwrap();
 
@@ -134,9 +131,7 @@ fn readers_never_fail_while_ingest_and_each_other_rebuild() {
                     let out = output(lib, args);
                     runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     let json_ok = args[0] != "like"
-                        || String::from_utf8_lossy(&out.stdout)
-                            .lines()
-                            .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok());
+                        || String::from_utf8_lossy(&out.stdout).lines().all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok());
                     if !out.status.success() || !json_ok || stderr(&out).contains("panicked") {
                         failures.lock().unwrap().push(format!("{args:?}: {}", stderr(&out)));
                     }
@@ -224,9 +219,7 @@ fn a_damaged_model_leaves_the_library_as_it_was() {
     let model = model_copy(dir.path(), |w| w.fill(0xff));
     let fresh = dir.path().join("fresh");
     for target in [&lib, &fresh] {
-        let out = ps(target, &["ingest", &page("cs.DC-2026-03-03.txt"), "--model", model.to_str().unwrap()])
-            .output()
-            .unwrap();
+        let out = ps(target, &["ingest", &page("cs.DC-2026-03-03.txt"), "--model", model.to_str().unwrap()]).output().unwrap();
         assert!(!out.status.success());
         let err = stderr(&out);
         assert!(err.contains("non-finite") && err.contains(model.to_str().unwrap()), "{err}");
@@ -272,9 +265,7 @@ fn a_model_that_fails_to_load_stores_nothing() {
     let lib = library(dir.path());
     let before = papers(&lib);
     let missing = dir.path().join("no-such-model");
-    let out = ps(&lib, &["ingest", &page("cs.DC-2026-03-03.txt"), "--model", missing.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = ps(&lib, &["ingest", &page("cs.DC-2026-03-03.txt"), "--model", missing.to_str().unwrap()]).output().unwrap();
     assert!(!out.status.success());
     assert_eq!(papers(&lib), before);
     // A seed is stored before its model is needed: the error says so.
@@ -289,11 +280,7 @@ fn empty_query_and_seed_texts_are_errors() {
     let lib = library(dir.path());
     let empty = dir.path().join("empty.txt");
     std::fs::write(&empty, " \n").unwrap();
-    for args in [
-        vec!["like", "--text", ""],
-        vec!["like", "--file", empty.to_str().unwrap()],
-        vec!["seed", "add", "--text", "  "],
-    ] {
+    for args in [vec!["like", "--text", ""], vec!["like", "--file", empty.to_str().unwrap()], vec!["seed", "add", "--text", "  "]] {
         let out = output(&lib, &args);
         assert!(!out.status.success(), "{args:?} succeeded");
         assert!(stderr(&out).contains("empty"), "{args:?}: {}", stderr(&out));

@@ -191,8 +191,13 @@ fn writes_need_the_token_and_ratings_change_the_ranking() {
     let added: Value = serde_json::from_str(&body).unwrap();
     assert_eq!((added["new"].as_u64(), added["embedded"].as_u64()), (Some(1), Some(1)), "{body}");
     let listed = json_lines(&ok(&lib, &["seed", "list", "--json"]));
-    assert!(listed.iter().any(|x| x["key"].as_str().unwrap().starts_with("text:") && x["title"].as_str().unwrap().contains("GPU clusters")), "{listed:?}");
-    for bad in [r#"{}"#, r#"{"id": "2507.07400", "text": "both"}"#, r#"{"id": "not an id"}"#, r#"{"id": "/etc/passwd"}"#, r#"{"text": "   "}"#] {
+    assert!(
+        listed.iter().any(|x| x["key"].as_str().unwrap().starts_with("text:") && x["title"].as_str().unwrap().contains("GPU clusters")),
+        "{listed:?}"
+    );
+    for bad in
+        [r#"{}"#, r#"{"id": "2507.07400", "text": "both"}"#, r#"{"id": "not an id"}"#, r#"{"id": "/etc/passwd"}"#, r#"{"text": "   "}"#]
+    {
         let (status, body) = s.post("/api/seeds/add", Some(&token), bad);
         assert_eq!(status, 400, "{bad}: {body}");
     }
@@ -229,7 +234,8 @@ fn upload(s: &Server, token: Option<&str>, name: &str, file: &[u8]) -> (u16, Str
     .into_bytes();
     body.extend_from_slice(file);
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    let mut req = ureq::post(&format!("{}/api/seeds/upload", s.url)).set("Content-Type", &format!("multipart/form-data; boundary={boundary}"));
+    let mut req =
+        ureq::post(&format!("{}/api/seeds/upload", s.url)).set("Content-Type", &format!("multipart/form-data; boundary={boundary}"));
     if let Some(t) = token {
         req = req.set("X-CSRF-Token", t);
     }
@@ -283,15 +289,34 @@ fn exports_uploaded_tokens_renewed_and_rating_links_that_never_write() {
     // A Zotero database on this machine, by its path (a one-person server).
     let db = dir.path().join("zotero.sqlite");
     let z = common::zotero_db(&db);
-    common::add_item(&z, 1, 22, "AAAAAAAA", "2024-01-05 10:00:00", &[(1, "KVFlow: Efficient Prefix Caching"), (13, "http://arxiv.org/abs/2507.07400v1")], Some(1));
-    common::add_item(&z, 2, 7, "GGGGGGGG", "2026-01-01 12:00:00", &[(1, "A book on GPU scheduling"), (2, "Schedulers for accelerators.")], None);
+    common::add_item(
+        &z,
+        1,
+        22,
+        "AAAAAAAA",
+        "2024-01-05 10:00:00",
+        &[(1, "KVFlow: Efficient Prefix Caching"), (13, "http://arxiv.org/abs/2507.07400v1")],
+        Some(1),
+    );
+    common::add_item(
+        &z,
+        2,
+        7,
+        "GGGGGGGG",
+        "2026-01-01 12:00:00",
+        &[(1, "A book on GPU scheduling"), (2, "Schedulers for accelerators.")],
+        None,
+    );
     drop(z);
     let zot = |db: &str| s.post("/api/seeds/zotero", Some(&token), &json!({"db": db, "profile": "zot"}).to_string());
     let (status, body) = zot(db.to_str().unwrap());
     assert_eq!(status, 200, "{body}");
     let synced: Value = serde_json::from_str(&body).unwrap();
     assert_eq!((synced["entries"].as_u64(), synced["new"].as_u64(), synced["embedded"].as_u64()), (Some(2), Some(2), Some(1)), "{body}");
-    let keys: Vec<String> = json_lines(&ok(&lib, &["seed", "list", "--profile", "zot", "--json"])).iter().map(|x| x["key"].as_str().unwrap().to_string()).collect();
+    let keys: Vec<String> = json_lines(&ok(&lib, &["seed", "list", "--profile", "zot", "--json"]))
+        .iter()
+        .map(|x| x["key"].as_str().unwrap().to_string())
+        .collect();
     assert!(keys.contains(&"2507.07400".to_string()) && keys.iter().any(|k| k.starts_with("text:")), "{keys:?}");
     assert_eq!(s.post("/api/seeds/zotero", None, &json!({"db": db}).to_string()).0, 403);
     let (status, body) = zot("/nonexistent/zotero.sqlite");
@@ -355,10 +380,8 @@ fn bad_requests_get_clear_errors_and_the_server_stays_up() {
     // The server answers 413 from the length alone and closes without
     // reading the rest, so the client may see the connection reset instead
     // while it still writes; either way the body is refused.
-    let sent = ureq::post(&format!("{}/api/ratings", s.url))
-        .set("Content-Type", "application/json")
-        .set("X-CSRF-Token", &token)
-        .send_string(&big);
+    let sent =
+        ureq::post(&format!("{}/api/ratings", s.url)).set("Content-Type", "application/json").set("X-CSRF-Token", &token).send_string(&big);
     match sent {
         Err(ureq::Error::Status(code, _)) => assert_eq!(code, 413),
         Err(ureq::Error::Transport(_)) => {}

@@ -117,14 +117,25 @@ fn foreign_names_and_origins_are_refused() {
 
     // A page that renamed itself to 127.0.0.1 (DNS rebinding) gets no page
     // and no token.
-    for host in [format!("evil.example:{port}"), "evil.example".into(), format!("127.0.0.1.evil.example:{port}"), format!("localhost:{}", port.parse::<u32>().unwrap() + 1)] {
+    for host in [
+        format!("evil.example:{port}"),
+        "evil.example".into(),
+        format!("127.0.0.1.evil.example:{port}"),
+        format!("localhost:{}", port.parse::<u32>().unwrap() + 1),
+    ] {
         let (status, body) = get(&host);
         assert_eq!(status, 421, "{host}: {body}");
         assert!(!body.contains("csrf-token"), "{host}");
     }
     let (status, _) = raw(&addr, "GET /api/stats HTTP/1.0\r\n\r\n");
     assert_eq!(status, 421, "no Host at all");
-    for host in [addr.clone(), format!("localhost:{port}"), format!("[::1]:{port}"), "paperscout.lab.example".into(), "PaperScout.Lab.Example:443".into()] {
+    for host in [
+        addr.clone(),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+        "paperscout.lab.example".into(),
+        "PaperScout.Lab.Example:443".into(),
+    ] {
         assert_eq!(get(&host).0, 200, "{host}");
     }
 
@@ -147,7 +158,8 @@ fn foreign_names_and_origins_are_refused() {
     assert_eq!(s.json("/api/ratings"), json!([]));
 
     // The server's own pages write as before.
-    let (status, body) = post_raw(&addr, "/api/ratings", &addr, &with(&format!("Origin: http://{addr}\r\nSec-Fetch-Site: same-origin\r\n")), &rating);
+    let (status, body) =
+        post_raw(&addr, "/api/ratings", &addr, &with(&format!("Origin: http://{addr}\r\nSec-Fetch-Site: same-origin\r\n")), &rating);
     assert_eq!(status, 200, "{body}");
     assert_eq!(s.json("/api/ratings")[0]["id"], "2507.07400");
     let other = json!({"id": "2507.07114", "rating": -1}).to_string();
@@ -274,7 +286,11 @@ fn sign_in_sessions_and_throttling() {
     }
     assert!(!cookie.contains("Secure"), "plain http: {cookie}");
     // An open redirect is not on offer.
-    let res = reply(agent().post(&format!("{}/login", s.url)).send_form(&[("user", "alice"), ("password", "correct horse battery"), ("next", "//evil.example/")]));
+    let res = reply(agent().post(&format!("{}/login", s.url)).send_form(&[
+        ("user", "alice"),
+        ("password", "correct horse battery"),
+        ("next", "//evil.example/"),
+    ]));
     assert_eq!(res.header("location"), Some("/"));
 
     let b = Browser::new(&s, "alice", "correct horse battery");
@@ -543,7 +559,12 @@ fn kill_9_while_users_write_loses_no_acknowledged_rating() {
             let (ids, acknowledged) = (ids.clone(), acknowledged.clone());
             std::thread::spawn(move || {
                 for id in ids {
-                    let res = b.agent.post(&format!("{}/api/ratings", b.url)).set("Cookie", &b.cookie).set("X-CSRF-Token", &b.csrf).send_json(json!({"id": id, "rating": rating}));
+                    let res = b
+                        .agent
+                        .post(&format!("{}/api/ratings", b.url))
+                        .set("Cookie", &b.cookie)
+                        .set("X-CSRF-Token", &b.csrf)
+                        .send_json(json!({"id": id, "rating": rating}));
                     match res {
                         Ok(r) if r.status() == 200 => acknowledged.lock().unwrap().push((user, id)),
                         _ => break,

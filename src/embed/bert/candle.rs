@@ -76,11 +76,7 @@ impl Layout {
                 let real = j < rows.len();
                 gather.push(if real { rows.start + j } else { t } as u32);
                 attn_mask.push(if real { 0.0 } else { MASKED });
-                max_bias.push(if real || rows.is_empty() {
-                    0.0
-                } else {
-                    f32::NEG_INFINITY
-                });
+                max_bias.push(if real || rows.is_empty() { 0.0 } else { f32::NEG_INFINITY });
                 if real {
                     positions.push(j as u32);
                     scatter.push((s * lmax + j) as u32);
@@ -108,35 +104,19 @@ impl CandleBert {
         let (heads, hd) = (cfg.num_attention_heads, cfg.head_dim());
         let eps = cfg.layer_norm_eps as f32;
         let ids = Tensor::from_slice(&batch.input_ids, t, dev)?;
-        let x = w
-            .word
-            .index_select(&ids, 0)?
-            .add(&w.position.index_select(&lay.positions, 0)?)?
-            .broadcast_add(&w.token_type.get(0)?)?;
+        let x = w.word.index_select(&ids, 0)?.add(&w.position.index_select(&lay.positions, 0)?)?.broadcast_add(&w.token_type.get(0)?)?;
         let mut x = candle_nn::ops::layer_norm(&x, &w.emb_ln_w, &w.emb_ln_b, eps)?;
         let zero_row = Tensor::zeros((1, 3 * h), self.dtype(), dev)?;
         let scale = 1.0 / (hd as f64).sqrt();
         for l in &w.layers {
             let qkv = linear(&x, &l.qkv_w, &l.qkv_b)?;
-            let padded = Tensor::cat(&[&qkv, &zero_row], 0)?
-                .index_select(&lay.gather, 0)?
-                .reshape((b, lmax, 3, heads, hd))?;
-            let part = |i: usize| -> candle_core::Result<Tensor> {
-                padded
-                    .narrow(2, i, 1)?
-                    .squeeze(2)?
-                    .transpose(1, 2)?
-                    .contiguous()
-            };
+            let padded = Tensor::cat(&[&qkv, &zero_row], 0)?.index_select(&lay.gather, 0)?.reshape((b, lmax, 3, heads, hd))?;
+            let part = |i: usize| -> candle_core::Result<Tensor> { padded.narrow(2, i, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous() };
             // Scaling q first keeps f16 scores small.
             let (q, k, v) = ((part(0)? * scale)?, part(1)?, part(2)?);
             let scores = q.matmul(&k.t()?)?.broadcast_add(&lay.attn_mask)?;
             let probs = candle_nn::ops::softmax_last_dim(&scores)?;
-            let ctx = probs
-                .matmul(&v)?
-                .transpose(1, 2)?
-                .reshape((b * lmax, h))?
-                .index_select(&lay.scatter, 0)?;
+            let ctx = probs.matmul(&v)?.transpose(1, 2)?.reshape((b * lmax, h))?.index_select(&lay.scatter, 0)?;
             let a = linear(&ctx, &l.out_w, &l.out_b)?;
             x = candle_nn::ops::layer_norm(&(a + &x)?, &l.ln1_w, &l.ln1_b, eps)?;
             let mid = linear(&x, &l.inter_w, &l.inter_b)?;
@@ -153,22 +133,10 @@ impl CandleBert {
 
     /// Sentence vectors `[b, hidden * modes]` in f32, pooled from `x` as
     /// [`crate::embed::pool::pool`] does on the CPU.
-    fn pooled(
-        &self,
-        x: &Tensor,
-        batch: &Batch,
-        lay: &Layout,
-        head: &Head,
-    ) -> candle_core::Result<Tensor> {
+    fn pooled(&self, x: &Tensor, batch: &Batch, lay: &Layout, head: &Head) -> candle_core::Result<Tensor> {
         let (b, lmax, h) = (batch.len(), batch.max_len, self.w.cfg.hidden_size);
         // Sums run in f32 whatever the weights' format.
-        let x = Tensor::cat(
-            &[
-                &x.to_dtype(DType::F32)?,
-                &Tensor::zeros((1, h), DType::F32, &self.device)?,
-            ],
-            0,
-        )?;
+        let x = Tensor::cat(&[&x.to_dtype(DType::F32)?, &Tensor::zeros((1, h), DType::F32, &self.device)?], 0)?;
         let padded = x.index_select(&lay.gather, 0)?.reshape((b, lmax, h))?;
         let mut parts = Vec::with_capacity(head.modes.len());
         for mode in &head.modes {
@@ -183,11 +151,7 @@ impl CandleBert {
         if !head.normalize {
             return Ok(v);
         }
-        let norm = v
-            .sqr()?
-            .sum_keepdim(1)?
-            .sqrt()?
-            .clamp(1e-12, f64::INFINITY)?;
+        let norm = v.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f64::INFINITY)?;
         v.broadcast_div(&norm)
     }
 }

@@ -67,11 +67,7 @@ impl BertConfig {
     /// than the position table and token ids outside the vocabulary.
     pub fn check_batch(&self, batch: &crate::embed::batch::Batch) -> Result<()> {
         if batch.max_len > self.max_position_embeddings {
-            bail!(
-                "sequence of {} tokens exceeds the model's {} positions",
-                batch.max_len,
-                self.max_position_embeddings
-            );
+            bail!("sequence of {} tokens exceeds the model's {} positions", batch.max_len, self.max_position_embeddings);
         }
         if let Some(&id) = batch.input_ids.iter().find(|&&id| id as usize >= self.vocab_size) {
             bail!("token id {id} is outside the model's vocabulary of {}", self.vocab_size);
@@ -80,28 +76,19 @@ impl BertConfig {
     }
 
     pub fn read(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let cfg: BertConfig = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a BERT config", path.display()))?;
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let cfg: BertConfig = serde_json::from_str(&text).with_context(|| format!("{} is not a BERT config", path.display()))?;
         if let Some(t) = &cfg.model_type {
             if t != "bert" {
-                bail!(
-                    "{}: model_type {t:?} is not supported (only BERT)",
-                    path.display()
-                );
+                bail!("{}: model_type {t:?} is not supported (only BERT)", path.display());
             }
         }
         if let Some(p) = &cfg.position_embedding_type {
             if p != "absolute" {
-                bail!(
-                    "{}: position_embedding_type {p:?} is not supported",
-                    path.display()
-                );
+                bail!("{}: position_embedding_type {p:?} is not supported", path.display());
             }
         }
-        if cfg.num_attention_heads == 0 || !cfg.hidden_size.is_multiple_of(cfg.num_attention_heads)
-        {
+        if cfg.num_attention_heads == 0 || !cfg.hidden_size.is_multiple_of(cfg.num_attention_heads) {
             bail!(
                 "{}: hidden_size {} is not a multiple of num_attention_heads {}",
                 path.display(),
@@ -109,8 +96,7 @@ impl BertConfig {
                 cfg.num_attention_heads
             );
         }
-        cfg.activation()
-            .with_context(|| path.display().to_string())?;
+        cfg.activation().with_context(|| path.display().to_string())?;
         Ok(cfg)
     }
 
@@ -172,23 +158,16 @@ impl BertWeights {
         } else if vb.contains_tensor("bert.embeddings.word_embeddings.weight") {
             vb.pp("bert")
         } else {
-            bail!(
-                "{} holds no BERT weights (embeddings.word_embeddings.weight)",
-                weights.display()
-            );
+            bail!("{} holds no BERT weights (embeddings.word_embeddings.weight)", weights.display());
         };
-        Self::from_var_builder(cfg, vb)
-            .with_context(|| format!("{} does not match config.json", weights.display()))
+        Self::from_var_builder(cfg, vb).with_context(|| format!("{} does not match config.json", weights.display()))
     }
 
     fn from_var_builder(cfg: BertConfig, vb: VarBuilder) -> Result<Self> {
         let (h, i) = (cfg.hidden_size, cfg.intermediate_size);
         let emb = vb.pp("embeddings");
         let word = emb.get((cfg.vocab_size, h), "word_embeddings.weight")?;
-        let position = emb.get(
-            (cfg.max_position_embeddings, h),
-            "position_embeddings.weight",
-        )?;
+        let position = emb.get((cfg.max_position_embeddings, h), "position_embeddings.weight")?;
         let token_type = emb.get((cfg.type_vocab_size, h), "token_type_embeddings.weight")?;
         let emb_ln_w = emb.get(h, "LayerNorm.weight")?;
         let emb_ln_b = emb.get(h, "LayerNorm.bias")?;
@@ -197,22 +176,8 @@ impl BertWeights {
             let lb = vb.pp(format!("encoder.layer.{l}"));
             let att = lb.pp("attention");
             let sa = att.pp("self");
-            let qkv_w = Tensor::cat(
-                &[
-                    sa.get((h, h), "query.weight")?,
-                    sa.get((h, h), "key.weight")?,
-                    sa.get((h, h), "value.weight")?,
-                ],
-                0,
-            )?;
-            let qkv_b = Tensor::cat(
-                &[
-                    sa.get(h, "query.bias")?,
-                    sa.get(h, "key.bias")?,
-                    sa.get(h, "value.bias")?,
-                ],
-                0,
-            )?;
+            let qkv_w = Tensor::cat(&[sa.get((h, h), "query.weight")?, sa.get((h, h), "key.weight")?, sa.get((h, h), "value.weight")?], 0)?;
+            let qkv_b = Tensor::cat(&[sa.get(h, "query.bias")?, sa.get(h, "key.bias")?, sa.get(h, "value.bias")?], 0)?;
             let ao = att.pp("output");
             let inter = lb.pp("intermediate.dense");
             let out = lb.pp("output");
@@ -232,15 +197,6 @@ impl BertWeights {
             });
         }
         let act = cfg.activation()?;
-        Ok(BertWeights {
-            cfg,
-            act,
-            word,
-            position,
-            token_type,
-            emb_ln_w,
-            emb_ln_b,
-            layers,
-        })
+        Ok(BertWeights { cfg, act, word, position, token_type, emb_ln_w, emb_ln_b, layers })
     }
 }

@@ -58,29 +58,16 @@ enum Weight {
 impl Linear {
     fn new(w: &Tensor, n: usize, k: usize, bf16_products: bool) -> Result<Linear> {
         let w = host(w)?;
-        let weight = if bf16_products {
-            Weight::Bf16(Bf16Linear::new(&w, n, k))
-        } else {
-            Weight::Fp32(w)
-        };
+        let weight = if bf16_products { Weight::Bf16(Bf16Linear::new(&w, n, k)) } else { Weight::Fp32(w) };
         Ok(Linear { n, k, weight })
     }
 
     /// `out[t, n] = x[t, k] · wᵀ`, bias left out; fp32 products run with `par`.
-    fn apply(
-        &self,
-        x: &[f32],
-        t: usize,
-        out: &mut [f32],
-        scratch: &mut bf16::Scratch,
-        par: gemm::Parallelism,
-    ) {
+    fn apply(&self, x: &[f32], t: usize, out: &mut [f32], scratch: &mut bf16::Scratch, par: gemm::Parallelism) {
         let (n, k) = (self.n, self.k);
         match &self.weight {
             Weight::Fp32(w) => linear(x, w, out, t, k, n, par),
-            Weight::Bf16(b) => {
-                b.forward(x, t, out, scratch, |a, w, o| linear(a, w, o, t, k, n, par))
-            }
+            Weight::Bf16(b) => b.forward(x, t, out, scratch, |a, w, o| linear(a, w, o, t, k, n, par)),
         }
     }
 }
@@ -168,15 +155,7 @@ fn parallelism() -> gemm::Parallelism {
 
 /// `out[t, n] = x[t, k] · w[n, k]ᵀ` (a PyTorch linear weight, bias left out).
 #[allow(clippy::too_many_arguments)]
-fn linear(
-    x: &[f32],
-    w: &[f32],
-    out: &mut [f32],
-    t: usize,
-    k: usize,
-    n: usize,
-    par: gemm::Parallelism,
-) {
+fn linear(x: &[f32], w: &[f32], out: &mut [f32], t: usize, k: usize, n: usize, par: gemm::Parallelism) {
     assert!(x.len() >= t * k && w.len() == n * k && out.len() >= t * n);
     // SAFETY: the asserts bound every access gemm makes with these strides.
     unsafe {
@@ -231,72 +210,70 @@ fn attention(qkv: &[f32], ctx: &mut [f32], batch: &Batch, heads: usize, head_dim
     let scale = 1.0 / (head_dim as f32).sqrt();
     assert!(qkv.len() >= batch.tokens() * stride && ctx.len() >= batch.tokens() * hidden);
     let out = SendPtr(ctx.as_mut_ptr());
-    (0..batch.len() * heads)
-        .into_par_iter()
-        .for_each_init(Vec::<f32>::new, |scores, task| {
-            let (s, h) = (task / heads, task % heads);
-            let rows = batch.seq(s);
-            let len = rows.len();
-            if len == 0 {
-                return;
-            }
-            if scores.len() < len * len {
-                scores.resize(len * len, 0.0);
-            }
-            let q = qkv[rows.start * stride + h * head_dim..].as_ptr();
-            // SAFETY: all reads stay inside this sequence's rows of `qkv` and all
-            // writes inside its rows and this head's columns of `ctx`, which no
-            // other task touches.
-            unsafe {
-                let k = q.add(hidden);
-                let v = q.add(2 * hidden);
-                // scores[len, len] = scale · Q Kᵀ
-                gemm::gemm(
-                    len,
-                    len,
-                    head_dim,
-                    scores.as_mut_ptr(),
-                    1,
-                    len as isize,
-                    false,
-                    q,
-                    1,
-                    stride as isize,
-                    k,
-                    stride as isize,
-                    1,
-                    0.0,
-                    scale,
-                    false,
-                    false,
-                    false,
-                    gemm::Parallelism::None,
-                );
-                kernels::softmax_rows(&mut scores[..len * len], len);
-                // ctx[rows, head] = softmax · V
-                gemm::gemm(
-                    len,
-                    head_dim,
-                    len,
-                    out.get().add(rows.start * hidden + h * head_dim),
-                    1,
-                    hidden as isize,
-                    false,
-                    scores.as_ptr(),
-                    1,
-                    len as isize,
-                    v,
-                    1,
-                    stride as isize,
-                    0.0,
-                    1.0,
-                    false,
-                    false,
-                    false,
-                    gemm::Parallelism::None,
-                );
-            }
-        });
+    (0..batch.len() * heads).into_par_iter().for_each_init(Vec::<f32>::new, |scores, task| {
+        let (s, h) = (task / heads, task % heads);
+        let rows = batch.seq(s);
+        let len = rows.len();
+        if len == 0 {
+            return;
+        }
+        if scores.len() < len * len {
+            scores.resize(len * len, 0.0);
+        }
+        let q = qkv[rows.start * stride + h * head_dim..].as_ptr();
+        // SAFETY: all reads stay inside this sequence's rows of `qkv` and all
+        // writes inside its rows and this head's columns of `ctx`, which no
+        // other task touches.
+        unsafe {
+            let k = q.add(hidden);
+            let v = q.add(2 * hidden);
+            // scores[len, len] = scale · Q Kᵀ
+            gemm::gemm(
+                len,
+                len,
+                head_dim,
+                scores.as_mut_ptr(),
+                1,
+                len as isize,
+                false,
+                q,
+                1,
+                stride as isize,
+                k,
+                stride as isize,
+                1,
+                0.0,
+                scale,
+                false,
+                false,
+                false,
+                gemm::Parallelism::None,
+            );
+            kernels::softmax_rows(&mut scores[..len * len], len);
+            // ctx[rows, head] = softmax · V
+            gemm::gemm(
+                len,
+                head_dim,
+                len,
+                out.get().add(rows.start * hidden + h * head_dim),
+                1,
+                hidden as isize,
+                false,
+                scores.as_ptr(),
+                1,
+                len as isize,
+                v,
+                1,
+                stride as isize,
+                0.0,
+                1.0,
+                false,
+                false,
+                false,
+                gemm::Parallelism::None,
+            );
+        }
+    });
 }
 
 impl Backend for NativeBert {
@@ -309,21 +286,12 @@ impl Backend for NativeBert {
     }
 
     fn describe(&self) -> String {
-        let products = match (
-            self.layers
-                .first()
-                .is_some_and(|l| matches!(l.qkv.weight, Weight::Bf16(_))),
-            bf16::native(),
-        ) {
+        let products = match (self.layers.first().is_some_and(|l| matches!(l.qkv.weight, Weight::Bf16(_))), bf16::native()) {
             (false, _) => "fp32 products",
             (true, true) => "bf16 products on AVX-512 BF16",
             (true, false) => "bf16-rounded products on fp32 kernels (no AVX-512 BF16)",
         };
-        format!(
-            "native CPU forward ({} kernels, {products}, {} threads)",
-            kernels::simd_name(),
-            rayon::current_num_threads()
-        )
+        format!("native CPU forward ({} kernels, {products}, {} threads)", kernels::simd_name(), rayon::current_num_threads())
     }
 
     fn forward(&self, batch: &Batch, head: &Head) -> Result<Vec<f32>> {
@@ -346,9 +314,7 @@ impl NativeBert {
         // length (2·(4h² + 2h·inter) per token), attention with its square
         // (4h per token and key).
         let per_token = (8 * h * h + 4 * h * cfg.intermediate_size) as f64;
-        let shares = batch.split(rayon::current_num_threads(), |len| {
-            len as f64 * (per_token + (4 * h * len) as f64)
-        });
+        let shares = batch.split(rayon::current_num_threads(), |len| len as f64 * (per_token + (4 * h * len) as f64));
         let mut guard = self.workspaces.lock().unwrap_or_else(|e| e.into_inner());
         let workspaces = &mut *guard;
         if workspaces.len() < shares.len() {
@@ -369,21 +335,13 @@ impl NativeBert {
         pieces
             .into_par_iter()
             .zip(workspaces.par_iter_mut())
-            .for_each(|((share, piece), ws)| {
-                self.forward_share(&share, ws, piece, gemm::Parallelism::None)
-            });
+            .for_each(|((share, piece), ws)| self.forward_share(&share, ws, piece, gemm::Parallelism::None));
         Ok(out)
     }
 
     /// The whole forward for `batch`, last hidden states into `out`
     /// (`[batch.tokens(), hidden]`), products run with `par`.
-    fn forward_share(
-        &self,
-        batch: &Batch,
-        ws: &mut Workspace,
-        out: &mut [f32],
-        par: gemm::Parallelism,
-    ) {
+    fn forward_share(&self, batch: &Batch, ws: &mut Workspace, out: &mut [f32], par: gemm::Parallelism) {
         let cfg = &self.cfg;
         let (t, h, inter) = (batch.tokens(), cfg.hidden_size, cfg.intermediate_size);
         let x = take(&mut ws.x, t * h);
@@ -400,47 +358,39 @@ impl NativeBert {
             positions.extend(0..batch.seq(s).len());
         }
         let chunk = rows_per_task(h);
-        x.par_chunks_mut(chunk * h)
-            .enumerate()
-            .for_each(|(c, rows)| {
-                for (r, row) in rows.chunks_exact_mut(h).enumerate() {
-                    let i = c * chunk + r;
-                    let id = batch.input_ids[i] as usize;
-                    let word = &self.word[id * h..(id + 1) * h];
-                    let pos = &self.position[positions[i] * h..(positions[i] + 1) * h];
-                    for j in 0..h {
-                        row[j] = word[j] + pos[j] + self.token_type0[j];
-                    }
+        x.par_chunks_mut(chunk * h).enumerate().for_each(|(c, rows)| {
+            for (r, row) in rows.chunks_exact_mut(h).enumerate() {
+                let i = c * chunk + r;
+                let id = batch.input_ids[i] as usize;
+                let word = &self.word[id * h..(id + 1) * h];
+                let pos = &self.position[positions[i] * h..(positions[i] + 1) * h];
+                for j in 0..h {
+                    row[j] = word[j] + pos[j] + self.token_type0[j];
                 }
-                kernels::layer_norm(rows, &self.emb_ln_w, &self.emb_ln_b, eps);
-            });
+            }
+            kernels::layer_norm(rows, &self.emb_ln_w, &self.emb_ln_b, eps);
+        });
 
         let heads = cfg.num_attention_heads;
         for l in &self.layers {
             l.qkv.apply(x, t, qkv, scratch, par);
             let c3 = rows_per_task(3 * h);
-            qkv.par_chunks_mut(c3 * 3 * h)
-                .for_each(|rows| kernels::add_bias(rows, &l.qkv_b));
+            qkv.par_chunks_mut(c3 * 3 * h).for_each(|rows| kernels::add_bias(rows, &l.qkv_b));
             attention(qkv, ctx, batch, heads, cfg.head_dim());
 
             l.out.apply(ctx, t, tmp, scratch, par);
             x.par_chunks_mut(chunk * h)
                 .zip(tmp.par_chunks(chunk * h))
-                .for_each(|(xr, yr)| {
-                    kernels::add_residual_layer_norm(xr, yr, &l.out_b, &l.ln1_w, &l.ln1_b, eps)
-                });
+                .for_each(|(xr, yr)| kernels::add_residual_layer_norm(xr, yr, &l.out_b, &l.ln1_w, &l.ln1_b, eps));
 
             l.inter.apply(x, t, mid, scratch, par);
             let ci = rows_per_task(inter);
-            mid.par_chunks_mut(ci * inter)
-                .for_each(|rows| kernels::add_bias_act(rows, &l.inter_b, self.act));
+            mid.par_chunks_mut(ci * inter).for_each(|rows| kernels::add_bias_act(rows, &l.inter_b, self.act));
 
             l.ffn_out.apply(mid, t, tmp, scratch, par);
             x.par_chunks_mut(chunk * h)
                 .zip(tmp.par_chunks(chunk * h))
-                .for_each(|(xr, yr)| {
-                    kernels::add_residual_layer_norm(xr, yr, &l.ffn_out_b, &l.ln2_w, &l.ln2_b, eps)
-                });
+                .for_each(|(xr, yr)| kernels::add_residual_layer_norm(xr, yr, &l.ffn_out_b, &l.ln2_w, &l.ln2_b, eps));
         }
         out.copy_from_slice(x);
     }

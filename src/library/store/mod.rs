@@ -9,10 +9,7 @@ mod write;
 
 pub use damage::{damage, explain, Damaged};
 pub use read::{blob_to_vec, DayEntry, DerivedRow, StoredPaper};
-pub use write::{
-    bump_generation, insert_vector, papers_with_text, record_failure, set_default_model, upsert_paper,
-    vec_to_blob, Upsert,
-};
+pub use write::{bump_generation, insert_vector, papers_with_text, record_failure, set_default_model, upsert_paper, vec_to_blob, Upsert};
 
 use anyhow::Result;
 use damage::{open_error, remember};
@@ -59,25 +56,19 @@ impl Store {
         // 4 KB pages a 1.5 KB MiniLM vector took 4.5 KB on disk (13 GB at 3 M
         // papers). 16 KB pages hold vectors of up to ~1,000 dimensions
         // inline. Only a new database takes it; an existing one keeps its own.
-        conn.pragma_update(None, "page_size", 16384)
-            .map_err(|e| open_error(path, e))?;
+        conn.pragma_update(None, "page_size", 16384).map_err(|e| open_error(path, e))?;
         // WAL: readers never block the writer, and a killed writer loses only
         // its uncommitted transaction.
         conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| open_error(path, e))?;
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| open_error(path, e))?;
         conn.busy_timeout(Duration::from_secs(30))?;
         conn.execute_batch(SCHEMA).map_err(|e| open_error(path, e))?;
-        let version: Option<String> = conn
-            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0))
-            .optional()
-            .map_err(|e| open_error(path, e))?;
+        let version: Option<String> =
+            conn.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0)).optional().map_err(|e| open_error(path, e))?;
         match version {
             None => {
-                conn.execute(
-                    "INSERT INTO meta (key, value) VALUES ('schema', ?1)",
-                    [SCHEMA_VERSION.to_string()],
-                )
-                .map_err(|e| open_error(path, e))?;
+                conn.execute("INSERT INTO meta (key, value) VALUES ('schema', ?1)", [SCHEMA_VERSION.to_string()])
+                    .map_err(|e| open_error(path, e))?;
             }
             Some(v) => check_schema(path, &v)?,
         }
@@ -112,21 +103,12 @@ impl Store {
     fn try_open_read(uri: &str, flags: OpenFlags) -> rusqlite::Result<(Store, Option<String>)> {
         let conn = Connection::open_with_flags(uri, flags)?;
         conn.busy_timeout(Duration::from_secs(30))?;
-        let has_meta: bool = conn.query_row(
-            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
-            [],
-            |r| r.get(0),
-        )?;
-        let version: Option<String> = if has_meta {
-            conn.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0)).optional()?
-        } else {
-            None
-        };
-        let has_failures: bool = conn.query_row(
-            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'embed_failures'",
-            [],
-            |r| r.get(0),
-        )?;
+        let has_meta: bool =
+            conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'meta'", [], |r| r.get(0))?;
+        let version: Option<String> =
+            if has_meta { conn.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0)).optional()? } else { None };
+        let has_failures: bool =
+            conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'embed_failures'", [], |r| r.get(0))?;
         Ok((Store { conn, has_failures }, version))
     }
 

@@ -36,19 +36,13 @@ impl Store {
     /// A counter bumped by every write that changes which vectors belong to
     /// which papers; derived files record the value they were built from.
     pub fn generation(&self) -> Result<i64> {
-        let g: Option<String> = self
-            .conn
-            .query_row("SELECT value FROM meta WHERE key = 'generation'", [], |r| r.get(0))
-            .optional()?;
+        let g: Option<String> = self.conn.query_row("SELECT value FROM meta WHERE key = 'generation'", [], |r| r.get(0)).optional()?;
         Ok(g.and_then(|g| g.parse().ok()).unwrap_or(0))
     }
 
     /// The model the last ingest embedded with: id queries use its vectors.
     pub fn default_model(&self) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .query_row("SELECT value FROM meta WHERE key = 'model'", [], |r| r.get(0))
-            .optional()?)
+        Ok(self.conn.query_row("SELECT value FROM meta WHERE key = 'model'", [], |r| r.get(0)).optional()?)
     }
 
     pub fn vector_counts(&self) -> Result<Vec<(String, i64)>> {
@@ -111,9 +105,7 @@ impl Store {
             "{select} JOIN (SELECT id, min(CASE kind WHEN 'new' THEN 0 WHEN 'cross' THEN 1 ELSE 2 END) AS k
              FROM listings WHERE date = ?1 GROUP BY id) l ON l.id = p.id ORDER BY p.rowid"
         ))?;
-        let mut seen = self
-            .conn
-            .prepare_cached("SELECT min(date) FROM listings WHERE id = ?1 AND date < ?2")?;
+        let mut seen = self.conn.prepare_cached("SELECT min(date) FROM listings WHERE id = ?1 AND date < ?2")?;
         let rows = stmt.query_map([day], |r| Ok((row_to_paper(r)?, r.get::<_, i64>(12)?)))?;
         let mut out = Vec::new();
         for row in rows {
@@ -164,10 +156,9 @@ impl Store {
                 GROUP BY date, id)
              GROUP BY date ORDER BY date DESC",
         )?;
-        let rows = stmt.query_map(
-            params![limit as i64, wanted(Kind::New), wanted(Kind::Cross), wanted(Kind::Replaced)],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
+        let rows = stmt.query_map(params![limit as i64, wanted(Kind::New), wanted(Kind::Cross), wanted(Kind::Replaced)], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
@@ -180,17 +171,13 @@ impl Store {
 
     /// Every listing of a paper: (date, category, kind), oldest first.
     pub fn listings_of(&self, id: &str) -> Result<Vec<(String, String, String)>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT date, category, kind FROM listings WHERE id = ?1 ORDER BY date, category")?;
+        let mut stmt = self.conn.prepare_cached("SELECT date, category, kind FROM listings WHERE id = ?1 ORDER BY date, category")?;
         let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
     pub fn vector(&self, model: &str, hash: &[u8]) -> Result<Option<Vec<f32>>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT vec FROM vectors WHERE model = ?1 AND text_hash = ?2")?;
+        let mut stmt = self.conn.prepare_cached("SELECT vec FROM vectors WHERE model = ?1 AND text_hash = ?2")?;
         let blob: Option<Vec<u8>> = stmt.query_row(params![model, hash], |r| r.get(0)).optional()?;
         Ok(blob.map(|b| blob_to_vec(&b)))
     }
@@ -199,12 +186,7 @@ impl Store {
     /// record them: `f` gets each paper's row and its vector for `model`
     /// (none when it has none), and whether its text failed to embed; it
     /// returns false to stop.
-    pub fn rows_after(
-        &self,
-        model: &str,
-        after: i64,
-        mut f: impl FnMut(DerivedRow<'_>) -> Result<bool>,
-    ) -> Result<()> {
+    pub fn rows_after(&self, model: &str, after: i64, mut f: impl FnMut(DerivedRow<'_>) -> Result<bool>) -> Result<()> {
         let failed = if self.has_failures {
             "EXISTS (SELECT 1 FROM embed_failures e WHERE e.model = ?1 AND e.text_hash = p.text_hash)"
         } else {
@@ -269,27 +251,19 @@ impl Store {
 
     /// The length of `model`'s vectors, if it has any.
     pub fn vector_dim(&self, model: &str) -> Result<Option<usize>> {
-        Ok(self
-            .conn
-            .query_row("SELECT length(vec) / 4 FROM vectors WHERE model = ?1 LIMIT 1", [model], |r| r.get(0))
-            .optional()?)
+        Ok(self.conn.query_row("SELECT length(vec) / 4 FROM vectors WHERE model = ?1 LIMIT 1", [model], |r| r.get(0)).optional()?)
     }
 
     fn has_table(&self, name: &str) -> Result<bool> {
-        Ok(self.conn.query_row(
-            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?1",
-            [name],
-            |r| r.get(0),
-        )?)
+        Ok(self.conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?1", [name], |r| r.get(0))?)
     }
 
     /// Every paper that has a vector for `model`, with it, in rowid order
     /// (read a row at a time: `export` of millions).
     pub fn for_each_paper_with_vector(&self, model: &str, mut f: impl FnMut(&StoredPaper, &[f32]) -> Result<()>) -> Result<()> {
         let select = SELECT_PAPER.replace(" FROM papers p", ", v.vec FROM papers p");
-        let mut stmt = self.conn.prepare(&format!(
-            "{select} JOIN vectors v ON v.model = ?1 AND v.text_hash = p.text_hash ORDER BY p.rowid"
-        ))?;
+        let mut stmt =
+            self.conn.prepare(&format!("{select} JOIN vectors v ON v.model = ?1 AND v.text_hash = p.text_hash ORDER BY p.rowid"))?;
         let mut rows = stmt.query([model])?;
         while let Some(row) = rows.next()? {
             let paper = row_to_paper(row)?;
@@ -377,7 +351,5 @@ fn row_to_paper(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPaper> {
 }
 
 pub fn blob_to_vec(b: &[u8]) -> Vec<f32> {
-    b.chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }

@@ -115,10 +115,7 @@ CREATE TABLE IF NOT EXISTS embed_failures (
 
 pub(super) fn check_schema(path: &Path, version: &str) -> Result<()> {
     if version != SCHEMA_VERSION.to_string() {
-        anyhow::bail!(
-            "{}: library schema {version} is not the one this paperscout knows ({SCHEMA_VERSION})",
-            path.display()
-        );
+        anyhow::bail!("{}: library schema {version} is not the one this paperscout knows ({SCHEMA_VERSION})", path.display());
     }
     Ok(())
 }

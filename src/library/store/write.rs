@@ -71,8 +71,17 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             )?
             .execute(params![
-                p.id, version, p.title, authors, p.abstract_text, subjects, p.primary,
-                p.comments, p.journal_ref, p.listing_date, hash
+                p.id,
+                version,
+                p.title,
+                authors,
+                p.abstract_text,
+                subjects,
+                p.primary,
+                p.comments,
+                p.journal_ref,
+                p.listing_date,
+                hash
             ])?;
             Upsert::New
         }
@@ -88,16 +97,14 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
         }) => {
             // An older version (or a listing without abstracts, like pastweek
             // pages) must not overwrite what we already know.
-            let last_seen: Option<String> = tx
-                .prepare_cached("SELECT max(date) FROM listings WHERE id = ?1")?
-                .query_row([&p.id], |r| r.get(0))?;
+            let last_seen: Option<String> =
+                tx.prepare_cached("SELECT max(date) FROM listings WHERE id = ?1")?.query_row([&p.id], |r| r.get(0))?;
             // What an earlier listing said (or an older version) never
             // overwrites what a later one said, whatever the input order.
             // A snapshot's date is its first version's, older than any
             // listing of a later version: only its version number counts.
             let older = matches!((old_version, version), (Some(o), Some(n)) if n < o)
-                || (p.kind != Kind::Snapshot
-                    && matches!((&p.listing_date, &last_seen), (Some(d), Some(l)) if d < l));
+                || (p.kind != Kind::Snapshot && matches!((&p.listing_date, &last_seen), (Some(d), Some(l)) if d < l));
             let loses_abstract = p.abstract_text.is_empty() && !abs.is_empty();
             // A listing cut off mid-entry (a browser page saved or copied
             // before it finished) gives the same version with a shortened
@@ -122,26 +129,30 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
                      journal_ref = ?9, text_hash = ?10 WHERE id = ?1",
                 )?
                 .execute(params![
-                    p.id, version, p.title, authors, p.abstract_text, subjects, p.primary,
-                    p.comments, p.journal_ref, hash
+                    p.id,
+                    version,
+                    p.title,
+                    authors,
+                    p.abstract_text,
+                    subjects,
+                    p.primary,
+                    p.comments,
+                    p.journal_ref,
+                    hash
                 ])?;
                 Upsert::Updated
             }
         }
     };
     if let Some(date) = p.listing_date.as_ref().filter(|_| outcome != Upsert::New) {
-        tx.prepare_cached(
-            "UPDATE papers SET first_date = ?2 WHERE id = ?1 AND (first_date IS NULL OR first_date > ?2)",
-        )?
-        .execute(params![p.id, date])?;
+        tx.prepare_cached("UPDATE papers SET first_date = ?2 WHERE id = ?1 AND (first_date IS NULL OR first_date > ?2)")?
+            .execute(params![p.id, date])?;
     }
     // A paper from a metadata dump was never seen listed: no listing day.
     if let Some(date) = p.listing_date.as_ref().filter(|_| p.kind != Kind::Snapshot) {
         let category = p.primary.clone().unwrap_or_default();
-        tx.prepare_cached(
-            "INSERT OR IGNORE INTO listings (id, date, category, kind, source) VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?
-        .execute(params![p.id, date, category, p.kind.as_str(), p.source])?;
+        tx.prepare_cached("INSERT OR IGNORE INTO listings (id, date, category, kind, source) VALUES (?1, ?2, ?3, ?4, ?5)")?
+            .execute(params![p.id, date, category, p.kind.as_str(), p.source])?;
     }
     if !p.abstract_text.is_empty() || !p.title.is_empty() {
         tx.prepare_cached(
@@ -208,8 +219,11 @@ pub fn insert_vector(tx: &Transaction<'_>, model: &str, hash: &[u8], v: &[f32]) 
     if v.is_empty() || v.iter().any(|x| !x.is_finite()) {
         anyhow::bail!("model {model} gave an empty or non-finite vector (NaN or infinity); not stored");
     }
-    tx.prepare_cached("INSERT OR REPLACE INTO vectors (model, text_hash, vec) VALUES (?1, ?2, ?3)")?
-        .execute(params![model, hash, vec_to_blob(v)])?;
+    tx.prepare_cached("INSERT OR REPLACE INTO vectors (model, text_hash, vec) VALUES (?1, ?2, ?3)")?.execute(params![
+        model,
+        hash,
+        vec_to_blob(v)
+    ])?;
     Ok(())
 }
 

@@ -52,10 +52,7 @@ impl RawFields {
 fn collect_fields(body: &[Line], glued_page: bool) -> Option<RawFields> {
     let start = body.iter().position(|l| !is_filler(l.text))?;
     let first = body[start];
-    let mut fields = RawFields {
-        title_line: first.no,
-        ..RawFields::default()
-    };
+    let mut fields = RawFields { title_line: first.no, ..RawFields::default() };
 
     let (lead, segments) = label_segments(first.text, Label::Title);
     if !lead.trim().is_empty() {
@@ -84,8 +81,7 @@ fn collect_fields(body: &[Line], glued_page: bool) -> Option<RawFields> {
                 fields.set(label, value);
                 last = label;
             }
-        } else if i == 0 && !glued_page && last == Label::Title && is_author_line(line, rest.get(1))
-        {
+        } else if i == 0 && !glued_page && last == Label::Title && is_author_line(line, rest.get(1)) {
             fields.author_line = Some(line.to_string());
         } else {
             break;
@@ -93,28 +89,21 @@ fn collect_fields(body: &[Line], glued_page: bool) -> Option<RawFields> {
         i += 1;
     }
 
-    fields.abstract_lines = rest[i..]
-        .iter()
-        .filter(|l| !is_filler(l.text))
-        .map(|l| l.text.to_string())
-        .collect();
+    fields.abstract_lines = rest[i..].iter().filter(|l| !is_filler(l.text)).map(|l| l.text.to_string()).collect();
     Some(fields)
 }
 
 /// Layout A's line after the title is the author list when the fields
 /// follow it, or when it reads as a list of names (a truncated page).
 fn is_author_line(line: &str, next: Option<&Line>) -> bool {
-    next.is_some_and(|n| starts_with_label(n.text.trim()))
-        || names::parse_list(line, None).is_some()
+    next.is_some_and(|n| starts_with_label(n.text.trim())) || names::parse_list(line, None).is_some()
 }
 
 /// Category codes of a Subjects field, primary first, and any text glued
 /// after the last code (the start of an abstract in a damaged copy).
 fn parse_subjects(s: &str) -> (Vec<String>, &str) {
     static RE: OnceLock<Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(r"\(([a-z][a-z-]*(?:\.[A-Za-z][A-Za-z-]*)?)\)").expect("static regex")
-    });
+    let re = RE.get_or_init(|| Regex::new(r"\(([a-z][a-z-]*(?:\.[A-Za-z][A-Za-z-]*)?)\)").expect("static regex"));
     let mut codes: Vec<String> = Vec::new();
     let mut end = 0;
     for caps in re.captures_iter(s) {
@@ -134,28 +123,19 @@ fn parse_subjects(s: &str) -> (Vec<String>, &str) {
 /// Splits an author line shown as such (layout A, or an `Authors:` field)
 /// at its commas and "and"s.
 fn split_author_line(s: &str) -> Vec<String> {
-    names::split_items(s)
-        .into_iter()
-        .map(text::inline)
-        .filter(|n| !n.is_empty())
-        .collect()
+    names::split_items(s).into_iter().map(text::inline).filter(|n| !n.is_empty()).collect()
 }
 
 /// Reads one entry into a paper; the `Err` says why it was skipped, and the
 /// notes list what was missing from a paper still returned.
-pub(super) fn read_entry(
-    entry: &RawEntry,
-    glued_page: bool,
-    source: &str,
-) -> Result<(Paper, Vec<String>), String> {
+pub(super) fn read_entry(entry: &RawEntry, glued_page: bool, source: &str) -> Result<(Paper, Vec<String>), String> {
     let header = &entry.header;
     // `ArxivId::parse` slices by byte: only ASCII may reach it.
     let id = Some(&header.raw_id)
         .filter(|raw| raw.is_ascii())
         .and_then(|raw| ArxivId::parse(raw))
         .ok_or_else(|| format!("'{}' is not an arXiv identifier", header.raw_id))?;
-    let mut fields =
-        collect_fields(&entry.body, glued_page).ok_or("no title (the copied text ends here?)")?;
+    let mut fields = collect_fields(&entry.body, glued_page).ok_or("no title (the copied text ends here?)")?;
     let mut notes = Vec::new();
 
     let mut paper = Paper::new(id, header.kind, source);
@@ -163,10 +143,7 @@ pub(super) fn read_entry(
         Some(raw) => {
             let (codes, rest) = parse_subjects(raw);
             if codes.is_empty() {
-                notes.push(format!(
-                    "line {}: no category codes in Subjects (cut off?)",
-                    fields.title_line
-                ));
+                notes.push(format!("line {}: no category codes in Subjects (cut off?)", fields.title_line));
             }
             if !rest.is_empty() {
                 fields.abstract_lines.insert(0, rest.to_string());
@@ -176,27 +153,15 @@ pub(super) fn read_entry(
         None => notes.push("no Subjects field (cut off?)".to_string()),
     }
     paper.abstract_text = text::lines(&fields.abstract_lines.join("\n"));
-    paper.comments = fields
-        .comments
-        .as_deref()
-        .map(text::inline)
-        .filter(|s| !s.is_empty());
-    paper.journal_ref = fields
-        .journal_ref
-        .as_deref()
-        .map(text::inline)
-        .filter(|s| !s.is_empty());
+    paper.comments = fields.comments.as_deref().map(text::inline).filter(|s| !s.is_empty());
+    paper.journal_ref = fields.journal_ref.as_deref().map(text::inline).filter(|s| !s.is_empty());
 
     let title_raw = fields.title.as_deref().unwrap_or_default();
     let shown_authors = fields.authors.as_deref().or(fields.author_line.as_deref());
     let (title, authors) = match shown_authors {
         Some(line) => (text::inline(title_raw), split_author_line(line)),
         None if glued_page => {
-            let context = format!(
-                "{} {}",
-                paper.abstract_text,
-                paper.comments.as_deref().unwrap_or_default()
-            );
+            let context = format!("{} {}", paper.abstract_text, paper.comments.as_deref().unwrap_or_default());
             split_title_authors(title_raw, &context)
         }
         None => (text::inline(title_raw), Vec::new()),

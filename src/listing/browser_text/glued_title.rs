@@ -2,8 +2,8 @@
 //! author list follows the title without a break.
 
 use super::names;
-use super::text;
 use super::names::{is_split_candidate, title_can_end};
+use super::text;
 
 /// Splits layout B's "title immediately followed by authors" text, e.g.
 /// `…with 100k+ GPUsJin Lee, Zhonghao Chen` → ("…with 100k+ GPUs", ["Jin
@@ -56,8 +56,7 @@ pub fn split_title_authors(glued: &str, context: &str) -> (String, Vec<String>) 
         }
         // The first few names decide; only a promising cut pays for
         // reading a list of thousands.
-        let promising =
-            names::parse_list(authors, Some(names::FIRST_NAMES)).is_some_and(|l| l.is_convincing());
+        let promising = names::parse_list(authors, Some(names::FIRST_NAMES)).is_some_and(|l| l.is_convincing());
         if !promising || glued_word_in_context(glued, pos, context) {
             continue;
         }
@@ -66,18 +65,10 @@ pub fn split_title_authors(glued: &str, context: &str) -> (String, Vec<String>) 
         };
         if best.is_none() {
             let two_names = glued[pos..].match_indices(',').nth(1).map(|(i, _)| i);
-            reach = pos
-                + two_names
-                    .unwrap_or(usize::MAX)
-                    .min(2 * names::MAX_NAME_BYTES);
+            reach = pos + two_names.unwrap_or(usize::MAX).min(2 * names::MAX_NAME_BYTES);
         }
-        let cost = list.odd_tokens
-            + names::trailing_names(title)
-            + usize::from(title_end_unattested(title, &lower_context));
-        if best
-            .as_ref()
-            .is_none_or(|(best_cost, _, _)| cost < *best_cost)
-        {
+        let cost = list.odd_tokens + names::trailing_names(title) + usize::from(title_end_unattested(title, &lower_context));
+        if best.as_ref().is_none_or(|(best_cost, _, _)| cost < *best_cost) {
             best = Some((cost, pos, list.names));
             if cost == 0 {
                 break;
@@ -99,9 +90,7 @@ pub fn split_title_authors(glued: &str, context: &str) -> (String, Vec<String>) 
 fn title_end_unattested(title: &str, lower_context: &str) -> bool {
     let word = title.rsplit(char::is_whitespace).next().unwrap_or(title);
     let word = word.rsplit(['-', '/']).next().unwrap_or(word);
-    let word = word
-        .trim_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
+    let word = word.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
     !word.is_empty() && !occurs_as_word(&word, lower_context)
 }
 
@@ -112,28 +101,16 @@ const MAX_TITLE_BYTES: usize = 1500;
 /// ("PyTorch" for a cut at "Py|Torch") appears as a word in `context`.
 fn glued_word_in_context(glued: &str, pos: usize, context: &str) -> bool {
     // Whitespace can be wider than a byte (a no-break space).
-    let start = glued[..pos]
-        .char_indices()
-        .rev()
-        .find(|&(_, c)| c.is_whitespace())
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    let end = glued[pos..]
-        .find(|c: char| c.is_whitespace() || c == ',')
-        .map_or(glued.len(), |i| pos + i);
+    let start = glued[..pos].char_indices().rev().find(|&(_, c)| c.is_whitespace()).map_or(0, |(i, c)| i + c.len_utf8());
+    let end = glued[pos..].find(|c: char| c.is_whitespace() || c == ',').map_or(glued.len(), |i| pos + i);
     let word = glued[start..end].trim_matches(|c: char| !c.is_alphanumeric());
     // "ImageNet-Trained": the abstract may have only the part around the cut.
     let cut = pos.saturating_sub(start);
     let part_start = glued[start..pos].rfind(['-', '/']).map_or(0, |i| i + 1);
-    let part_end = glued[pos..end]
-        .find(['-', '/'])
-        .map_or(end - start, |i| cut + i);
-    let part = glued[start..end]
-        .get(part_start..part_end)
-        .map_or(word, |p| p.trim_matches(|c: char| !c.is_alphanumeric()));
+    let part_end = glued[pos..end].find(['-', '/']).map_or(end - start, |i| cut + i);
+    let part = glued[start..end].get(part_start..part_end).map_or(word, |p| p.trim_matches(|c: char| !c.is_alphanumeric()));
     // Short words ("Py", "Co") occur by chance.
-    [word, part]
-        .iter()
-        .any(|w| w.chars().count() >= 4 && occurs_as_word(w, context))
+    [word, part].iter().any(|w| w.chars().count() >= 4 && occurs_as_word(w, context))
 }
 
 fn occurs_as_word(word: &str, context: &str) -> bool {
@@ -165,16 +142,8 @@ mod tests {
             "Fault-Tolerant Pretraining with 100k+ GPUs",
             &["Jin Lee", "Zhonghao Chen"],
         );
-        assert_split(
-            "Serving Many LLMsAda Lovelace, Charles Babbage",
-            "Serving Many LLMs",
-            &["Ada Lovelace", "Charles Babbage"],
-        );
-        assert_split(
-            "Edge Slicing for 5GMaria Rossi",
-            "Edge Slicing for 5G",
-            &["Maria Rossi"],
-        );
+        assert_split("Serving Many LLMsAda Lovelace, Charles Babbage", "Serving Many LLMs", &["Ada Lovelace", "Charles Babbage"]);
+        assert_split("Edge Slicing for 5GMaria Rossi", "Edge Slicing for 5G", &["Maria Rossi"]);
         assert_split(
             "Do We Need Tensor Cores?Jean-Pierre de la Fontaine, Wan-Lu Li",
             "Do We Need Tensor Cores?",
@@ -185,35 +154,15 @@ mod tests {
             "Scheduling with Service Level Objectives (SLOs)",
             &["J. R. R. Tolkien", "Ólafur Ragnar Grímsson"],
         );
-        assert_split(
-            "Llama Serving v2Ólafur Ragnar Grímsson",
-            "Llama Serving v2",
-            &["Ólafur Ragnar Grímsson"],
-        );
+        assert_split("Llama Serving v2Ólafur Ragnar Grímsson", "Llama Serving v2", &["Ólafur Ragnar Grímsson"]);
     }
 
     #[test]
     fn splits_an_acronym_from_a_capitalised_author() {
-        assert_split(
-            "Checkpointing on HPCJohn Smith, Ian Foster",
-            "Checkpointing on HPC",
-            &["John Smith", "Ian Foster"],
-        );
-        assert_split(
-            "A Survey of Efficient AIIan Foster",
-            "A Survey of Efficient AI",
-            &["Ian Foster"],
-        );
-        assert_split(
-            "I/O Tracing for MPIJ. R. Smith, K. Li",
-            "I/O Tracing for MPI",
-            &["J. R. Smith", "K. Li"],
-        );
-        assert_split(
-            "Benchmarking the DGXÉmile Zola",
-            "Benchmarking the DGX",
-            &["Émile Zola"],
-        );
+        assert_split("Checkpointing on HPCJohn Smith, Ian Foster", "Checkpointing on HPC", &["John Smith", "Ian Foster"]);
+        assert_split("A Survey of Efficient AIIan Foster", "A Survey of Efficient AI", &["Ian Foster"]);
+        assert_split("I/O Tracing for MPIJ. R. Smith, K. Li", "I/O Tracing for MPI", &["J. R. Smith", "K. Li"]);
+        assert_split("Benchmarking the DGXÉmile Zola", "Benchmarking the DGX", &["Émile Zola"]);
     }
 
     #[test]
@@ -307,13 +256,7 @@ mod tests {
         let (title, authors) = split_title_authors(glued, "PyTorch\u{a0}PyTorch");
         assert_eq!(title, "Serving Models on PyTorch");
         assert_eq!(authors, ["Jin Lee", "Ólafur Grímsson"]);
-        for glued in [
-            "é",
-            "ÉÉ",
-            "\u{a0}Ü",
-            "aÜ\u{a0}Ü",
-            "Straße\u{3000}ÜberMäßig Öl, Äb",
-        ] {
+        for glued in ["é", "ÉÉ", "\u{a0}Ü", "aÜ\u{a0}Ü", "Straße\u{3000}ÜberMäßig Öl, Äb"] {
             let _ = split_title_authors(glued, glued);
         }
     }
@@ -321,8 +264,7 @@ mod tests {
     #[test]
     fn camel_case_words_seen_in_the_abstract_are_not_cut() {
         let title = "Fast Training with PyTorch Lightning";
-        let (t, a) =
-            split_title_authors(title, "We extend PyTorch Lightning with elastic training.");
+        let (t, a) = split_title_authors(title, "We extend PyTorch Lightning with elastic training.");
         assert_eq!((t.as_str(), a.len()), (title, 0));
         // Without that evidence the text reads as "Py" + one author; this is
         // the ambiguity the context check exists for.

@@ -58,10 +58,7 @@ fn label_starts_field(line: &str, pos: usize, label: Label, name: &str) -> bool 
 
 fn starts_with_subject(s: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(r"^\s*[^():;]{1,80}\s\([a-z][a-z-]*(?:\.[A-Za-z][A-Za-z-]*)?\)")
-            .expect("static regex")
-    });
+    let re = RE.get_or_init(|| Regex::new(r"^\s*[^():;]{1,80}\s\([a-z][a-z-]*(?:\.[A-Za-z][A-Za-z-]*)?\)").expect("static regex"));
     re.is_match(s)
 }
 
@@ -84,8 +81,7 @@ pub(super) fn label_segments(line: &str, after: Label) -> (&str, Vec<(Label, &st
     let mut kept: Vec<(usize, Label, usize)> = Vec::new();
     let mut last = after;
     for (pos, label, len) in found {
-        let first_title =
-            label == Label::Title && kept.is_empty() && pos == 0 && last == Label::Title;
+        let first_title = label == Label::Title && kept.is_empty() && pos == 0 && last == Label::Title;
         if label > last || first_title {
             if kept.last().is_some_and(|&(p, _, l)| pos < p + l) {
                 continue;

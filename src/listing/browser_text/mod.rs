@@ -25,8 +25,8 @@
 //! skipped and named in [`Parsed::warnings`] with their line.
 
 mod entry;
-mod labels;
 mod glued_title;
+mod labels;
 mod names;
 mod page;
 
@@ -43,10 +43,7 @@ pub(super) use page::listing_date;
 pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     let page = scan_page(text);
     if page.entries.is_empty() {
-        let line = text
-            .lines()
-            .position(|l| !l.trim().is_empty())
-            .map_or(1, |i| i + 1);
+        let line = text.lines().position(|l| !l.trim().is_empty()).map_or(1, |i| i + 1);
         return Err(ListingError::new(
             source,
             Some(line),
@@ -75,19 +72,13 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
         }
         previous_number = Some(header.number);
 
-        let where_ = format!(
-            "{source}:{}: entry [{}] arXiv:{}",
-            header.line, header.number, header.raw_id
-        );
+        let where_ = format!("{source}:{}: entry [{}] arXiv:{}", header.line, header.number, header.raw_id);
         match read_entry(entry, glued, source) {
             Ok((mut paper, notes)) => {
                 paper.listing_date.clone_from(&page.date);
                 if paper.abstract_text.is_empty() {
                     without_abstract.push(where_.clone());
-                } else if page.open_end
-                    && i + 1 == page.entries.len()
-                    && !ends_a_sentence(&paper.abstract_text)
-                {
+                } else if page.open_end && i + 1 == page.entries.len() && !ends_a_sentence(&paper.abstract_text) {
                     // The store keeps a longer abstract it has, but a paper
                     // seen first on this page would be stored cut.
                     let tail: String = {
@@ -99,9 +90,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
                         text::excerpt(&tail)
                     ));
                 }
-                parsed
-                    .warnings
-                    .extend(notes.into_iter().map(|n| format!("{where_}: {n}")));
+                parsed.warnings.extend(notes.into_iter().map(|n| format!("{where_}: {n}")));
                 parsed.papers.push(paper);
             }
             Err(why) => parsed.skip(format!("{where_}: skipped: {why}")),
@@ -109,15 +98,9 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
     }
 
     if !parsed.papers.is_empty() && without_abstract.len() == parsed.papers.len() {
-        parsed.warnings.push(format!(
-            "{source}: no entry shows an abstract (a /recent or /pastweek page?)"
-        ));
+        parsed.warnings.push(format!("{source}: no entry shows an abstract (a /recent or /pastweek page?)"));
     } else {
-        parsed.warnings.extend(
-            without_abstract
-                .into_iter()
-                .map(|w| format!("{w}: no abstract (cut off?)")),
-        );
+        parsed.warnings.extend(without_abstract.into_iter().map(|w| format!("{w}: no abstract (cut off?)")));
     }
 
     if parsed.papers.is_empty() {
@@ -126,10 +109,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
         return Err(ListingError::new(
             source,
             line,
-            format!(
-                "none of the {} listing entries could be read (first problem: {detail})",
-                page.entries.len()
-            ),
+            format!("none of the {} listing entries could be read (first problem: {detail})", page.entries.len()),
         ));
     }
     Ok(parsed)
@@ -142,8 +122,7 @@ pub fn parse(text: &str, source: &str) -> Result<Parsed, ListingError> {
 /// ids follow a bracketed entry number); a text with both is a mailing, even
 /// when an abstract in it cites "[3] arXiv:…".
 pub fn looks_like(head: &str) -> bool {
-    let mailing =
-        head.lines().any(|l| l.trim() == "\\\\") && head.lines().any(|l| l.starts_with("arXiv:"));
+    let mailing = head.lines().any(|l| l.trim() == "\\\\") && head.lines().any(|l| l.starts_with("arXiv:"));
     if mailing {
         return false;
     }
@@ -224,10 +203,7 @@ Abstract three.
         assert_eq!(p.listing_date.as_deref(), Some("2026-03-02"));
         assert_eq!(p.kind, Kind::New);
         let q = &parsed.papers[1];
-        assert_eq!(
-            (q.id.as_str(), q.version, q.kind),
-            ("2602.23927", Some(2), Kind::Cross)
-        );
+        assert_eq!((q.id.as_str(), q.version, q.kind), ("2602.23927", Some(2), Kind::Cross));
         assert!(q.authors.is_empty());
         assert_eq!(q.abstract_text, "Abstract two.");
         assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
@@ -237,9 +213,7 @@ Abstract three.
     fn reads_layout_b() {
         let parsed = parse(LAYOUT_B, "b.txt").expect("parses");
         assert_eq!(parsed.papers.len(), 3, "{:?}", parsed.warnings);
-        let [a, b, c] = &parsed.papers[..] else {
-            unreachable!()
-        };
+        let [a, b, c] = &parsed.papers[..] else { unreachable!() };
         assert_eq!(a.title, "Distributed Training under Packet Loss");
         assert!(a.authors.is_empty());
         assert_eq!(a.abstract_text, "Abstract one.\nSecond paragraph.");
@@ -248,10 +222,7 @@ Abstract three.
         assert_eq!(b.comments.as_deref(), Some("8 pages, 6 figures"));
         assert_eq!(b.journal_ref.as_deref(), Some("J. Foo 2025"));
         assert_eq!(b.abstract_text, "Abstract two.");
-        assert_eq!(
-            (c.kind, c.title.as_str()),
-            (Kind::Replaced, "Future Resource Bank for ISAC")
-        );
+        assert_eq!((c.kind, c.title.as_str()), (Kind::Replaced, "Future Resource Bank for ISAC"));
         assert_eq!(c.subjects, ["cs.NI"]);
         assert_eq!(a.listing_date.as_deref(), Some("2025-07-11"));
         assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
@@ -265,23 +236,13 @@ Abstract three.
         let parsed = parse(&LAYOUT_B[..cut], "cut.txt").expect("parses");
         assert_eq!(parsed.papers.len(), 2);
         assert_eq!(parsed.papers[1].title, "Helix Parallelism for LLM Decoding");
-        assert!(parsed
-            .warnings
-            .iter()
-            .any(|w| w.contains("cut.txt:6: entry [2]") && w.contains("Subjects")));
+        assert!(parsed.warnings.iter().any(|w| w.contains("cut.txt:6: entry [2]") && w.contains("Subjects")));
 
         // Cut right after a header: that entry is skipped and named.
         let cut = LAYOUT_B.find("-\nTitle: Future").expect("marker");
         let parsed = parse(&LAYOUT_B[..cut], "cut.txt").expect("parses");
         assert_eq!(parsed.papers.len(), 2);
-        assert!(
-            parsed
-                .warnings
-                .iter()
-                .any(|w| w.contains("entry [3] arXiv:2502.08118: skipped")),
-            "{:?}",
-            parsed.warnings
-        );
+        assert!(parsed.warnings.iter().any(|w| w.contains("entry [3] arXiv:2502.08118: skipped")), "{:?}", parsed.warnings);
 
         // Only a header: nothing usable is an error with a line number.
         let err = parse("- [1] arXiv:2507.07114 [pdf, other]\n-\n", "x.txt").unwrap_err();
@@ -299,10 +260,7 @@ Abstract three.
         assert_eq!(parsed.papers[0].authors, ["Jane Doe"]);
         assert!(parsed.papers[0].subjects.is_empty() && parsed.papers[0].primary.is_none());
         let w = parsed.warnings.join("\n");
-        assert!(
-            w.contains("s.txt:1: entry [1] arXiv:2602.00001: no Subjects"),
-            "{w}"
-        );
+        assert!(w.contains("s.txt:1: entry [1] arXiv:2602.00001: no Subjects"), "{w}");
         assert!(w.contains("s.txt:6: entry [2] arXiv:26.1: skipped"), "{w}");
         assert!(w.contains("entries [3]-[4] are missing"), "{w}");
     }
@@ -332,32 +290,21 @@ Abstract three.
         // Without the page chrome the entry headers are enough.
         let bare = &LAYOUT_B[LAYOUT_B.find("- [1]").expect("header")..];
         assert!(looks_like(bare));
-        assert!(looks_like(
-            &LAYOUT_A[LAYOUT_A.find("[1]").expect("header")..]
-        ));
-        let mailing =
-            "\\\\\narXiv:2306.77777\nDate: Wed, 7 Jun 2023\n\nTitle: Fake\nAuthors: A B\n\\\\\n";
+        assert!(looks_like(&LAYOUT_A[LAYOUT_A.find("[1]").expect("header")..]));
+        let mailing = "\\\\\narXiv:2306.77777\nDate: Wed, 7 Jun 2023\n\nTitle: Fake\nAuthors: A B\n\\\\\n";
         assert!(!looks_like(mailing));
-        assert!(!looks_like(
-            "see [3] arXiv:2101.00001 for details, and more text"
-        ));
+        assert!(!looks_like("see [3] arXiv:2101.00001 for details, and more text"));
     }
 
     /// A file of the shared fixtures, which every checkout has at ../shared.
     fn fixture(name: &str) -> String {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/fixtures")
-            .join(name);
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures").join(name);
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
     #[test]
     fn detection_on_shared_fixtures() {
-        for name in [
-            "listings/cs.DC-2026-03-02.txt",
-            "listings/cs.DC-2025-07-11.txt",
-            "listings/cs.DC-2026-03-03.txt",
-        ] {
+        for name in ["listings/cs.DC-2026-03-02.txt", "listings/cs.DC-2025-07-11.txt", "listings/cs.DC-2026-03-03.txt"] {
             let text = fixture(name);
             assert!(looks_like(&text), "{name}");
             // A selection that starts at the first entry, without chrome.
@@ -384,11 +331,7 @@ Abstract three.
         let _ = split_title_authors(&long, "");
         let page = format!("[1] arXiv:2501.00001 [pdf]\nTitle: {long}Subjects: X (cs.DC)\n");
         assert_eq!(parse(&page, "long.txt").expect("parses").papers.len(), 1);
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(20),
-            "{:?}",
-            started.elapsed()
-        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
     }
 
     #[test]
@@ -397,11 +340,7 @@ Abstract three.
                     New submissions (showing 1 of 1 entries) - [2] arXiv:2507.07115 [pdf]\n-\n\
                     Title: TwoSubjects: Performance (cs.PF)\nAbstract two.\n";
         let parsed = parse(text, "h.txt").expect("parses");
-        let abstracts: Vec<&str> = parsed
-            .papers
-            .iter()
-            .map(|p| p.abstract_text.as_str())
-            .collect();
+        let abstracts: Vec<&str> = parsed.papers.iter().map(|p| p.abstract_text.as_str()).collect();
         assert_eq!(abstracts, ["Abstract one.", "Abstract two."]);
     }
 
@@ -420,11 +359,7 @@ Abstract three.
     #[test]
     fn every_prefix_of_a_page_is_safe() {
         let text = fixture("listings/cs.DC-2025-07-11.txt");
-        let ends: Vec<usize> = text
-            .char_indices()
-            .map(|(i, _)| i)
-            .chain([text.len()])
-            .collect();
+        let ends: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
         std::thread::scope(|scope| {
             for part in 0..2 {
                 let (ends, text) = (&ends, &text);

@@ -7,16 +7,13 @@
 //! a title glued in front).
 
 /// Prefixes after which a name has a second capital (McDonald, LeCun).
-pub(super) const CAMEL_PREFIXES: [&str; 17] = [
-    "Mc", "Mac", "Fitz", "De", "Di", "Da", "Du", "Le", "La", "Van", "Von", "Ten", "Ter", "St",
-    "Dal", "Del", "Della",
-];
+pub(super) const CAMEL_PREFIXES: [&str; 17] =
+    ["Mc", "Mac", "Fitz", "De", "Di", "Da", "Du", "Le", "La", "Van", "Von", "Ten", "Ter", "St", "Dal", "Del", "Della"];
 
 /// Lowercase words that occur inside names.
 const PARTICLES: [&str; 35] = [
-    "van", "von", "der", "den", "de", "del", "della", "delle", "dei", "degli", "di", "da",
-    "das", "dos", "do", "du", "la", "le", "lo", "los", "las", "el", "al", "bin", "binti",
-    "bint", "ibn", "ben", "ter", "ten", "te", "zu", "y", "i", "e",
+    "van", "von", "der", "den", "de", "del", "della", "delle", "dei", "degli", "di", "da", "das", "dos", "do", "du", "la", "le", "lo",
+    "los", "las", "el", "al", "bin", "binti", "bint", "ibn", "ben", "ter", "ten", "te", "zu", "y", "i", "e",
 ];
 
 const SUFFIXES: [&str; 9] = ["Jr", "Jr.", "Sr", "Sr.", "II", "III", "IV", "2nd", "3rd"];
@@ -26,9 +23,8 @@ const SUFFIXES: [&str; 9] = ["Jr", "Jr.", "Sr", "Sr.", "II", "III", "IV", "2nd",
 /// name. The first [`TITLE_END_WORDS`] of them cannot end a title
 /// (prepositions can: "…Where It Comes From").
 const NOT_NAMES: [&str; 45] = [
-    "the", "a", "an", "and", "or", "of", "via", "for", "with", "from", "to", "in", "on", "by",
-    "at", "into", "using", "towards", "toward", "through", "without", "beyond", "between",
-    "across", "against", "versus", "is", "are", "how", "what", "why", "when", "where", "which",
+    "the", "a", "an", "and", "or", "of", "via", "for", "with", "from", "to", "in", "on", "by", "at", "into", "using", "towards", "toward",
+    "through", "without", "beyond", "between", "across", "against", "versus", "is", "are", "how", "what", "why", "when", "where", "which",
     "does", "should", "not", "its", "their", "our", "this", "that", "these", "those", "based",
 ];
 const TITLE_END_WORDS: usize = 7;
@@ -45,8 +41,7 @@ fn in_word_list(list: &[&str], word: &str) -> bool {
         return false;
     };
     let lower = word.to_lowercase();
-    let capitalised_or_lower =
-        chars.all(char::is_lowercase) && (first.is_lowercase() || first.is_uppercase());
+    let capitalised_or_lower = chars.all(char::is_lowercase) && (first.is_lowercase() || first.is_uppercase());
     capitalised_or_lower && list.contains(&lower.as_str())
 }
 
@@ -58,9 +53,8 @@ pub(super) fn is_function_word(word: &str) -> bool {
 /// Endings of English nouns and adjectives that no name has; used to
 /// doubt a lone "name" such as "Torch Applications".
 const NOUN_ENDINGS: [&str; 26] = [
-    "tion", "tions", "sion", "sions", "ment", "ments", "ness", "ity", "ities", "ogy", "ics",
-    "ism", "isms", "ware", "ture", "tures", "ysis", "yses", "able", "ible", "ical", "ized",
-    "ised", "ency", "works", "ators",
+    "tion", "tions", "sion", "sions", "ment", "ments", "ness", "ity", "ities", "ogy", "ics", "ism", "isms", "ware", "ture", "tures",
+    "ysis", "yses", "able", "ible", "ical", "ized", "ised", "ency", "works", "ators",
 ];
 
 /// Longer than any one person's name.
@@ -182,12 +176,7 @@ pub(super) const FIRST_NAMES: usize = 8;
 /// personal names (the first `limit` of them, if given); None when any
 /// part is not a name.
 pub(super) fn parse_list(s: &str, limit: Option<usize>) -> Option<List> {
-    let mut list = List {
-        names: Vec::new(),
-        odd_tokens: 0,
-        doubtful: 0,
-        noun_like: false,
-    };
+    let mut list = List { names: Vec::new(), odd_tokens: 0, doubtful: 0, noun_like: false };
     let mut empty_item = false;
     for (i, item) in items(s).enumerate().take(limit.unwrap_or(usize::MAX)) {
         let item = item.trim();
@@ -236,11 +225,7 @@ fn boundary_price(item: &str, kinds: &[Tok]) -> Option<bool> {
     match kinds.first()? {
         Tok::Word | Tok::Initial | Tok::Particle => Some(false),
         Tok::BareInitial => Some(true),
-        Tok::Camel => item
-            .chars()
-            .nth(1)
-            .is_some_and(char::is_lowercase)
-            .then_some(false),
+        Tok::Camel => item.chars().nth(1).is_some_and(char::is_lowercase).then_some(false),
         Tok::Odd | Tok::Suffix | Tok::Bad => None,
     }
 }
@@ -255,25 +240,15 @@ pub(super) fn trailing_names(title: &str) -> usize {
     let Some((last, before)) = items.split_last() else {
         return 0;
     };
-    let run = before
-        .iter()
-        .rev()
-        .take_while(|item| {
-            name_tokens(item.trim()).is_some_and(|k| k.len() >= 2 && check_name(&k).is_some())
-        })
-        .count();
+    let run =
+        before.iter().rev().take_while(|item| name_tokens(item.trim()).is_some_and(|k| k.len() >= 2 && check_name(&k).is_some())).count();
     // The item where the run stops may be the title with the first
     // author glued to it.
-    let glued_first = before
-        .len()
-        .checked_sub(run + 1)
-        .and_then(|i| before.get(i))
-        .is_some_and(|item| ends_with_glued_name(item));
+    let glued_first = before.len().checked_sub(run + 1).and_then(|i| before.get(i)).is_some_and(|item| ends_with_glued_name(item));
     let names = run + usize::from(glued_first);
     // The piece before the cut is part of a name too, when names
     // precede it.
-    let piece =
-        names > 0 && name_tokens(last.trim()).is_some_and(|kinds| check_name(&kinds).is_some());
+    let piece = names > 0 && name_tokens(last.trim()).is_some_and(|kinds| check_name(&kinds).is_some());
     names + usize::from(piece)
 }
 
@@ -294,9 +269,7 @@ fn ends_with_glued_name(item: &str) -> bool {
         is_split_candidate(p, c)
             && title_can_end(&item[..pos], name)
             && name_tokens(name.trim()).is_some_and(|kinds| {
-                kinds.len() >= 2
-                    && matches!(kinds.first(), Some(Tok::Word | Tok::Initial))
-                    && check_name(&kinds).is_some()
+                kinds.len() >= 2 && matches!(kinds.first(), Some(Tok::Word | Tok::Initial)) && check_name(&kinds).is_some()
             })
     })
 }
@@ -306,12 +279,7 @@ fn ends_with_glued_name(item: &str) -> bool {
 fn name_tokens(item: &str) -> Option<Vec<Tok>> {
     let name = strip_affiliations(item)?;
     // "Eric~Granger": a LaTeX tie is a space.
-    Some(
-        name.split(|c: char| c.is_whitespace() || c == '~')
-            .filter(|t| !t.is_empty())
-            .map(classify)
-            .collect(),
-    )
+    Some(name.split(|c: char| c.is_whitespace() || c == '~').filter(|t| !t.is_empty()).map(classify).collect())
 }
 
 /// "John Smith (MIT)" → "John Smith": parenthesised groups may only
@@ -341,9 +309,7 @@ fn check_name(kinds: &[Tok]) -> Option<()> {
     let (first, last) = (kinds.first()?, kinds.last()?);
     let ok = kinds.len() <= 7
         && !kinds.contains(&Tok::Bad)
-        && kinds
-            .iter()
-            .any(|k| matches!(k, Tok::Word | Tok::Camel | Tok::Odd))
+        && kinds.iter().any(|k| matches!(k, Tok::Word | Tok::Camel | Tok::Odd))
         && *last != Tok::Particle
         && *first != Tok::Suffix;
     ok.then_some(())
@@ -375,14 +341,8 @@ fn classify(tok: &str) -> Tok {
         return Tok::Odd;
     }
     // "Zhang†", "Tonderski.", "\"Richie\"": a name word with a mark.
-    let bare = tok
-        .trim_end_matches(MARKS)
-        .trim_end_matches('.')
-        .trim_matches(['"', '“', '”']);
-    if bare != tok
-        && !bare.is_empty()
-        && matches!(classify(bare), Tok::Word | Tok::Camel | Tok::Odd)
-    {
+    let bare = tok.trim_end_matches(MARKS).trim_end_matches('.').trim_matches(['"', '“', '”']);
+    if bare != tok && !bare.is_empty() && matches!(classify(bare), Tok::Word | Tok::Camel | Tok::Odd) {
         return Tok::Odd;
     }
     Tok::Bad
@@ -390,10 +350,7 @@ fn classify(tok: &str) -> Tok {
 
 /// Tokens made of capitals, dots and hyphens: initials or all-caps words.
 fn classify_capitals(tok: &str) -> Option<Tok> {
-    if !tok
-        .chars()
-        .all(|c| c.is_uppercase() || c == '.' || c == '-')
-    {
+    if !tok.chars().all(|c| c.is_uppercase() || c == '.' || c == '-') {
         return None;
     }
     let letters = tok.chars().filter(|c| c.is_uppercase()).count();
@@ -402,11 +359,7 @@ fn classify_capitals(tok: &str) -> Option<Tok> {
         return Some(Tok::Bad);
     }
     if letters == 1 {
-        return Some(if dotted {
-            Tok::Initial
-        } else {
-            Tok::BareInitial
-        });
+        return Some(if dotted { Tok::Initial } else { Tok::BareInitial });
     }
     if dotted {
         // "J.R.R." and "J.-P." dot every letter; "CJ." is not initials.
@@ -418,11 +371,7 @@ fn classify_capitals(tok: &str) -> Option<Tok> {
         }
         return Some(Tok::Initial);
     }
-    Some(if tok.contains('-') {
-        Tok::Bad
-    } else {
-        Tok::Odd
-    })
+    Some(if tok.contains('-') { Tok::Bad } else { Tok::Odd })
 }
 
 /// "Ll.", "Th.", "Chr.": a capital, one to three small letters, a dot.
@@ -432,9 +381,7 @@ fn is_abbreviation(tok: &str) -> bool {
     };
     let mut chars = body.chars();
     let n = body.chars().count();
-    chars.next().is_some_and(char::is_uppercase)
-        && (2..=4).contains(&n)
-        && chars.all(char::is_lowercase)
+    chars.next().is_some_and(char::is_uppercase) && (2..=4).contains(&n) && chars.all(char::is_lowercase)
 }
 
 /// Capitalised words, optionally joined by hyphens or apostrophes, with
@@ -474,21 +421,16 @@ fn is_name_word(tok: &str) -> bool {
         return false;
     }
     let last = segments.len() - 1;
-    segments
-        .iter()
-        .enumerate()
-        .all(|(i, &(before, seg, after))| {
-            // "O'Brien", "Garcia-O'Donnell": a lone capital before an
-            // apostrophe. (Not before a hyphen: "3D-Grounded", "T-Cell".)
-            let lone_capital = seg.chars().count() == 1 && matches!(after, Some('\'' | '’'));
-            // "Montes-y-Gómez", "Graell-i-Amat".
-            let particle = i > 0 && i < last && before == Some('-') && PARTICLES.contains(&seg);
-            // "Squeeze-and-Excitation" is no name; "Cohen-Or", "Yu'an" are.
-            let function_word = before == Some('-')
-                && seg.chars().all(char::is_lowercase)
-                && is_function_word(seg);
-            lone_capital || particle || (is_name_segment(seg, i == 0) && !function_word)
-        })
+    segments.iter().enumerate().all(|(i, &(before, seg, after))| {
+        // "O'Brien", "Garcia-O'Donnell": a lone capital before an
+        // apostrophe. (Not before a hyphen: "3D-Grounded", "T-Cell".)
+        let lone_capital = seg.chars().count() == 1 && matches!(after, Some('\'' | '’'));
+        // "Montes-y-Gómez", "Graell-i-Amat".
+        let particle = i > 0 && i < last && before == Some('-') && PARTICLES.contains(&seg);
+        // "Squeeze-and-Excitation" is no name; "Cohen-Or", "Yu'an" are.
+        let function_word = before == Some('-') && seg.chars().all(char::is_lowercase) && is_function_word(seg);
+        lone_capital || particle || (is_name_segment(seg, i == 0) && !function_word)
+    })
 }
 
 fn is_name_segment(seg: &str, first: bool) -> bool {
@@ -499,21 +441,15 @@ fn is_name_segment(seg: &str, first: bool) -> bool {
     if chars.len() < 2 || !(head.is_uppercase() || (!first && head.is_lowercase())) {
         return false;
     }
-    if !chars
-        .iter()
-        .all(|&c| c.is_alphabetic() || is_combining_mark(c))
-    {
+    if !chars.iter().all(|&c| c.is_alphabetic() || is_combining_mark(c)) {
         return false;
     }
-    let inner_caps: Vec<usize> = (1..chars.len())
-        .filter(|&k| chars[k].is_uppercase())
-        .collect();
+    let inner_caps: Vec<usize> = (1..chars.len()).filter(|&k| chars[k].is_uppercase()).collect();
     match inner_caps.as_slice() {
         [] => true,
         [k] => {
             let prefix: String = chars[..*k].iter().collect();
-            CAMEL_PREFIXES.contains(&prefix.as_str())
-                && chars.get(k + 1).is_some_and(|c| c.is_lowercase())
+            CAMEL_PREFIXES.contains(&prefix.as_str()) && chars.get(k + 1).is_some_and(|c| c.is_lowercase())
         }
         _ => false,
     }
@@ -526,9 +462,7 @@ fn is_name_segment(seg: &str, first: bool) -> bool {
 fn is_camel_word(tok: &str) -> bool {
     let chars: Vec<char> = tok.chars().collect();
     chars.len() >= 3
-        && chars
-            .iter()
-            .all(|&c| c.is_alphabetic() || is_combining_mark(c))
+        && chars.iter().all(|&c| c.is_alphabetic() || is_combining_mark(c))
         && chars.first().is_some_and(|c| c.is_uppercase())
         && chars.last().is_some_and(|c| c.is_lowercase())
         && !chars.windows(3).any(|w| w.iter().all(|c| c.is_uppercase()))
@@ -546,18 +480,13 @@ fn is_odd_word(tok: &str) -> bool {
             return true;
         }
         let chars: Vec<char> = seg.chars().collect();
-        let letters = chars
-            .iter()
-            .all(|&c| c.is_alphabetic() || is_combining_mark(c));
+        let letters = chars.iter().all(|&c| c.is_alphabetic() || is_combining_mark(c));
         let lower = chars.iter().all(|c| !c.is_uppercase());
         let upper = chars.iter().all(|c| !c.is_lowercase());
         let camel = chars.first().is_some_and(|c| c.is_uppercase())
             && chars.last().is_some_and(|c| c.is_lowercase())
             && !chars.windows(3).any(|w| w.iter().all(|c| c.is_uppercase()));
-        chars.len() >= 2
-            && letters
-            && (lower || upper || camel)
-            && !(lower && is_function_word(seg))
+        chars.len() >= 2 && letters && (lower || upper || camel) && !(lower && is_function_word(seg))
     })
 }
 
@@ -567,9 +496,7 @@ fn is_combining_mark(c: char) -> bool {
 
 fn is_noun_like(tok: &str) -> bool {
     let lower = tok.to_lowercase();
-    NOUN_ENDINGS
-        .iter()
-        .any(|end| lower.ends_with(end) && lower.chars().count() >= end.chars().count() + 3)
+    NOUN_ENDINGS.iter().any(|end| lower.ends_with(end) && lower.chars().count() >= end.chars().count() + 3)
 }
 
 /// A name starts with a capital glued to the title's last character, or
@@ -579,15 +506,12 @@ pub(super) fn is_split_candidate(prev: char, c: char) -> bool {
     if prev.is_whitespace() {
         return false;
     }
-    c.is_uppercase()
-        || (c.is_lowercase() && matches!(prev, ')' | '?' | '!' | '"' | '”' | '’' | ']'))
+    c.is_uppercase() || (c.is_lowercase() && matches!(prev, ')' | '?' | '!' | '"' | '”' | '’' | ']'))
 }
 
 /// Characters a title does not end with: a hyphen or an opening bracket
 /// means the cut is inside a word or a group.
-const NOT_TITLE_ENDS: [char; 19] = [
-    '-', '‐', '–', '—', '/', '\\', ',', ':', ';', '(', '[', '{', '&', '=', '_', '^', '|', '~', '@',
-];
+const NOT_TITLE_ENDS: [char; 19] = ['-', '‐', '–', '—', '/', '\\', ',', ':', ';', '(', '[', '{', '&', '=', '_', '^', '|', '~', '@'];
 
 /// Whether `title` (with `authors` glued after it) can be a complete title.
 pub(super) fn title_can_end(title: &str, authors: &str) -> bool {
@@ -625,11 +549,7 @@ pub(super) fn title_can_end(title: &str, authors: &str) -> bool {
     // "3D", "CoT", "MoE", "IoT" ("3|D Reconstruction", "Co|T Reasoning"),
     // not the initial of an author ("…LearningM Rita Verdelho").
     if a.is_some_and(char::is_uppercase) && !name_follows {
-        let piece = fragment
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphabetic())
-            .count();
+        let piece = fragment.chars().rev().take_while(|c| c.is_alphabetic()).count();
         if last.is_numeric() || piece < 3 {
             return false;
         }
@@ -653,9 +573,7 @@ fn ends_with_dotted_capital(fragment: &str) -> bool {
     let mut chars = fragment.chars().rev();
     chars.next() == Some('.')
         && chars.next().is_some_and(char::is_uppercase)
-        && chars
-            .next()
-            .is_none_or(|c| c == '.' || !c.is_alphanumeric())
+        && chars.next().is_none_or(|c| c == '.' || !c.is_alphanumeric())
 }
 
 fn brackets_balanced(s: &str) -> bool {
@@ -694,13 +612,9 @@ mod tests {
             "John Smith: A Study",
         ] {
             let list = parse_list(s, None);
-            assert!(
-                list.as_ref().is_none_or(|l| !l.is_convincing()),
-                "{s:?} → {list:?}"
-            );
+            assert!(list.as_ref().is_none_or(|l| !l.is_convincing()), "{s:?} → {list:?}");
         }
-        let list =
-            parse_list("Wei ZHANG, Li WANG and Jo Bloggs (MIT)", None).expect("names");
+        let list = parse_list("Wei ZHANG, Li WANG and Jo Bloggs (MIT)", None).expect("names");
         assert_eq!(list.names, ["Wei ZHANG", "Li WANG", "Jo Bloggs (MIT)"]);
     }
 }

@@ -72,20 +72,15 @@ pub(super) fn find_header(line: &str) -> Option<(&str, u32, &str, Kind)> {
     Some((before, number, id, kind))
 }
 
-const SECTION_NAMES: &str =
-    r"(?:New submissions|Cross submissions|Cross-lists|Replacement submissions|Replacements)";
+const SECTION_NAMES: &str = r"(?:New submissions|Cross submissions|Cross-lists|Replacement submissions|Replacements)";
 
 /// A section heading on its own line, in the current ("New submissions
 /// (showing 6 of 6 entries)") or the older ("Cross-lists for Fri, 11 Jul
 /// 25") wording.
 fn is_section_heading(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(&format!(
-            r"^{SECTION_NAMES}(?:\s*\(showing [^()]*\)|\s+for\s+.{{0,40}})?$"
-        ))
-        .expect("static regex")
-    });
+    let re =
+        RE.get_or_init(|| Regex::new(&format!(r"^{SECTION_NAMES}(?:\s*\(showing [^()]*\)|\s+for\s+.{{0,40}})?$")).expect("static regex"));
     re.is_match(line.trim())
 }
 
@@ -94,10 +89,7 @@ fn is_section_heading(line: &str) -> bool {
 fn strip_glued_heading(line: &str) -> Option<&str> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
-        Regex::new(&format!(
-            r"\S\s*({SECTION_NAMES}\s*\(showing \d+ of \d+ entries\)|Total of \d+ entries)\s*$"
-        ))
-        .expect("static regex")
+        Regex::new(&format!(r"\S\s*({SECTION_NAMES}\s*\(showing \d+ of \d+ entries\)|Total of \d+ entries)\s*$")).expect("static regex")
     });
     let caps = re.captures(line)?;
     Some(&line[..caps.get(1)?.start()])
@@ -122,9 +114,7 @@ pub(in crate::listing) fn listing_date(text: &str) -> Option<String> {
         Regex::new(r"(?:Showing new listings|New submissions) for\s+(?:[A-Za-z]+,?\s+)?(\d{1,2})\s+([A-Za-z]{3,9})\s+(\d{2}|\d{4})\b")
             .expect("static regex")
     });
-    const MONTHS: [&str; 12] = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ];
+    const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
     let caps = re.captures(text)?;
     let day: u32 = caps.get(1)?.as_str().parse().ok()?;
     let month_name = caps.get(2)?.as_str().to_ascii_lowercase();
@@ -155,16 +145,8 @@ pub(super) fn scan_page(text: &str) -> Page<'_> {
                 }
                 entries.push(entry);
             }
-            let header = Header {
-                number,
-                raw_id: id.to_string(),
-                kind,
-                line: no,
-            };
-            current = Some(RawEntry {
-                header,
-                body: Vec::new(),
-            });
+            let header = Header { number, raw_id: id.to_string(), kind, line: no };
+            current = Some(RawEntry { header, body: Vec::new() });
             continue;
         }
         if is_terminator(raw) {
@@ -187,11 +169,7 @@ pub(super) fn scan_page(text: &str) -> Page<'_> {
     }
     let open_end = current.is_some();
     entries.extend(current);
-    Page {
-        date: listing_date(text),
-        entries,
-        open_end,
-    }
+    Page { date: listing_date(text), entries, open_end }
 }
 
 /// Lines that carry nothing: blanks and the lone "-" that layout B puts
