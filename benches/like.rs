@@ -76,7 +76,8 @@ fn bench(c: &mut Criterion) {
             out.stdout.len()
         })
     });
-    let has_seeds = !paperscout::profile::list(lib.store.conn(), "default").unwrap().is_empty();
+    let default = paperscout::library::store::ProfileKey::of(None, "default");
+    let has_seeds = !paperscout::profile::list(lib.store.conn(), &default).unwrap().is_empty();
     if has_seeds {
         g.bench_function("daily_process_start_to_output", |b| {
             b.iter(|| {

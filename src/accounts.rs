@@ -7,6 +7,7 @@
 //! reach another's rows, and a library without accounts keeps its plain
 //! names unchanged.
 
+use crate::library::store::ProfileKey;
 use anyhow::{bail, Context, Result};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
@@ -47,24 +48,6 @@ pub fn check_password(password: &str) -> Result<()> {
     Ok(())
 }
 
-/// The profile `name` of `user` as the profile tables store it.
-pub fn profile_key(user: Option<&str>, name: &str) -> String {
-    match user {
-        Some(u) => format!("{u}/{name}"),
-        None => name.to_string(),
-    }
-}
-
-/// The profile names of `user` (or, for `None`, of the library's single
-/// user), from keys as stored.
-pub fn own_profile(user: Option<&str>, key: &str) -> Option<String> {
-    match (user, key.split_once('/')) {
-        (Some(u), Some((owner, name))) if owner == u => Some(name.to_string()),
-        (None, None) => Some(key.to_string()),
-        _ => None,
-    }
-}
-
 fn has_table(conn: &Connection, table: &str) -> Result<bool> {
     Ok(conn.query_row("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", [table], |_| Ok(())).optional()?.is_some())
 }
@@ -81,7 +64,7 @@ pub fn names(conn: &Connection) -> Result<Vec<String>> {
 
 /// The profile a command acts on: `name` of `user`, else of the only
 /// account, else (a library without accounts) `name` itself.
-pub fn profile_for(conn: &Connection, user: Option<&str>, name: &str) -> Result<String> {
+pub fn profile_for(conn: &Connection, user: Option<&str>, name: &str) -> Result<ProfileKey> {
     crate::profile::check_profile_name(name)?;
     let users = names(conn)?;
     match user {
@@ -90,11 +73,11 @@ pub fn profile_for(conn: &Connection, user: Option<&str>, name: &str) -> Result<
             if !users.iter().any(|x| x == u) {
                 bail!("no user {u:?} in this library; add one with `paperscout user add {u}`");
             }
-            Ok(profile_key(Some(u), name))
+            Ok(ProfileKey::of(Some(u), name))
         }
         None => match users.as_slice() {
-            [] => Ok(name.to_string()),
-            [only] => Ok(profile_key(Some(only), name)),
+            [] => Ok(ProfileKey::of(None, name)),
+            [only] => Ok(ProfileKey::of(Some(only), name)),
             many => bail!("this library has {} accounts ({}): say whose profile with --user NAME", many.len(), many.join(", ")),
         },
     }
@@ -130,18 +113,18 @@ pub fn add(conn: &mut Connection, name: &str, password: &str, now: &str) -> Resu
     }
     let mut adopted = Vec::new();
     if first {
-        adopted = crate::profile::names(&tx)?.into_iter().filter(|p| !p.contains('/')).collect();
+        adopted = crate::profile::names(&tx)?.into_iter().filter(|p| !p.is_owned()).map(|p| p.to_string()).collect();
         for table in PROFILE_TABLES {
             tx.execute(&format!("UPDATE {table} SET profile = ?1 || '/' || profile WHERE instr(profile, '/') = 0"), [name])?;
         }
         // `names` always offers `default`; it is adopted only if it held rows.
-        adopted.retain(|p| profile_has_rows(&tx, &profile_key(Some(name), p)).unwrap_or(false));
+        adopted.retain(|p| profile_has_rows(&tx, &ProfileKey::of(Some(name), p)).unwrap_or(false));
     }
     tx.commit()?;
     Ok(adopted)
 }
 
-fn profile_has_rows(conn: &Connection, key: &str) -> Result<bool> {
+fn profile_has_rows(conn: &Connection, key: &ProfileKey) -> Result<bool> {
     for table in PROFILE_TABLES {
         let n: i64 = conn.query_row(&format!("SELECT count(*) FROM {table} WHERE profile = ?1"), [key], |r| r.get(0))?;
         if n > 0 {

@@ -534,8 +534,13 @@ pub struct ScopeArgs {
 }
 
 impl ScopeArgs {
-    pub fn scope(&self) -> crate::workflow::neighbours::Scope {
-        crate::workflow::neighbours::Scope { since: self.since.clone(), until: self.until.clone(), category: self.category.clone() }
+    pub fn scope(&self) -> anyhow::Result<crate::workflow::neighbours::Scope> {
+        use crate::workflow::neighbours::parse_day;
+        Ok(crate::workflow::neighbours::Scope {
+            since: self.since.as_deref().map(parse_day).transpose()?,
+            until: self.until.as_deref().map(parse_day).transpose()?,
+            category: self.category.clone(),
+        })
     }
 }
 

@@ -6,7 +6,7 @@ fn main() -> std::process::ExitCode {
         // `paperscout parse … | head`: the reader has what it wanted.
         Err(e) if paperscout::commands::is_broken_pipe(&e) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            paperscout::messages::error(format_args!("{e:#}"));
             std::process::ExitCode::FAILURE
         }
     }

@@ -44,6 +44,32 @@ impl fmt::Display for Kind {
     }
 }
 
+/// A calendar day as listings are dated and readers name them:
+/// `2026-03-02`, and only a day the calendar has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Day(chrono::NaiveDate);
+
+impl Day {
+    /// `YYYY-MM-DD`, strictly (no other separators, no time).
+    pub fn parse(s: &str) -> Option<Day> {
+        let b = s.as_bytes();
+        let shaped = b.len() == 10 && b.iter().enumerate().all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() });
+        shaped.then(|| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok().map(Day)).flatten()
+    }
+}
+
+impl fmt::Display for Day {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.format("%Y-%m-%d"))
+    }
+}
+
+impl Serialize for Day {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// An arXiv identifier split into its stable part and optional version:
 /// `2603.00356v2` → (`2603.00356`, Some(2)); `astro-ph/0601001` → (…, None).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

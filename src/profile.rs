@@ -2,11 +2,12 @@
 //! from arXiv ids, BibTeX and CSL-JSON exports (Zotero, JabRef), lists of ids
 //! or free text, and kept per named profile in the library.
 
-use crate::library::store::text_hash;
+use crate::error::{Kind, Kinded};
+use crate::library::store::{profiles, text_hash, ProfileKey};
 use crate::library::Library;
 use crate::paper::{embedding_text, ArxivId};
 use anyhow::{bail, Context, Result};
-use rusqlite::{params, Connection};
+use rusqlite::Connection;
 use seed_files::SeedFile;
 use std::path::Path;
 
@@ -17,20 +18,29 @@ pub mod zotero;
 
 pub use seed_files::{parse_bibtex, parse_csl_json, parse_id_list, SeedInput};
 
-/// A stored seed.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Seed {
-    pub key: String,
-    pub title: String,
-    #[serde(rename = "abstract")]
-    pub abstract_text: String,
-    #[serde(skip)]
-    pub text_hash: Vec<u8>,
-    pub weight: f32,
-    pub negative: bool,
-    pub added: String,
-    pub origin: String,
+/// What the profile stage refuses, with its kind (crate::error).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{name:?} is not a profile name: use letters, digits, '-', '_' or '.' (at most 64)")]
+    BadName { name: String },
+    /// A seed named by an id the library does not have.
+    #[error("{id} is not in the library; ingest a listing that has it, or give its text with --title (and --abstract)")]
+    NotInLibrary { id: String },
+    /// The same, named on line `at` (`file:line`) of an id list.
+    #[error("{at}: {id} is not in the library; ingest a listing that has it first")]
+    ListedNotInLibrary { at: String, id: String },
 }
+
+impl Kinded for Error {
+    fn kind(&self) -> Kind {
+        match self {
+            Error::BadName { .. } => Kind::BadInput,
+            Error::NotInLibrary { .. } | Error::ListedNotInLibrary { .. } => Kind::NotFound,
+        }
+    }
+}
+
+pub use crate::library::store::profiles::Seed;
 
 /// Reads each item: a file (BibTeX, CSL-JSON or a list of ids, told apart by
 /// content; only when `files`, which a request from the network never is)
@@ -63,9 +73,7 @@ pub fn read_items(
                 date: None,
             }),
             (Some(seed), None) => out.push(seed),
-            (None, None) => {
-                bail!("{} is not in the library; ingest a listing that has it, or give its text with --title (and --abstract)", id.id)
-            }
+            (None, None) => return Err(Error::NotInLibrary { id: id.id }.into()),
         }
     }
     Ok(out)
@@ -98,7 +106,7 @@ pub fn seeds_of(file: SeedFile, source: &str, lib: &Library) -> Result<Vec<SeedI
             for (line_no, id) in ids {
                 match lookup(lib, &id.id)? {
                     Some(s) => seeds.push(s),
-                    None => bail!("{source}:{line_no}: {} is not in the library; ingest a listing that has it first", id.id),
+                    None => return Err(Error::ListedNotInLibrary { at: format!("{source}:{line_no}"), id: id.id }.into()),
                 }
             }
             seeds
@@ -152,7 +160,7 @@ pub struct Added {
     pub updated: usize,
 }
 
-pub fn add(conn: &Connection, profile: &str, seeds: &[SeedInput], weight: f32, negative: bool, now: &str) -> Result<Added> {
+pub fn add(conn: &Connection, profile: &ProfileKey, seeds: &[SeedInput], weight: f32, negative: bool, now: &str) -> Result<Added> {
     let mut order: Vec<&SeedInput> = seeds.iter().collect();
     order.sort_by_cached_key(|s| recency(s));
     let start = chrono::DateTime::parse_from_rfc3339(now).ok();
@@ -162,57 +170,39 @@ pub fn add(conn: &Connection, profile: &str, seeds: &[SeedInput], weight: f32, n
         }
         None => now.to_string(),
     };
-    let mut stmt = conn.prepare_cached(
-        "INSERT INTO seeds (profile, key, title, abstract, text_hash, weight, negative, added, origin)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-         ON CONFLICT(profile, key) DO UPDATE SET title = ?3, abstract = ?4, text_hash = ?5,
-         weight = ?6, negative = ?7, origin = ?9",
-    )?;
-    let mut known = conn.prepare_cached("SELECT 1 FROM seeds WHERE profile = ?1 AND key = ?2")?;
     let mut added = Added { new: 0, updated: 0 };
     for (i, s) in order.into_iter().enumerate() {
-        let hash = text_hash(&embedding_text(&s.title, &s.abstract_text));
-        if known.exists(params![profile, s.key])? {
+        if profiles::has_seed(conn, profile, &s.key)? {
             added.updated += 1;
         } else {
             added.new += 1;
         }
-        stmt.execute(params![profile, s.key, s.title, s.abstract_text, hash, weight, negative, stamp(i), s.origin])?;
+        let seed = Seed {
+            key: s.key.clone(),
+            title: s.title.clone(),
+            abstract_text: s.abstract_text.clone(),
+            text_hash: text_hash(&embedding_text(&s.title, &s.abstract_text)),
+            weight,
+            negative,
+            added: stamp(i),
+            origin: s.origin.clone(),
+        };
+        profiles::put_seed(conn, profile, &seed)?;
     }
     Ok(added)
 }
 
-pub fn list(conn: &Connection, profile: &str) -> Result<Vec<Seed>> {
-    let mut stmt = conn.prepare(
-        "SELECT key, title, abstract, text_hash, weight, negative, added, origin FROM seeds
-         WHERE profile = ?1 ORDER BY added DESC, key",
-    )?;
-    let rows = stmt.query_map([profile], |r| {
-        Ok(Seed {
-            key: r.get(0)?,
-            title: r.get(1)?,
-            abstract_text: r.get(2)?,
-            text_hash: r.get(3)?,
-            weight: r.get::<_, f64>(4)? as f32,
-            negative: r.get(5)?,
-            added: r.get(6)?,
-            origin: r.get(7)?,
-        })
-    })?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+pub fn list(conn: &Connection, profile: &ProfileKey) -> Result<Vec<Seed>> {
+    profiles::seeds(conn, profile)
 }
 
 /// Removes seeds by key (arXiv ids may carry a version), and their ratings;
 /// returns the keys not found.
-pub fn remove(conn: &Connection, profile: &str, keys: &[String]) -> Result<Vec<String>> {
+pub fn remove(conn: &Connection, profile: &ProfileKey, keys: &[String]) -> Result<Vec<String>> {
     let mut missing = Vec::new();
     for key in keys {
         let key_norm = ArxivId::parse(key).map(|a| a.id).unwrap_or_else(|| key.clone());
-        let n = conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2", params![profile, key_norm])?;
-        conn.execute("DELETE FROM seed_sources WHERE profile = ?1 AND key = ?2", params![profile, key_norm])?;
-        // A removed seed forgets the rating that made it, so the two never disagree.
-        conn.execute("DELETE FROM ratings WHERE profile = ?1 AND id = ?2", params![profile, key_norm])?;
-        if n == 0 {
+        if !profiles::remove_seed(conn, profile, &key_norm)? {
             missing.push(key.clone());
         }
     }
@@ -220,68 +210,50 @@ pub fn remove(conn: &Connection, profile: &str, keys: &[String]) -> Result<Vec<S
 }
 
 /// Changes a seed's weight; false when the profile has no such seed.
-pub fn set_weight(conn: &Connection, profile: &str, key: &str, weight: f32) -> Result<bool> {
+pub fn set_weight(conn: &Connection, profile: &ProfileKey, key: &str, weight: f32) -> Result<bool> {
     if !(weight.is_finite() && weight > 0.0 && weight <= 100.0) {
         bail!("a seed's weight is a number above 0 and at most 100, not {weight}");
     }
-    let n = conn.execute("UPDATE seeds SET weight = ?3 WHERE profile = ?1 AND key = ?2", params![profile, key, weight])?;
-    Ok(n > 0)
+    profiles::set_seed_weight(conn, profile, key, weight)
 }
 
 /// Moves a seed (and its rating, if it came from one) to another profile,
 /// replacing a seed with the same key there. False when there is no such seed.
-/// Both are profiles as stored (see `accounts::profile_key`), checked by the caller.
-pub fn move_seed(conn: &Connection, from: &str, key: &str, to: &str) -> Result<bool> {
-    if from == to {
-        return Ok(conn
-            .query_row("SELECT count(*) FROM seeds WHERE profile = ?1 AND key = ?2", params![from, key], |r| r.get::<_, i64>(0))?
-            > 0);
-    }
-    conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2", params![to, key])?;
-    let n = conn.execute("UPDATE seeds SET profile = ?3 WHERE profile = ?1 AND key = ?2", params![from, key, to])?;
-    // A moved seed is the user's now: no sync of either profile removes it.
-    conn.execute("DELETE FROM seed_sources WHERE (profile = ?1 OR profile = ?3) AND key = ?2", params![from, key, to])?;
-    if n > 0 {
-        conn.execute("DELETE FROM ratings WHERE profile = ?1 AND id = ?2", params![to, key])?;
-        conn.execute("UPDATE ratings SET profile = ?3 WHERE profile = ?1 AND id = ?2", params![from, key, to])?;
-    }
-    Ok(n > 0)
+pub fn move_seed(conn: &Connection, from: &ProfileKey, key: &str, to: &ProfileKey) -> Result<bool> {
+    profiles::move_seed(conn, from, key, to)
 }
 
 /// Profile names appear in URLs and file names: keep them plain.
 pub fn check_profile_name(name: &str) -> Result<()> {
     if name.is_empty() || name.len() > 64 || !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) {
-        bail!("{name:?} is not a profile name: use letters, digits, '-', '_' or '.' (at most 64)");
+        return Err(Error::BadName { name: name.to_string() }.into());
     }
     Ok(())
 }
 
 /// Every profile that has seeds, ratings or filters, and `default`.
-pub fn names(conn: &Connection) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT profile FROM seeds UNION SELECT profile FROM ratings UNION SELECT profile FROM filters
-         UNION SELECT 'default' ORDER BY 1",
-    )?;
-    let rows = stmt.query_map([], |r| r.get(0))?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+pub fn names(conn: &Connection) -> Result<Vec<ProfileKey>> {
+    profiles::profile_keys(conn)
+}
+
+/// The profiles of `user` (`None`: a library without accounts) by the
+/// names they see, with `always` first when it holds nothing yet.
+pub fn names_for(conn: &Connection, user: Option<&str>, always: &str) -> Result<Vec<String>> {
+    let mut names: Vec<String> = names(conn)?.iter().filter_map(|k| k.name_for(user).map(str::to_string)).collect();
+    if !names.iter().any(|n| n == always) {
+        names.insert(0, always.to_string());
+    }
+    Ok(names)
 }
 
 /// Seeds of `profile` whose text has no vector for `model`: (hash, text).
-pub fn missing_vectors(conn: &Connection, profile: &str, model: &str) -> Result<Vec<(Vec<u8>, String)>> {
-    let mut stmt = conn.prepare(
-        "SELECT s.text_hash, s.title, s.abstract FROM seeds s WHERE s.profile = ?1 AND NOT EXISTS
-         (SELECT 1 FROM vectors v WHERE v.model = ?2 AND v.text_hash = s.text_hash)",
-    )?;
-    let rows = stmt.query_map(params![profile, model], |r| {
-        let (t, a): (String, String) = (r.get(1)?, r.get(2)?);
-        Ok((r.get::<_, Vec<u8>>(0)?, embedding_text(&t, &a)))
-    })?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+pub fn missing_vectors(conn: &Connection, profile: &ProfileKey, model: &str) -> Result<Vec<(Vec<u8>, String)>> {
+    Ok(profiles::seeds_without_vector(conn, profile, model)?.into_iter().map(|(hash, t, a)| (hash, embedding_text(&t, &a))).collect())
 }
 
 /// Embeds the profile's seeds that have no vector for `embedder`'s model,
 /// which must be the library's. Returns how many were embedded.
-pub fn embed_missing(lib: &mut Library, profile: &str, embedder: &dyn crate::embed::Embedder) -> Result<usize> {
+pub fn embed_missing(lib: &mut Library, profile: &ProfileKey, embedder: &dyn crate::embed::Embedder) -> Result<usize> {
     let id = embedder.model_id().to_string();
     let known = lib.store.default_model()?;
     if let Some(k) = known.as_deref().filter(|k| *k != id) {
@@ -316,15 +288,17 @@ mod tests {
             |key: &str| SeedInput { key: key.into(), title: key.into(), abstract_text: String::new(), origin: "t".into(), date: None };
         let ids = ["2401.00001", "2507.07400", "astro-ph/0601001", "2507.00012"];
         let seeds: Vec<SeedInput> = ids.iter().map(|k| seed(k)).collect();
-        add(store.conn(), "p", &seeds, 1.0, false, "2026-03-01T10:00:00Z").unwrap();
-        let keys = |store: &crate::library::store::Store| list(store.conn(), "p").unwrap().into_iter().map(|s| s.key).collect::<Vec<_>>();
+        add(store.conn(), &ProfileKey::of(None, "p"), &seeds, 1.0, false, "2026-03-01T10:00:00Z").unwrap();
+        let keys = |store: &crate::library::store::Store| {
+            list(store.conn(), &ProfileKey::of(None, "p")).unwrap().into_iter().map(|s| s.key).collect::<Vec<_>>()
+        };
         assert_eq!(keys(&store), ["2507.07400", "2507.00012", "2401.00001", "astro-ph/0601001"]);
         // A later addition comes first, however old its paper.
-        add(store.conn(), "p", &[seed("1501.00001")], 1.0, false, "2026-03-02T09:00:00Z").unwrap();
+        add(store.conn(), &ProfileKey::of(None, "p"), &[seed("1501.00001")], 1.0, false, "2026-03-02T09:00:00Z").unwrap();
         assert_eq!(keys(&store)[0], "1501.00001");
 
         // The decayed mean then weights the newest paper of one addition most.
-        let listed = list(store.conn(), "p").unwrap();
+        let listed = list(store.conn(), &ProfileKey::of(None, "p")).unwrap();
         let vectors: Vec<crate::rank::SeedVector> = listed
             .iter()
             .map(|s| crate::rank::SeedVector {
@@ -352,8 +326,8 @@ mod tests {
                    @misc{c, title = {C}, year = {2024}, month = {jun}}";
         let seeds = parse_bibtex(bib, "z.bib").unwrap();
         assert_eq!(seeds.iter().map(|s| s.date.as_deref()).collect::<Vec<_>>(), [Some("2024-01-05"), Some("2025-02-01"), Some("2024-06")]);
-        add(store.conn(), "q", &seeds, 1.0, false, "2026-03-03T09:00:00Z").unwrap();
-        let q: Vec<String> = list(store.conn(), "q").unwrap().into_iter().map(|s| s.title).collect();
+        add(store.conn(), &ProfileKey::of(None, "q"), &seeds, 1.0, false, "2026-03-03T09:00:00Z").unwrap();
+        let q: Vec<String> = list(store.conn(), &ProfileKey::of(None, "q")).unwrap().into_iter().map(|s| s.title).collect();
         assert_eq!(q, ["B", "C", "A"]);
     }
 }

@@ -1,40 +1,44 @@
 use crate::cli::DailyArgs;
+use crate::library::store::ProfileKey;
 use crate::library::{self, Library};
 use crate::mail;
 use crate::report::{self, DigestFormat};
 use crate::workflow::day;
 use crate::workflow::digest::{self, DayOptions, Digest};
+use crate::workflow::neighbours;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::time::Instant;
 
-pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
+pub fn run(args: &DailyArgs, profile: &ProfileKey, verbose: bool) -> Result<()> {
     let start = Instant::now();
     // Checked before any fetching or ranking: a typo costs nothing.
     let links = links(args)?;
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     let mut file_day = None;
     if !args.fetch.is_empty() {
-        match day::fetch_day(&args.fetch, &args.fetch_opts, &dir, &args.model, &args.profile, verbose)? {
+        match day::fetch_day(&args.fetch, &args.fetch_opts, &dir, &args.model, profile, verbose)? {
             Some(d) => file_day = Some(d),
             // No announcements today: the message is out, and there is no new digest.
             None => return Ok(()),
         }
     }
     if !args.files.is_empty() {
-        file_day = day::ingest_day_files(&args.files, &dir, &args.model, &args.profile, verbose)?;
+        file_day = day::ingest_day_files(&args.files, &dir, &args.model, profile, verbose)?;
     }
     let lib = Library::open_read(&dir)?;
-    let days = digest::choose_days(&lib, args.since.as_deref(), args.date.as_deref(), file_day)?;
+    let since = args.since.as_deref().map(neighbours::parse_day).transpose()?;
+    let date = args.date.as_deref().map(neighbours::parse_day).transpose()?;
+    let days = digest::choose_days(&lib, since, date, file_day)?;
     let model = lib.store.default_model()?.context("the library holds no vectors yet")?;
     let flat = lib.flat_vectors(&model)?;
     let words = digest::words_for(lib.lexical()?.as_ref());
-    let digest = digest::rank_days(&lib, &flat, &words, &days, &options(args))?;
+    let digest = digest::rank_days(&lib, &flat, &words, &days, &options(args, profile))?;
     if digest.cold {
-        bail!("profile {:?} has no liked seeds; add some with `paperscout seed add ID|FILE|--text …` or rate papers", args.profile);
+        bail!("profile {:?} has no liked seeds; add some with `paperscout seed add ID|FILE|--text …` or rate papers", profile.as_str());
     }
     if verbose {
-        eprintln!("ranked {} entries in {:.0} ms", digest.candidates, start.elapsed().as_secs_f64() * 1e3);
+        crate::messages::note(format_args!("ranked {} entries in {:.0} ms", digest.candidates, start.elapsed().as_secs_f64() * 1e3));
     }
     let buf = report::render(args.format, &digest, &links)?;
     match &args.out {
@@ -56,7 +60,7 @@ pub fn run(args: &DailyArgs, verbose: bool) -> Result<()> {
         let delivery = mail::Delivery { smtp: args.smtp.as_deref(), from: args.mail_from.as_deref(), to: &args.mail_to };
         mail::send(&delivery, letter(&digest, &links)?)?;
         if verbose {
-            eprintln!("mailed {} picks to {}", digest.picks.len(), args.mail_to.join(", "));
+            crate::messages::note(format_args!("mailed {} picks to {}", digest.picks.len(), args.mail_to.join(", ")));
         }
     }
     Ok(())
@@ -85,9 +89,9 @@ fn links(args: &DailyArgs) -> Result<report::Links> {
     })
 }
 
-pub fn options(args: &DailyArgs) -> DayOptions {
+pub fn options(args: &DailyArgs, profile: &ProfileKey) -> DayOptions {
     DayOptions {
-        profile: args.profile.clone(),
+        profile: profile.clone(),
         method: args.method,
         include: args.include.clone(),
         top: args.top,

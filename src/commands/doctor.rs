@@ -23,7 +23,7 @@ pub fn run(args: &DoctorArgs) -> Result<()> {
     let problems = lib.store.integrity_check().map_err(advise)?;
     if !problems.is_empty() {
         for p in &problems {
-            eprintln!("database: {p}");
+            crate::messages::note(format_args!("database: {p}"));
         }
         bail!("the library database at {} is damaged; {RECOVER}", dir.display());
     }

@@ -120,7 +120,11 @@ pub fn run(args: &EmbedArgs, verbose: bool) -> Result<()> {
     bar.finish_and_clear();
     if verbose {
         let secs = start.elapsed().as_secs_f64();
-        eprintln!("embedded {done} texts in {secs:.2} s ({:.1} texts/s) with {}", done as f64 / secs.max(1e-9), embedder.model_id());
+        crate::messages::note(format_args!(
+            "embedded {done} texts in {secs:.2} s ({:.1} texts/s) with {}",
+            done as f64 / secs.max(1e-9),
+            embedder.model_id()
+        ));
     }
     Ok(())
 }

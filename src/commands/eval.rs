@@ -153,7 +153,7 @@ fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], 
     let vectors = embedder.embed(&refs, &|done| bar.set_position(done as u64))?;
     bar.finish_and_clear();
     if verbose {
-        eprintln!("embedded {} papers in {:.1}s", texts.len(), library::secs(start));
+        crate::messages::note(format_args!("embedded {} papers in {:.1}s", texts.len(), library::secs(start)));
     }
     let by_id: HashMap<String, Vec<f32>> = ids.iter().cloned().zip(vectors).collect();
     // Document frequencies over the whole collection, as a library of these
@@ -311,7 +311,7 @@ fn run_history(args: &EvalHistoryArgs, verbose: bool) -> Result<()> {
     let start = Instant::now();
     let report = history::run(&lib, history::Options { cases: args.cases, seed: args.seed })?;
     if verbose {
-        eprintln!("replayed {} cases in {:.1}s", report.cases, library::secs(start));
+        crate::messages::note(format_args!("replayed {} cases in {:.1}s", report.cases, library::secs(start)));
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

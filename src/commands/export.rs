@@ -30,7 +30,10 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     std::fs::rename(&tmp, &args.file).with_context(|| format!("cannot write {}", args.file.display()))?;
     let papers = lib.store.count("SELECT count(*) FROM papers")? as usize;
     if papers > written {
-        eprintln!("warning: {} paper(s) have no vector from {model} and were left out; `paperscout ingest` embeds them", papers - written);
+        crate::messages::warning(format_args!(
+            "{} paper(s) have no vector from {model} and were left out; `paperscout ingest` embeds them",
+            papers - written
+        ));
     }
     println!("{written} papers with {dim}-dimensional vectors from {model} in {:.1}s ({})", library::secs(start), args.file.display());
     Ok(())
@@ -38,7 +41,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
 
 /// The text hash of one vector of `model`, to learn its dimension.
 fn first_hash(lib: &Library, model: &str) -> Result<Vec<u8>> {
-    Ok(lib.store.conn().query_row("SELECT text_hash FROM vectors WHERE model = ?1 LIMIT 1", [model], |r| r.get(0))?)
+    lib.store.a_vector_hash(model)?.with_context(|| format!("the library holds no vector of {model}"))
 }
 
 fn write_parquet(lib: &Library, model: &str, dim: usize, path: &std::path::Path) -> Result<usize> {

@@ -31,7 +31,7 @@ pub fn run(args: &FetchArgs, verbose: bool) -> Result<()> {
         report::json::write_papers(&mut buf, &papers)?;
         write_whole(path, &buf)?;
         if verbose {
-            eprintln!("{} paper(s) written to {}", papers.len(), path.display());
+            crate::messages::note(format_args!("{} paper(s) written to {}", papers.len(), path.display()));
         }
     }
     if args.ingest {
@@ -89,7 +89,7 @@ fn harvest(args: &FetchArgs, spec: &[String], verbose: bool) -> Result<()> {
         }
     }
     if done.skipped > 0 {
-        eprintln!("warning: oai: {} record(s) skipped (reasons above)", done.skipped);
+        crate::messages::warning(format_args!("oai: {} record(s) skipped (reasons above)", done.skipped));
     }
     if done.records == 0 {
         anyhow::bail!("OAI-PMH: no records in set {set} from {from} until {until}");

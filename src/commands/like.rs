@@ -24,7 +24,7 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
     };
     let use_index = if args.approx { UseIndex::Always } else { UseIndex::Never };
     let vectors = lib.vectors(&model, use_index)?;
-    let scope = args.scope.scope();
+    let scope = args.scope.scope()?;
     let found = neighbours::nearest(&lib, &vectors, &query, args.k, exclude, &scope)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

@@ -19,6 +19,7 @@ pub mod stats;
 pub mod user;
 
 use crate::cli::{Cli, Command};
+use crate::library::store::ProfileKey;
 
 /// Whether `e` comes from writing to a pipe whose reader has gone.
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
@@ -38,22 +39,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<()> {
-    let mut command = cli.command;
     // A profile is named the same way for one user or many; in a library
     // with accounts it is stored under its user's name.
-    match &mut command {
-        Command::Seed(a) => {
-            own(&mut a.profile, &a.owner, &a.library)?;
-            if let crate::cli::SeedAction::Move { to, .. } = &mut a.action {
-                own(to, &a.owner, &a.library)?;
-            }
-        }
-        Command::Daily(a) => own(&mut a.profile, &a.owner, &a.library)?,
-        Command::Rate(a) => own(&mut a.profile, &a.owner, &a.library)?,
-        Command::Filter(a) => own(&mut a.profile, &a.owner, &a.library)?,
-        _ => {}
-    }
-    match command {
+    match cli.command {
         Command::Parse(args) => parse::run(&args, cli.verbose),
         Command::Embed(args) => embed::run(&args, cli.verbose),
         Command::Ingest(args) => ingest::run(&args, cli.verbose),
@@ -63,29 +51,29 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Stats(args) => stats::run(&args),
         Command::Doctor(args) => doctor::run(&args),
         Command::Eval(args) => eval::run(&args, cli.verbose),
-        Command::Seed(args) => seed::run(&args, cli.verbose),
-        Command::Daily(args) => daily::run(&args, cli.verbose),
+        Command::Seed(args) => seed::run(&args, &own(&args.profile, &args.owner, &args.library)?, cli.verbose),
+        Command::Daily(args) => daily::run(&args, &own(&args.profile, &args.owner, &args.library)?, cli.verbose),
         Command::Fetch(args) => fetch::run(&args, cli.verbose),
-        Command::Rate(args) => rate::run(&args),
-        Command::Filter(args) => filter::run(&args),
+        Command::Rate(args) => rate::run(&args, &own(&args.profile, &args.owner, &args.library)?),
+        Command::Filter(args) => filter::run(&args, &own(&args.profile, &args.owner, &args.library)?),
         Command::Serve(args) => serve::run(&args, cli.verbose),
         Command::User(args) => user::run(&args),
     }
 }
 
-/// `profile` as the library stores it for `owner` (see `accounts`).
-fn own(profile: &mut String, owner: &crate::cli::OwnerArgs, library: &crate::cli::LibraryArgs) -> anyhow::Result<()> {
+/// The profile `name` as the library stores it for `owner` (see `accounts`).
+pub(super) fn own(name: &str, owner: &crate::cli::OwnerArgs, library: &crate::cli::LibraryArgs) -> anyhow::Result<ProfileKey> {
     let dir = crate::library::resolve_dir(library.library.as_deref())?;
     if !dir.join("library.sqlite").exists() {
         // A library still to be made has no accounts yet.
         if let Some(u) = &owner.user {
             anyhow::bail!("no user {u:?}: there is no library at {} yet", dir.display());
         }
-        return crate::profile::check_profile_name(profile);
+        crate::profile::check_profile_name(name)?;
+        return Ok(ProfileKey::of(None, name));
     }
     let lib = crate::library::Library::open_read(&dir)?;
-    *profile = crate::accounts::profile_for(lib.store.conn(), owner.user.as_deref(), profile)?;
-    Ok(())
+    crate::accounts::profile_for(lib.store.conn(), owner.user.as_deref(), name)
 }
 
 /// Applies `change` to each of `keys` in one transaction of the existing

@@ -14,13 +14,13 @@ pub fn run(args: &ParseArgs, verbose: bool) -> anyhow::Result<()> {
         match listing::parse_path(path) {
             Ok(parsed) => {
                 for w in &parsed.warnings {
-                    eprintln!("warning: {w}");
+                    crate::messages::warning(w);
                 }
                 if let Some(summary) = parsed.skip_summary(&path.display().to_string()) {
-                    eprintln!("warning: {summary}");
+                    crate::messages::warning(summary);
                 }
                 if verbose {
-                    eprintln!("{}: {} paper(s) as {}", path.display(), parsed.papers.len(), parsed.format.name());
+                    crate::messages::note(format_args!("{}: {} paper(s) as {}", path.display(), parsed.papers.len(), parsed.format.name()));
                 }
                 if args.json {
                     report::json::write_papers(&mut out, &parsed.papers)?;
@@ -30,7 +30,7 @@ pub fn run(args: &ParseArgs, verbose: bool) -> anyhow::Result<()> {
             }
             Err(e) => {
                 failed += 1;
-                eprintln!("error: {e}");
+                crate::messages::error(e);
             }
         }
     }

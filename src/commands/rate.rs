@@ -1,10 +1,11 @@
 use crate::cli::RateArgs;
+use crate::library::store::ProfileKey;
 use crate::library::{self, Library};
 use crate::paper::ArxivId;
 use crate::profile::ratings;
 use anyhow::{Context, Result};
 
-pub fn run(args: &RateArgs) -> Result<()> {
+pub fn run(args: &RateArgs, profile: &ProfileKey) -> Result<()> {
     let rating = ratings::parse_value(&args.rating)?;
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     // Opened for reading first, so a mistyped --library is an error rather than a new library.
@@ -14,14 +15,14 @@ pub fn run(args: &RateArgs) -> Result<()> {
         lib.store.get_paper(&id.id)?.with_context(|| format!("{} is not in the library at {}", id.id, dir.display()))?
     };
     let mut lib = Library::open_write_existing(&dir)?;
-    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let now = crate::library::store::now();
     let tx = lib.store.transaction()?;
-    let done = ratings::rate(&tx, &args.profile, &paper, rating, &now)?;
+    let done = ratings::rate(&tx, profile, &paper, rating, &now)?;
     tx.commit()?;
     match done {
-        Some(r) if r.rating > 0 => println!("{} liked in profile {:?}", paper.paper.id, args.profile),
-        Some(_) => println!("{} marked not interested in profile {:?}", paper.paper.id, args.profile),
-        None => println!("{} unrated in profile {:?}", paper.paper.id, args.profile),
+        Some(r) if r.rating > 0 => println!("{} liked in profile {:?}", paper.paper.id, profile.as_str()),
+        Some(_) => println!("{} marked not interested in profile {:?}", paper.paper.id, profile.as_str()),
+        None => println!("{} unrated in profile {:?}", paper.paper.id, profile.as_str()),
     }
     Ok(())
 }

@@ -13,7 +13,7 @@ pub fn run(args: &SearchArgs, verbose: bool) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     let lib = Library::open_read(&dir)?;
     let lexical = lib.lexical()?;
-    let scope = args.scope.scope();
+    let scope = args.scope.scope()?;
     let model = lib.store.default_model()?;
     // An id is looked up, not embedded: no model to load for it.
     let wants_meaning = !args.no_meaning && search::id_query(&query).is_none();
@@ -28,7 +28,7 @@ pub fn run(args: &SearchArgs, verbose: bool) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if found.is_empty() {
-        eprintln!("no good match for {:?} in the library at {}", query.trim(), dir.display());
+        crate::messages::note(format_args!("no good match for {:?} in the library at {}", query.trim(), dir.display()));
     } else if args.json {
         report::json::write_found(&mut out, &found)?;
     } else {

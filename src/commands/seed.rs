@@ -1,4 +1,5 @@
 use crate::cli::{SeedAction, SeedArgs, SeedFormat, SyncSource, ZoteroArgs};
+use crate::library::store::ProfileKey;
 use crate::library::{self, Library};
 use crate::profile::{self, zotero};
 use crate::report;
@@ -11,7 +12,7 @@ fn seed_key(key: &str) -> String {
     crate::paper::ArxivId::parse(key).map(|a| a.id).unwrap_or_else(|| key.to_string())
 }
 
-pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
+pub fn run(args: &SeedArgs, owned: &ProfileKey, verbose: bool) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     match &args.action {
         SeedAction::Add { items, text, title, abstract_text, negative, weight, fetch, fetch_opts } => {
@@ -27,12 +28,12 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
             };
             request.check()?;
             let mut lib = Library::open_write_existing(&dir)?;
-            let done = seeds::add(&mut lib, &args.profile, &request, &args.model, verbose)?;
-            println!("{}", added_line(done.added, done.embedded, *negative, &args.profile));
+            let done = seeds::add(&mut lib, owned, &request, &args.model, verbose)?;
+            println!("{}", added_line(done.added, done.embedded, *negative, owned));
         }
         SeedAction::List { json, format } => {
             let lib = Library::open_read(&dir)?;
-            let seeds = profile::list(lib.store.conn(), &args.profile)?;
+            let seeds = profile::list(lib.store.conn(), owned)?;
             let format = if *json { SeedFormat::Json } else { *format };
             let mut out = std::io::stdout().lock();
             match format {
@@ -48,7 +49,7 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
                 SeedFormat::Ris => return Ok(report::cite::ris(&mut out, &report::cite::of_seeds(&seeds))?),
             }
             if seeds.is_empty() {
-                println!("profile {:?} has no seeds; add some with `paperscout seed add`", args.profile);
+                println!("profile {:?} has no seeds; add some with `paperscout seed add`", owned.as_str());
             }
             for s in seeds {
                 let mut notes = Vec::new();
@@ -71,20 +72,21 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
                 );
             }
         }
-        SeedAction::Sync { source: SyncSource::Zotero(z) } => sync_zotero(&dir, z, args, verbose)?,
+        SeedAction::Sync { source: SyncSource::Zotero(z) } => sync_zotero(&dir, z, args, owned, verbose)?,
         SeedAction::Weight { keys, weight } => {
-            let not_found = format!("not seeds of profile {:?}", args.profile);
-            super::change_each(&dir, keys, &not_found, |tx, key| profile::set_weight(tx, &args.profile, &seed_key(key), *weight))?;
+            let not_found = format!("not seeds of profile {:?}", owned.as_str());
+            super::change_each(&dir, keys, &not_found, |tx, key| profile::set_weight(tx, owned, &seed_key(key), *weight))?;
             println!("{} seed(s) now weigh {weight}", keys.len());
         }
         SeedAction::Move { keys, to } => {
-            let not_found = format!("not seeds of profile {:?}", args.profile);
-            super::change_each(&dir, keys, &not_found, |tx, key| profile::move_seed(tx, &args.profile, &seed_key(key), to))?;
-            println!("moved {} seed(s) to profile {to:?}", keys.len());
+            let to_key = super::own(to, &args.owner, &args.library)?;
+            let not_found = format!("not seeds of profile {:?}", owned.as_str());
+            super::change_each(&dir, keys, &not_found, |tx, key| profile::move_seed(tx, owned, &seed_key(key), &to_key))?;
+            println!("moved {} seed(s) to profile {:?}", keys.len(), to_key.as_str());
         }
         SeedAction::Rm { keys } => {
             let lib = Library::open_write_existing(&dir)?;
-            let missing = profile::remove(lib.store.conn(), &args.profile, keys)?;
+            let missing = profile::remove(lib.store.conn(), owned, keys)?;
             if !missing.is_empty() {
                 bail!("not seeds of profile {:?}: {}", args.profile, missing.join(", "));
             }
@@ -95,7 +97,7 @@ pub fn run(args: &SeedArgs, verbose: bool) -> Result<()> {
 }
 
 /// `seed sync zotero`: the profile's Zotero seeds made to match the database.
-fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, verbose: bool) -> Result<()> {
+fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, owned: &ProfileKey, verbose: bool) -> Result<()> {
     let db = match &z.db {
         Some(p) => p.clone(),
         None => dirs::home_dir().context("no home directory to find ~/Zotero/zotero.sqlite in; give --db")?.join("Zotero/zotero.sqlite"),
@@ -105,7 +107,7 @@ fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, verbose: 
     let (items, untitled) = zotero::read(&db, &sel, &lib)?;
     let found = items.len();
     let with_id = items.iter().filter(|i| !i.seed.key.starts_with("text:")).count();
-    let plan = zotero::plan(lib.store.conn(), &args.profile, items)?;
+    let plan = zotero::plan(lib.store.conn(), owned, items)?;
     let mut out = std::io::stdout().lock();
     if z.dry_run || verbose {
         for i in &plan.add {
@@ -124,7 +126,7 @@ fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, verbose: 
         plan.add.len(),
         plan.update.len(),
         plan.remove.len(),
-        args.profile
+        owned.as_str()
     );
     if plan.by_hand > 0 {
         line.push_str(&format!("; {} already seeds added otherwise, left alone", plan.by_hand));
@@ -136,11 +138,11 @@ fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, verbose: 
         writeln!(out, "{line} (dry run: nothing changed)")?;
         return Ok(());
     }
-    zotero::apply(&mut lib, &args.profile, &plan)?;
-    let embedded = seeds::embed_seeds(&mut lib, &args.profile, &args.model, verbose).map_err(|e| {
+    zotero::apply(&mut lib, owned, &plan)?;
+    let embedded = seeds::embed_seeds(&mut lib, owned, &args.model, verbose).map_err(|e| {
         e.context(format!(
             "the seeds are stored in profile {:?} but not embedded; the same sync with a working model embeds them",
-            args.profile
+            owned.as_str()
         ))
     })?;
     writeln!(out, "{line}; {embedded} embedded")?;
@@ -150,7 +152,7 @@ fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, verbose: 
 /// What `seed add` did, in words that match it: how many seeds were new
 /// and how many were already there, and whether any text had to be
 /// embedded (a library paper's seed reuses the paper's vector).
-fn added_line(added: profile::Added, embedded: usize, negative: bool, profile: &str) -> String {
+fn added_line(added: profile::Added, embedded: usize, negative: bool, profile: &ProfileKey) -> String {
     let kind = if negative { "negative seed(s)" } else { "seed(s)" };
     let mut parts = vec![format!("{} new {kind}", added.new)];
     if added.updated > 0 {
@@ -160,5 +162,5 @@ fn added_line(added: profile::Added, embedded: usize, negative: bool, profile: &
         0 => "no text needed embedding".to_string(),
         n => format!("{n} embedded"),
     };
-    format!("profile {profile:?}: {}; {vectors}", parts.join(", "))
+    format!("profile {:?}: {}; {vectors}", profile.as_str(), parts.join(", "))
 }

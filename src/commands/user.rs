@@ -11,7 +11,7 @@ pub fn run(args: &UserArgs) -> Result<()> {
             accounts::check_user_name(name)?;
             let password = password(password_file.as_deref(), name, true)?;
             let mut lib = Library::open_write_existing(&dir)?;
-            let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+            let now = crate::library::store::now();
             let adopted = accounts::add(lib.store.conn_mut(), name, &password, &now)?;
             println!("user {name:?} added");
             if !adopted.is_empty() {

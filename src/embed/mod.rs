@@ -95,7 +95,7 @@ pub fn load(args: &ModelArgs, verbose: bool) -> Result<Box<dyn Embedder>> {
 pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
     let model = resolve(args.model.as_deref())?;
     if verbose {
-        eprintln!("model: {} ({})", model.dir.display(), model.source);
+        crate::messages::note(format_args!("model: {} ({})", model.dir.display(), model.source));
     }
     let device = select_device(args.device, verbose)?;
     let on_cpu = device.is_cpu();
@@ -132,7 +132,7 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
     let embedder = SentenceEmbedder::open(&model, &opts)?;
     embedder.self_check()?;
     if verbose {
-        eprintln!("model: {}", embedder.summary());
+        crate::messages::note(format_args!("model: {}", embedder.summary()));
     }
     Ok(embedder)
 }
@@ -171,7 +171,7 @@ fn auto_device(verbose: bool) -> Device {
         Err(e) => {
             if verbose {
                 let e = first_line(e);
-                eprintln!("device: no CUDA device answered ({e}); running on the CPU");
+                crate::messages::note(format_args!("device: no CUDA device answered ({e}); running on the CPU"));
             }
             Device::Cpu
         }
@@ -181,7 +181,7 @@ fn auto_device(verbose: bool) -> Device {
 #[cfg(not(feature = "cuda"))]
 fn auto_device(verbose: bool) -> Device {
     if verbose {
-        eprintln!("device: this build has no CUDA support (--features cuda); running on the CPU");
+        crate::messages::note("device: this build has no CUDA support (--features cuda); running on the CPU");
     }
     Device::Cpu
 }

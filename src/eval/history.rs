@@ -94,22 +94,14 @@ pub fn normalise_author(name: &str) -> String {
 
 /// One pass over the papers that have a vector and a first listing date.
 fn read_history(lib: &Library, position: &HashMap<i64, usize>) -> Result<History> {
-    let mut stmt = lib
-        .store
-        .conn()
-        .prepare("SELECT rowid, authors, first_date, title, abstract FROM papers WHERE first_date IS NOT NULL ORDER BY rowid")?;
-    let mut rows = stmt.query([])?;
     let mut raw: Vec<(i64, usize, String, Vec<String>, String, String)> = Vec::new();
     let mut days = BTreeMap::new();
-    while let Some(row) = rows.next()? {
-        let rowid: i64 = row.get(0)?;
-        let Some(&pos) = position.get(&rowid) else { continue };
-        let authors_json: String = row.get(1)?;
-        let date: String = row.get(2)?;
+    for p in lib.store.dated_papers()? {
+        let Some(&pos) = position.get(&p.rowid) else { continue };
         // A malformed author list loses that paper's authors, not the run.
-        let authors: Vec<String> = serde_json::from_str(&authors_json).unwrap_or_default();
-        days.insert(date.clone(), 0usize);
-        raw.push((rowid, pos, date, authors, row.get(3)?, row.get(4)?));
+        let authors: Vec<String> = serde_json::from_str(&p.authors_json).unwrap_or_default();
+        days.insert(p.first_date.clone(), 0usize);
+        raw.push((p.rowid, pos, p.first_date, authors, p.title, p.abstract_text));
     }
     for (i, v) in days.values_mut().enumerate() {
         *v = i;

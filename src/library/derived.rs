@@ -47,7 +47,7 @@ impl Library {
     pub fn lexical(&self) -> Result<Option<lexical::LexicalIndex>> {
         let dir = self.lexical_dir();
         let found = lexical::LexicalIndex::open(&dir).unwrap_or_else(|e| {
-            eprintln!("warning: {e:#}; rebuilding it");
+            crate::messages::warning(format_args!("{e:#}; rebuilding it"));
             None
         });
         if let Some(ix) = &found {
@@ -266,7 +266,7 @@ pub(super) fn warn_unshared(e: &anyhow::Error) {
             .is_some_and(|io| matches!(io.kind(), std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem))
     });
     if !expected {
-        eprintln!("warning: {e:#} (kept in memory for this run)");
+        crate::messages::warning(format_args!("{e:#} (kept in memory for this run)"));
     }
 }
 

@@ -65,9 +65,7 @@ impl Library {
     /// The model whose vectors the library holds, if it holds any.
     pub fn held_model(&self) -> Result<Option<String>> {
         let Some(known) = self.store.default_model()? else { return Ok(None) };
-        // Whether it holds any: one lookup, not a count of millions.
-        let held: bool = self.store.conn().query_row("SELECT EXISTS (SELECT 1 FROM vectors WHERE model = ?1)", [&known], |r| r.get(0))?;
-        Ok(held.then_some(known))
+        Ok(self.store.holds_vectors(&known)?.then_some(known))
     }
 
     /// Stores batches of papers, each with the vectors made for them

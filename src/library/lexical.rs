@@ -15,7 +15,7 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, QueryParser, TermQuery};
+use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, STRING};
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
@@ -215,13 +215,6 @@ impl LexicalIndex {
             return Ok(Vec::new());
         }
         self.top(&BooleanQuery::new(parts), k)
-    }
-
-    /// The paper with this exact id (no version), if the index holds it.
-    pub fn find_id(&self, id: &str) -> Result<Option<i64>> {
-        let term = Term::from_field_text(self.fields.id, id);
-        let query = BoostQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), 1.0);
-        Ok(self.top(&query, 1)?.first().map(|h| h.rowid))
     }
 
     fn top(&self, query: &dyn Query, k: usize) -> Result<Vec<Hit>> {

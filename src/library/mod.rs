@@ -23,6 +23,7 @@ pub use ingest::{check_model, Batch, Embedded, IngestCounts, Skipped};
 pub use nearest::{Served, UseIndex, Vectors};
 pub(crate) use temp::{remove_stale_temps, temp_path, unique_suffix};
 
+use crate::error::{Kind, Kinded};
 use anyhow::{Context, Result};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -59,6 +60,21 @@ fn open_lock(path: &Path) -> Result<File> {
     File::options().create(true).truncate(false).write(true).open(path).with_context(|| format!("cannot open {}", path.display()))
 }
 
+/// What the library stage refuses, with its kind (crate::error).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("the library at {} is busy (another paperscout is writing to it); try again", dir.display())]
+    Busy { dir: PathBuf },
+}
+
+impl Kinded for Error {
+    fn kind(&self) -> Kind {
+        match self {
+            Error::Busy { .. } => Kind::Busy,
+        }
+    }
+}
+
 impl Library {
     /// Opens for reading; creates nothing. Readers never wait for writers.
     pub fn open_read(dir: &Path) -> Result<Library> {
@@ -88,9 +104,7 @@ impl Library {
             match lock.try_lock() {
                 Ok(()) => break,
                 Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < patience => std::thread::sleep(Duration::from_millis(50)),
-                Err(std::fs::TryLockError::WouldBlock) => {
-                    anyhow::bail!("the library at {} is busy (another paperscout is writing to it); try again", dir.display())
-                }
+                Err(std::fs::TryLockError::WouldBlock) => return Err(Error::Busy { dir: dir.to_path_buf() }.into()),
                 Err(std::fs::TryLockError::Error(e)) => return Err(e).with_context(|| format!("cannot lock {}", lock_path.display())),
             }
         }
@@ -106,7 +120,7 @@ impl Library {
         match lock.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                eprintln!("another paperscout is writing to {}; waiting for it to finish…", dir.display());
+                crate::messages::note(format_args!("another paperscout is writing to {}; waiting for it to finish…", dir.display()));
                 lock.lock().with_context(|| format!("cannot lock {}", lock_path.display()))?;
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(e).with_context(|| format!("cannot lock {}", lock_path.display())),

@@ -18,7 +18,7 @@ impl Library {
             UseIndex::IfBuilt if flat.count < INDEX_FROM => None,
             // A server that finds the index damaged answers by scanning.
             UseIndex::IfBuilt => index::open(&dir, &flat).unwrap_or_else(|e| {
-                eprintln!("warning: {e:#}; searching by exact scan meanwhile");
+                crate::messages::warning(format_args!("{e:#}; searching by exact scan meanwhile"));
                 None
             }),
             UseIndex::Always => match index::open(&dir, &flat) {
@@ -26,7 +26,7 @@ impl Library {
                 found => {
                     let rebuild = found.is_err();
                     if let Err(e) = found {
-                        eprintln!("warning: {e:#}; rebuilding it");
+                        crate::messages::warning(format_args!("{e:#}; rebuilding it"));
                     }
                     // A reader that cannot write (a read-only library) scans.
                     match self.update_index(&flat, rebuild) {
@@ -73,15 +73,66 @@ pub struct Vectors {
 }
 
 /// How a long-lived reader answers nearest-neighbour queries, chosen by
-/// [`Vectors::calibrate`].
+/// [`Vectors::calibrate`] on `queries` of the library's own papers.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Served {
-    /// `Some(width)`: the index, searched this wide; `None`: the sketch (or
-    /// the exact scan, for a library without an index).
-    pub search_width: Option<usize>,
-    /// Recall@10 of that choice against the sketch's answers on the sample.
-    pub recall: f32,
-    pub queries: usize,
+pub enum Served {
+    /// The index, searched `width` wide, where its recall@10 against the
+    /// sketch's answers was `recall` (at least [`SERVED_RECALL`]).
+    Index { width: usize, recall: f32, queries: usize },
+    /// The sketch, held in memory: no width of the index reached
+    /// [`SERVED_RECALL`].
+    Sketch { queries: usize },
+    /// Nothing to measure (no index, or no sketch to measure it against):
+    /// queries go as [`Vectors::search`] finds them.
+    Unmeasured,
+}
+
+impl Served {
+    /// What answers: `index`, `sketch`, or `exact` where nothing was measured.
+    pub fn engine(&self) -> &'static str {
+        match self {
+            Served::Index { .. } => "index",
+            Served::Sketch { .. } => "sketch",
+            Served::Unmeasured => "exact",
+        }
+    }
+
+    pub fn search_width(&self) -> Option<usize> {
+        match self {
+            Served::Index { width, .. } => Some(*width),
+            _ => None,
+        }
+    }
+
+    /// Recall@10 measured for what answers (the sketch is its own truth).
+    pub fn recall(&self) -> f32 {
+        match self {
+            Served::Index { recall, .. } => *recall,
+            _ => 1.0,
+        }
+    }
+
+    /// The library's papers it was measured on.
+    pub fn queries(&self) -> usize {
+        match self {
+            Served::Index { queries, .. } | Served::Sketch { queries } => *queries,
+            Served::Unmeasured => 0,
+        }
+    }
+}
+
+impl std::fmt::Display for Served {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Served::Index { width, recall, queries } => {
+                write!(f, "the index, searched {width} wide (recall@10 {recall:.3} on {queries} of its papers)")
+            }
+            Served::Sketch { queries } => {
+                write!(f, "the sketch (the index reached no recall of {SERVED_RECALL:.2} on {queries} of its papers)")
+            }
+            Served::Unmeasured => f.write_str("an exact scan or the sketch (nothing to measure)"),
+        }
+    }
 }
 
 /// Recall the served path must show on its sample: above the 0.98 it must
@@ -100,7 +151,7 @@ impl Vectors {
     /// dense library), queries go to the sketch instead. Seconds at 3 M.
     pub fn calibrate(&mut self) -> Result<Served> {
         let (Some(ix), Some(sketch)) = (&self.index, &self.sketch) else {
-            return Ok(Served { search_width: None, recall: 1.0, queries: 0 });
+            return Ok(Served::Unmeasured);
         };
         let flat = &self.flat;
         let covered = ix.meta.count.min(flat.count);
@@ -124,7 +175,7 @@ impl Vectors {
             })
             .collect::<Result<Vec<_>>>()?;
         let wanted: usize = truths.iter().map(Vec::len).sum();
-        let mut best = Served { search_width: None, recall: 1.0, queries: sample.len() };
+        let mut best = Served::Sketch { queries: sample.len() };
         for width in SEARCH_WIDTHS {
             ix.set_search_width(width);
             let mut hits = 0;
@@ -135,7 +186,7 @@ impl Vectors {
             }
             let recall = if wanted == 0 { 1.0 } else { hits as f32 / wanted as f32 };
             if recall >= SERVED_RECALL {
-                best = Served { search_width: Some(width), recall, queries: sample.len() };
+                best = Served::Index { width, recall, queries: sample.len() };
                 break;
             }
         }
@@ -148,19 +199,19 @@ impl Vectors {
     /// calibration that measured nothing (no index or no sketch) changes
     /// nothing.
     pub fn serve_as(&mut self, served: &Served) -> Result<()> {
-        match served.search_width {
-            Some(width) => {
+        match served {
+            Served::Index { width, .. } => {
                 if let Some(ix) = &self.index {
-                    ix.set_search_width(width);
+                    ix.set_search_width(*width);
                 }
             }
-            None if served.queries > 0 => {
+            Served::Sketch { .. } => {
                 self.index = None;
                 if let Some(sketch) = &mut self.sketch {
                     sketch.hold()?;
                 }
             }
-            None => {}
+            Served::Unmeasured => {}
         }
         Ok(())
     }

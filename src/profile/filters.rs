@@ -15,10 +15,11 @@
 //! of several words matches them in sequence. A keyword with symbols the
 //! analyzer drops (`C++`) matches as written, case-insensitively.
 
+use crate::library::store::{profiles, ProfileKey};
 use crate::paper::Paper;
 use anyhow::{bail, Result};
 use regex::Regex;
-use rusqlite::{params, Connection};
+use rusqlite::Connection;
 use serde::Serialize;
 use std::fmt;
 
@@ -124,33 +125,24 @@ pub fn is_category(v: &str) -> bool {
         && subject.is_none_or(|s| !s.is_empty() && s.len() <= 8 && s.chars().all(|c| c.is_ascii_alphabetic() || c == '-'))
 }
 
-pub fn add(conn: &Connection, profile: &str, rule: Rule, value: &str) -> Result<bool> {
+pub fn add(conn: &Connection, profile: &ProfileKey, rule: Rule, value: &str) -> Result<bool> {
     let v = normalise(rule, value)?;
-    let n = conn.execute("INSERT OR IGNORE INTO filters (profile, rule, value) VALUES (?1, ?2, ?3)", params![profile, rule.name(), v])?;
-    Ok(n > 0)
+    profiles::add_filter(conn, profile, rule.name(), &v)
 }
 
-pub fn remove(conn: &Connection, profile: &str, rule: Rule, value: &str) -> Result<bool> {
-    let v = crate::listing::text::inline(value);
-    let n = conn.execute("DELETE FROM filters WHERE profile = ?1 AND rule = ?2 AND value = ?3", params![profile, rule.name(), v])?;
-    Ok(n > 0)
+pub fn remove(conn: &Connection, profile: &ProfileKey, rule: Rule, value: &str) -> Result<bool> {
+    profiles::remove_filter(conn, profile, rule.name(), &crate::listing::text::inline(value))
 }
 
-pub fn list(conn: &Connection, profile: &str) -> Result<Vec<FilterRule>> {
-    let mut stmt = conn.prepare_cached("SELECT rule, value FROM filters WHERE profile = ?1 ORDER BY rule, value")?;
-    let rows = stmt.query_map([profile], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-    let mut out = Vec::new();
-    for row in rows {
-        let (rule, value) = row?;
-        // A rule this version does not know is skipped, not fatal.
-        if let Some(rule) = Rule::parse(&rule) {
-            out.push(FilterRule { rule, value });
-        }
-    }
-    Ok(out)
+pub fn list(conn: &Connection, profile: &ProfileKey) -> Result<Vec<FilterRule>> {
+    // A rule this version does not know is skipped, not fatal.
+    Ok(profiles::filters(conn, profile)?
+        .into_iter()
+        .filter_map(|(rule, value)| Rule::parse(&rule).map(|rule| FilterRule { rule, value }))
+        .collect())
 }
 
-pub fn load(conn: &Connection, profile: &str) -> Result<Filters> {
+pub fn load(conn: &Connection, profile: &ProfileKey) -> Result<Filters> {
     Filters::new(list(conn, profile)?)
 }
 

@@ -7,12 +7,13 @@
 
 use super::seed_files::zotero_item;
 use super::{lookup, SeedInput};
-use crate::library::store::text_hash;
+use crate::library::store::profiles::{self, Seed};
+use crate::library::store::{text_hash, ProfileKey};
 use crate::library::Library;
 use crate::paper::embedding_text;
 use anyhow::{Context, Result};
 use rusqlite::limits::Limit;
-use rusqlite::{ffi, params, Connection, OpenFlags, OptionalExtension};
+use rusqlite::{ffi, Connection, OpenFlags};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -259,7 +260,7 @@ pub fn read(db: &Path, sel: &Selection, lib: &Library) -> Result<(Vec<Item>, usi
     let paths = collection_paths(&conn, &mut held)?;
     drop(limit);
 
-    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
+    let now = crate::library::store::now();
     let empty = HashMap::new();
     let mut out = Vec::new();
     let mut untitled = 0;
@@ -299,24 +300,11 @@ pub struct Plan {
     pub by_hand: usize,
 }
 
-/// The seeds of `profile` that a Zotero sync added: key → (title, abstract, added).
-fn owned(conn: &Connection, profile: &str) -> Result<HashMap<String, (String, String, String)>> {
-    let exists: bool =
-        conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'seed_sources'", [], |r| r.get(0))?;
-    if !exists {
-        // A library no sync has written to yet (opened read-only for --dry-run).
-        return Ok(HashMap::new());
-    }
-    let mut stmt = conn.prepare(
-        "SELECT s.key, s.title, s.abstract, s.added FROM seeds s JOIN seed_sources o ON o.profile = s.profile AND o.key = s.key
-         WHERE s.profile = ?1 AND o.source = 'zotero'",
-    )?;
-    let rows = stmt.query_map([profile], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
+/// Seed sources' name for a Zotero sync.
+const SOURCE: &str = "zotero";
 
-pub fn plan(conn: &Connection, profile: &str, items: Vec<Item>) -> Result<Plan> {
-    let mine = owned(conn, profile)?;
+pub fn plan(conn: &Connection, profile: &ProfileKey, items: Vec<Item>) -> Result<Plan> {
+    let mine = profiles::synced_seeds(conn, profile, SOURCE)?;
     let mut plan = Plan::default();
     let mut present = HashSet::new();
     for item in items {
@@ -327,17 +315,8 @@ pub fn plan(conn: &Connection, profile: &str, items: Vec<Item>) -> Result<Plan> 
                     plan.update.push(item);
                 }
             }
-            None => {
-                let exists = conn
-                    .query_row("SELECT 1 FROM seeds WHERE profile = ?1 AND key = ?2", params![profile, item.seed.key], |_| Ok(()))
-                    .optional()?
-                    .is_some();
-                if exists {
-                    plan.by_hand += 1;
-                } else {
-                    plan.add.push(item);
-                }
-            }
+            None if profiles::has_seed(conn, profile, &item.seed.key)? => plan.by_hand += 1,
+            None => plan.add.push(item),
         }
     }
     plan.remove = mine.into_iter().filter(|(k, _)| !present.contains(k)).map(|(k, (t, _, _))| (k, t)).collect();
@@ -346,25 +325,24 @@ pub fn plan(conn: &Connection, profile: &str, items: Vec<Item>) -> Result<Plan> 
 }
 
 /// Carries out a plan in one transaction.
-pub fn apply(lib: &mut Library, profile: &str, plan: &Plan) -> Result<()> {
+pub fn apply(lib: &mut Library, profile: &ProfileKey, plan: &Plan) -> Result<()> {
     let tx = lib.store.transaction()?;
     for item in plan.add.iter().chain(&plan.update) {
         let s = &item.seed;
-        let hash = text_hash(&embedding_text(&s.title, &s.abstract_text));
-        tx.execute(
-            "INSERT INTO seeds (profile, key, title, abstract, text_hash, weight, negative, added, origin)
-             VALUES (?1, ?2, ?3, ?4, ?5, 1, 0, ?6, ?7)
-             ON CONFLICT(profile, key) DO UPDATE SET title = ?3, abstract = ?4, text_hash = ?5, added = ?6, origin = ?7",
-            params![profile, s.key, s.title, s.abstract_text, hash, item.added, s.origin],
-        )?;
-        tx.execute(
-            "INSERT OR REPLACE INTO seed_sources (profile, key, source, item) VALUES (?1, ?2, 'zotero', ?3)",
-            params![profile, s.key, item.item],
-        )?;
+        let seed = Seed {
+            key: s.key.clone(),
+            title: s.title.clone(),
+            abstract_text: s.abstract_text.clone(),
+            text_hash: text_hash(&embedding_text(&s.title, &s.abstract_text)),
+            weight: 1.0,
+            negative: false,
+            added: item.added.clone(),
+            origin: s.origin.clone(),
+        };
+        profiles::put_synced_seed(&tx, profile, &seed, SOURCE, &item.item)?;
     }
     for (key, _) in &plan.remove {
-        tx.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2", params![profile, key])?;
-        tx.execute("DELETE FROM seed_sources WHERE profile = ?1 AND key = ?2", params![profile, key])?;
+        profiles::remove_synced_seed(&tx, profile, key)?;
     }
     tx.commit()?;
     Ok(())

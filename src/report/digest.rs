@@ -136,7 +136,7 @@ pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
 /// entries gives no lines (the message goes to stderr).
 pub fn json(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
     if d.picks.is_empty() {
-        eprintln!("{}", empty_line(d));
+        crate::messages::note(format_args!("{}", empty_line(d)));
     }
     for v in values(d, links) {
         serde_json::to_writer(&mut *out, &v)?;

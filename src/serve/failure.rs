@@ -1,6 +1,7 @@
 //! What a request that cannot be answered gets: a status and one clear
 //! sentence, as JSON under /api/ and as a page elsewhere.
 
+use crate::error::{Kind, Kinded};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -12,39 +13,67 @@ pub struct Failure {
 }
 
 impl Failure {
+    /// A failure of `kind`, with the status every kind has ([`status`]).
+    pub fn of(kind: Kind, message: impl Into<String>) -> Failure {
+        Failure { status: status(kind), message: message.into() }
+    }
+
     pub fn bad_request(message: impl Into<String>) -> Failure {
-        Failure { status: StatusCode::BAD_REQUEST, message: message.into() }
+        Failure::of(Kind::BadInput, message)
     }
 
     pub fn not_found(message: impl Into<String>) -> Failure {
-        Failure { status: StatusCode::NOT_FOUND, message: message.into() }
+        Failure::of(Kind::NotFound, message)
     }
 
+    pub fn unavailable(message: impl Into<String>) -> Failure {
+        Failure::of(Kind::Busy, message)
+    }
+
+    /// Not a kind of the stages: a request this server will not take from
+    /// this client (a write without its page's token, a path on a shared
+    /// server).
     pub fn forbidden(message: impl Into<String>) -> Failure {
         Failure { status: StatusCode::FORBIDDEN, message: message.into() }
     }
 
-    pub fn unavailable(message: impl Into<String>) -> Failure {
-        Failure { status: StatusCode::SERVICE_UNAVAILABLE, message: message.into() }
-    }
-
-    /// An error from the library stages. Those the user caused (an id not
-    /// in the library, a bad date) are told apart by their wording, as the
-    /// command line prints them; the rest are the server's fault.
+    /// An error from the stages below: its kind is the first one its chain
+    /// knows ([`kind_of`]); one that knows none is the server's fault, and
+    /// logged.
     pub fn from_error(e: anyhow::Error) -> Failure {
         let message = format!("{e:#}");
-        let status = if message.contains("is not in the library") {
-            StatusCode::NOT_FOUND
-        } else if message.contains("is not a date") || message.contains("is not an arXiv id") || message.contains("is not a profile name") {
-            StatusCode::BAD_REQUEST
-        } else if message.contains("is busy") {
-            StatusCode::SERVICE_UNAVAILABLE
-        } else {
-            eprintln!("error: {message}");
-            StatusCode::INTERNAL_SERVER_ERROR
-        };
-        Failure { status, message }
+        let kind = kind_of(&e);
+        if kind == Kind::Internal {
+            crate::messages::error(&message);
+        }
+        Failure::of(kind, message)
     }
+}
+
+/// Each kind as an HTTP status: the one place a status is chosen for what
+/// the stages refuse.
+pub fn status(kind: Kind) -> StatusCode {
+    match kind {
+        Kind::NotFound => StatusCode::NOT_FOUND,
+        Kind::BadInput => StatusCode::BAD_REQUEST,
+        Kind::Busy => StatusCode::SERVICE_UNAVAILABLE,
+        Kind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// The kind of the first error in `e`'s chain that says one: the error
+/// enum of each stage the server calls, named here once.
+pub fn kind_of(e: &anyhow::Error) -> Kind {
+    fn kinded<'a>(cause: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn Kinded> {
+        if let Some(x) = cause.downcast_ref::<crate::workflow::Error>() {
+            return Some(x);
+        }
+        if let Some(x) = cause.downcast_ref::<crate::profile::Error>() {
+            return Some(x);
+        }
+        cause.downcast_ref::<crate::library::Error>().map(|x| x as &dyn Kinded)
+    }
+    e.chain().find_map(kinded).map_or(Kind::Internal, Kinded::kind)
 }
 
 impl From<anyhow::Error> for Failure {
@@ -90,7 +119,7 @@ pub async fn blocking_as<T: Send + 'static>(cost: Cost, f: impl FnOnce() -> Resu
     match tokio::task::spawn_blocking(f).await {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: a request failed inside: {e}");
+            crate::messages::error(format_args!("a request failed inside: {e}"));
             Err(Failure { status: StatusCode::INTERNAL_SERVER_ERROR, message: "internal error".into() })
         }
     }
@@ -112,5 +141,29 @@ impl IntoResponse for ApiError {
             res.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from_static("2"));
         }
         res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context;
+
+    /// The status comes from the error's type, found through any context
+    /// the stages wrapped it in; wording decides nothing.
+    #[test]
+    fn a_status_follows_the_kind_not_the_words() {
+        let not_found: anyhow::Error = crate::workflow::Error::NotInLibrary { id: "2401.00001".into(), dir: None }.into();
+        let wrapped = Err::<(), _>(not_found).context("while answering /api/like").unwrap_err();
+        assert_eq!(Failure::from_error(wrapped).status, StatusCode::NOT_FOUND);
+        let busy: anyhow::Error = crate::library::Error::Busy { dir: "/lib".into() }.into();
+        assert_eq!(Failure::from_error(busy).status, StatusCode::SERVICE_UNAVAILABLE);
+        let name: anyhow::Error = crate::profile::Error::BadName { name: "a b".into() }.into();
+        assert_eq!(Failure::from_error(name).status, StatusCode::BAD_REQUEST);
+        // The same words without the type are the server's fault.
+        let words = anyhow::anyhow!("2401.00001 is not in the library; the library at /lib is busy");
+        let f = Failure::from_error(words);
+        assert_eq!(f.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(f.message.contains("is not in the library"), "{}", f.message);
     }
 }

@@ -87,7 +87,7 @@ pub async fn serve(
                     // connections to close rather than spin or stop. Said
                     // once per spell, not once per try.
                     if backoff == FIRST_BACKOFF {
-                        eprintln!("warning: cannot accept connections ({e}); waiting for open ones to close");
+                        crate::messages::warning(format_args!("cannot accept connections ({e}); waiting for open ones to close"));
                     }
                     tokio::time::sleep(backoff).await;
                     backoff = (backoff * 2).min(Duration::from_secs(1));

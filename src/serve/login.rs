@@ -81,7 +81,7 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
     // is quoted, so nothing a client sends can forge a line.
     let from_text = from.map_or_else(|| "an unknown address".to_string(), |ip| ip.to_string());
     if let Some(wait) = st.throttle.wait(&keys) {
-        eprintln!("sign-in refused: too many failures for user {name:?} or from {from_text}");
+        crate::messages::note(format_args!("sign-in refused: too many failures for user {name:?} or from {from_text}"));
         let mut res = login_page(&st, StatusCode::TOO_MANY_REQUESTS, &next, &name, "Too many failed attempts: wait a while and try again.");
         if let Ok(v) = HeaderValue::from_str(&wait.as_secs().max(1).to_string()) {
             res.headers_mut().insert(header::RETRY_AFTER, v);
@@ -104,7 +104,7 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
             with_cookie(&st, next, &token, accounts::SESSION_DAYS * 86_400)
         }
         Ok(None) => {
-            eprintln!("sign-in failed: user {name:?} from {from_text}");
+            crate::messages::note(format_args!("sign-in failed: user {name:?} from {from_text}"));
             st.throttle.fail(&keys);
             login_page(&st, StatusCode::UNAUTHORIZED, &next, &name, "Wrong user name or password.")
         }

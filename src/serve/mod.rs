@@ -9,6 +9,7 @@ mod guard;
 mod listen;
 mod login;
 mod pages;
+mod read;
 mod session;
 mod state;
 mod throttle;
@@ -80,7 +81,9 @@ pub fn run(opts: Options) -> Result<()> {
         anyhow::bail!("--login needs an account to sign in with: add one with `{add}`");
     }
     if !addr.ip().is_loopback() && opts.tls.is_none() {
-        eprintln!("warning: serving on {addr} without --tls-cert: passwords and cookies cross the network in clear unless a TLS proxy stands in front");
+        crate::messages::warning(format_args!(
+            "serving on {addr} without --tls-cert: passwords and cookies cross the network in clear unless a TLS proxy stands in front"
+        ));
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server's runtime")?;
     runtime.block_on(async move {

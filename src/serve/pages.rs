@@ -2,15 +2,17 @@
 //! same functions in `api`) and renders a template; templates escape
 //! everything they are given.
 
-use super::api::{self, Record};
 use super::failure::{blocking_as, Cost, Failure};
-use super::session::Who;
+use super::read;
+use super::session::{Named, Who};
 use super::state::State;
 use super::view::{checked_date, score_range, Card, Params};
 use crate::accounts::random_hex;
+use crate::library::store::ProfileKey;
 use crate::profile::{self, filters, ratings};
 use crate::rank::Method;
 use crate::workflow::digest::Hidden;
+use crate::workflow::paper::Record;
 use crate::workflow::stats::Stats;
 use askama::Template;
 use axum::extract::{Path, Query, State as Shared};
@@ -92,7 +94,7 @@ pub fn render(page: &impl Template, base: &Base, status: StatusCode) -> Response
             res
         }
         Err(e) => {
-            eprintln!("error: cannot render a page: {e}");
+            crate::messages::error(format_args!("cannot render a page: {e}"));
             (StatusCode::INTERNAL_SERVER_ERROR, "internal error: cannot render the page").into_response()
         }
     }
@@ -112,11 +114,15 @@ fn error_page(st: &State, who: &Who, f: Failure) -> Response {
     render(&page, &page.base, f.status)
 }
 
-/// The profiles of the user `who` acts for, by their names.
+/// The profiles of the user `who` acts for, by their names, for the page's
+/// profile menu: a library that cannot be read now offers the default.
 fn profiles_of(st: &State, who: &Who) -> Vec<String> {
-    match st.reader() {
-        Ok(lib) => api::profiles_of(&lib, st, who),
-        Err(_) => vec![st.default_profile.clone()],
+    match read::profiles(st, who) {
+        Ok(names) => names,
+        Err(f) => {
+            crate::messages::warning(format_args!("the profile menu: {}", f.message));
+            vec![st.default_profile.clone()]
+        }
     }
 }
 
@@ -160,9 +166,9 @@ struct DayPage {
 /// Unsure papers the page shows unless told otherwise.
 const PAGE_UNSURE: usize = 5;
 
-fn day_page(st: &State, who: &Who, q: &Params, date: Option<String>) -> Result<Response, Failure> {
-    let d = api::day_digest(st, who, q, date, PAGE_UNSURE)?;
-    let opts = q.day_options(&st.default_profile, PAGE_UNSURE)?;
+fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) -> Result<Response, Failure> {
+    let d = read::day(st, who, q, date, PAGE_UNSURE)?;
+    let opts = q.day_options(q.profile(who, &st.default_profile)?.key, PAGE_UNSURE)?;
     let days = st.reader()?.store.days(14, &opts.include)?;
     let range = score_range(&d.picks);
     let mut base = Base::new(st, who, format!("digest {}", d.date), &d.profile, profiles_of(st, who));
@@ -236,7 +242,7 @@ fn neighbour_cards(found: &[crate::workflow::neighbours::Neighbour], rated: &Has
         .collect()
 }
 
-fn rated(st: &State, profile: &str) -> Result<HashMap<String, i8>, Failure> {
+fn rated(st: &State, profile: &ProfileKey) -> Result<HashMap<String, i8>, Failure> {
     Ok(ratings::by_id(st.reader()?.store.conn(), profile)?)
 }
 
@@ -247,9 +253,9 @@ pub async fn like(
     Query(q): Query<Params>,
 ) -> Response {
     page(st, who, move |st, who| {
-        let profile = q.profile(&st.default_profile)?;
-        let (paper, found) = api::like_results(st, &id, &q)?;
-        let r = rated(st, &who.key(&profile))?;
+        let Named { name: profile, key } = q.profile(who, &st.default_profile)?;
+        let (paper, found) = read::like(st, &id, &q)?;
+        let r = rated(st, &key)?;
         let page = ListPage {
             base: Base::new(st, who, format!("like {}", paper.paper.id), &profile, profiles_of(st, who)),
             heading: format!("Papers like {}", paper.paper.title),
@@ -271,15 +277,15 @@ pub async fn like(
 
 pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Response {
     page_as(Cost::Heavy, st, who, move |st, who| {
-        let profile = q.profile(&st.default_profile)?;
+        let Named { name: profile, key } = q.profile(who, &st.default_profile)?;
         let text = q.query()?;
         let mut base = Base::new(st, who, "search", &profile, profiles_of(st, who));
         base.search = text.clone().unwrap_or_default();
         let (mut cards, mut notice, mut refresh, mut status) = (Vec::new(), String::new(), false, StatusCode::OK);
         if text.is_some() {
-            match api::search_results(st, &q) {
+            match read::search(st, &q) {
                 Ok((found, note)) => {
-                    let r = rated(st, &who.key(&profile))?;
+                    let r = rated(st, &key)?;
                     let hits: Vec<crate::workflow::neighbours::Neighbour> = found.into_iter().map(|f| f.hit).collect();
                     cards = neighbour_cards(&hits, &r, 2);
                     if let Some(note) = note {
@@ -322,8 +328,8 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Wh
 struct PaperPage {
     base: Base,
     c: Card,
-    versions: Vec<(i64, String)>,
-    listings: Vec<(String, String, String)>,
+    versions: Vec<crate::library::store::Version>,
+    listings: Vec<crate::library::store::Listing>,
     neighbours: Vec<Card>,
     /// A digest's rating link: what it offers ("liked", 1), applied on a click.
     rate_offer: Option<(&'static str, i8)>,
@@ -336,9 +342,9 @@ pub async fn paper(
     Query(q): Query<Params>,
 ) -> Response {
     page(st, who, move |st, who| {
-        let profile = q.profile(&st.default_profile)?;
-        let Record { paper, versions, listings, rating, neighbours } = api::paper_record(st, who, &id, &q)?;
-        let r = rated(st, &who.key(&profile))?;
+        let Named { name: profile, key } = q.profile(who, &st.default_profile)?;
+        let Record { paper, versions, listings, rating, neighbours } = read::paper(st, who, &id, &q)?;
+        let r = rated(st, &key)?;
         let rate_offer = q.rate_offer()?;
         let mut c = Card::new(&paper.paper, paper.first_date.as_deref());
         c.rating = rating;
@@ -366,8 +372,7 @@ struct SeedsPage {
 
 pub async fn seeds(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Response {
     page(st, who, move |st, who| {
-        let profile = q.profile(&st.default_profile)?;
-        let key = who.key(&profile);
+        let Named { name: profile, key } = q.profile(who, &st.default_profile)?;
         let profiles = profiles_of(st, who);
         let lib = st.reader()?;
         let conn = lib.store.conn();
@@ -396,8 +401,8 @@ struct StatsPage {
 
 pub async fn stats(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Response {
     page(st, who, move |st, who| {
-        let profile = q.profile(&st.default_profile)?;
-        let s = api::own_stats(st, who)?;
+        let profile = q.profile(who, &st.default_profile)?.name;
+        let s = read::stats(st, who)?;
         let page = StatsPage {
             base: Base::new(st, who, "stats", &profile, profiles_of(st, who)),
             disk: crate::library::human_bytes(s.disk_bytes),

@@ -4,6 +4,7 @@
 use super::failure::{blocking, ApiError, Failure};
 use super::state::State;
 use crate::accounts::{self, Session};
+use crate::library::store::ProfileKey;
 use axum::extract::{Request, State as Shared};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -29,10 +30,35 @@ impl Who {
         Who { user: None, csrf: String::new(), signed_in: false, feed: String::new() }
     }
 
-    /// `name` as the profile tables store it for this user.
-    pub fn key(&self, name: &str) -> String {
-        accounts::profile_key(self.user.as_deref(), name)
+    /// `name` as the profile tables key it for this user.
+    pub fn key(&self, name: &str) -> ProfileKey {
+        ProfileKey::of(self.user.as_deref(), name)
     }
+
+    /// The profile a request names (`name`, else the server's `default`),
+    /// checked, for this user.
+    pub fn profile(&self, name: Option<&str>, default: &str) -> Result<Named, Failure> {
+        let name = name.map(str::trim).filter(|s| !s.is_empty()).unwrap_or(default).to_string();
+        crate::profile::check_profile_name(&name).map_err(Failure::from_error)?;
+        Ok(Named { key: self.key(&name), name })
+    }
+
+    /// Every write must carry the token its page was served with.
+    pub fn check_csrf(&self, headers: &HeaderMap) -> Result<(), Failure> {
+        let sent = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or("");
+        if super::guard::same_token(sent, &self.csrf) {
+            Ok(())
+        } else {
+            Err(Failure::forbidden("missing or wrong X-CSRF-Token header: reload the page and try again"))
+        }
+    }
+}
+
+/// A profile a request names: as its owner sees it, and as the tables key it.
+#[derive(Debug, Clone)]
+pub struct Named {
+    pub name: String,
+    pub key: ProfileKey,
 }
 
 /// The name of the session cookie; under TLS with the `__Host-` prefix, which

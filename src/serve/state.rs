@@ -200,17 +200,8 @@ impl State {
             }
             None => {
                 let served = vectors.calibrate()?;
-                if self.verbose {
-                    match served.search_width {
-                        Some(w) => eprintln!(
-                            "like: the index, searched {w} wide (recall@10 {:.3} on {} of its papers)",
-                            served.recall, served.queries
-                        ),
-                        None if served.queries > 0 => {
-                            eprintln!("like: the sketch (the index reached no recall of {:.2} on {} of its papers)", 0.99, served.queries)
-                        }
-                        None => {}
-                    }
+                if self.verbose && served != Served::Unmeasured {
+                    crate::messages::note(format_args!("like: {served}"));
                 }
                 if let Ok(mut s) = self.served.lock() {
                     *s = Some((key, served.clone()));
@@ -264,12 +255,12 @@ pub fn load_model_in_background(state: Arc<State>, args: ModelArgs, verbose: boo
         let status = match load_model(&state, &args, verbose) {
             Ok(e) => {
                 if verbose {
-                    eprintln!("model ready: {}", e.model_id());
+                    crate::messages::note(format_args!("model ready: {}", e.model_id()));
                 }
                 ModelStatus::Ready(Arc::new(e))
             }
             Err(e) => {
-                eprintln!("warning: no search by text: {e:#}");
+                crate::messages::warning(format_args!("no search by text: {e:#}"));
                 ModelStatus::Failed(format!("{e:#}"))
             }
         };

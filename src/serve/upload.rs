@@ -2,7 +2,7 @@
 //! seeds from the browser, as `seed add FILE` adds it on the command line.
 //! The file is read from the request, never from the server's disk.
 
-use super::api::{body, check_csrf, profile_of};
+use super::api::{Answer, NamesProfile, Write};
 use super::failure::{blocking_as, ApiError, Cost, Failure};
 use super::session::Who;
 use super::state::State;
@@ -14,8 +14,8 @@ use crate::workflow::seeds;
 use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
 use axum::extract::State as Shared;
 use axum::http::{HeaderMap, StatusCode};
-use axum::{Extension, Json};
-use serde_json::{json, Value};
+use axum::Extension;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// The largest export taken: a reference manager's whole library with
@@ -25,13 +25,26 @@ pub const UPLOAD_LIMIT: usize = 8 * 1024 * 1024;
 /// Papers looked up on arXiv for one upload, at most: more is a harvest.
 const MAX_LOOKUPS: usize = 200;
 
+/// What an upload added.
+#[derive(Serialize)]
+pub struct Uploaded {
+    profile: String,
+    file: String,
+    entries: usize,
+    new: usize,
+    updated: usize,
+    embedded: usize,
+    looked_up: Vec<String>,
+}
+
 pub async fn upload_seeds(
     Shared(st): Shared<Arc<State>>,
     Extension(who): Extension<Who>,
     headers: HeaderMap,
     form: Result<Multipart, MultipartRejection>,
-) -> Result<Json<Value>, ApiError> {
-    check_csrf(&who, &headers)?;
+) -> Result<Answer<Uploaded>, ApiError> {
+    // A form, not JSON: the token is checked here as `Write` checks it.
+    who.check_csrf(&headers)?;
     let mut form = form.map_err(|e| Failure { status: e.status(), message: format!("bad upload: {}", e.body_text()) })?;
     // Too large keeps its 413; a broken form is the sender's 400.
     let broken = |e: MultipartError| Failure { status: e.status(), message: format!("bad upload: {}", e.body_text()) };
@@ -63,7 +76,7 @@ pub async fn upload_seeds(
     if text.trim().is_empty() {
         return Err(Failure::bad_request(format!("{name} is empty")).into());
     }
-    let (profile, owned) = profile_of(&st, &who, &profile)?;
+    let named = who.profile(profile.as_deref(), &st.default_profile)?;
     // The file's own faults are the sender's: 400 with the line, before any work.
     let parsed = seed_files::read(&text, &name).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
     let entries = match &parsed {
@@ -91,36 +104,60 @@ pub async fn upload_seeds(
         let mut lib = st.writer()?;
         lib.add_papers(&found)?;
         let items = profile::seeds_of(parsed, &name, &lib).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
-        let added = profile::add(lib.store.conn(), &owned, &items, 1.0, false, &super::api::now())?;
-        let embedded = profile::embed_missing(&mut lib, &owned, embedder.as_ref())?;
-        Ok(json!({
-            "profile": profile,
-            "file": name,
-            "entries": entries,
-            "new": added.new,
-            "updated": added.updated,
-            "embedded": embedded,
-            "looked_up": found.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(),
-        }))
+        let added = profile::add(lib.store.conn(), &named.key, &items, 1.0, false, &crate::library::store::now())?;
+        let embedded = profile::embed_missing(&mut lib, &named.key, embedder.as_ref())?;
+        Ok(Uploaded {
+            profile: named.name,
+            file: name,
+            entries,
+            new: added.new,
+            updated: added.updated,
+            embedded,
+            looked_up: found.into_iter().map(|p| p.id).collect(),
+        })
     })
     .await?;
-    Ok(Json(v))
+    Ok(Answer(v))
 }
 
 /// `GET /api/token`: the caller's current write token, for a page whose own
 /// went stale (a server restart); same-origin reads only, as every page.
-pub async fn token(Extension(who): Extension<Who>) -> Result<Json<Value>, ApiError> {
+#[derive(Serialize)]
+pub struct Token {
+    csrf: String,
+}
+
+pub async fn token(Extension(who): Extension<Who>) -> Result<Answer<Token>, ApiError> {
     if who.csrf.is_empty() {
         return Err(Failure { status: StatusCode::UNAUTHORIZED, message: "sign in first".into() }.into());
     }
-    Ok(Json(json!({ "csrf": who.csrf })))
+    Ok(Answer(Token { csrf: who.csrf }))
 }
 
-#[derive(serde::Deserialize)]
+#[derive(Deserialize)]
 pub struct ZoteroBody {
     /// zotero.sqlite on this machine; empty for ~/Zotero/zotero.sqlite.
     db: Option<String>,
     profile: Option<String>,
+}
+
+impl NamesProfile for ZoteroBody {
+    fn profile(&self) -> Option<&str> {
+        self.profile.as_deref()
+    }
+}
+
+/// What a Zotero sync changed.
+#[derive(Serialize)]
+pub struct Synced {
+    profile: String,
+    file: String,
+    entries: usize,
+    new: usize,
+    updated: usize,
+    removed: usize,
+    untitled: usize,
+    embedded: usize,
 }
 
 /// `POST /api/seeds/zotero` `{"db": PATH}`: the profile's seeds made to match
@@ -128,21 +165,14 @@ pub struct ZoteroBody {
 /// Only a server that serves one person on loopback (no accounts) reads a
 /// path from the browser: there the browser's user is the disk's owner. A
 /// shared server refuses, and says how to sync there.
-pub async fn sync_zotero(
-    Shared(st): Shared<Arc<State>>,
-    Extension(who): Extension<Who>,
-    headers: HeaderMap,
-    b: Result<Json<ZoteroBody>, axum::extract::rejection::JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
-    check_csrf(&who, &headers)?;
+pub async fn sync_zotero(Shared(st): Shared<Arc<State>>, w: Write<ZoteroBody>) -> Result<Answer<Synced>, ApiError> {
+    let Write { body: b, profile: named, .. } = w;
     if st.login {
         return Err(Failure::forbidden(
             "this server has accounts, so it reads no paths from the browser: upload a BibTeX export, or run `paperscout seed sync zotero` on the server",
         )
         .into());
     }
-    let b = body(b)?;
-    let (profile, owned) = profile_of(&st, &who, &b.profile)?;
     let db = match b.db.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
         Some(p) if p.len() > 4096 || p.chars().any(char::is_control) => return Err(Failure::bad_request("that is not a file path").into()),
         Some(p) => std::path::PathBuf::from(p),
@@ -163,20 +193,20 @@ pub async fn sync_zotero(
         let (items, untitled) = profile::zotero::read(&db, &sel, &*st.reader()?).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
         let found = items.len();
         let mut lib = st.writer()?;
-        let plan = profile::zotero::plan(lib.store.conn(), &owned, items)?;
-        profile::zotero::apply(&mut lib, &owned, &plan)?;
-        let embedded = profile::embed_missing(&mut lib, &owned, embedder.as_ref())?;
-        Ok(json!({
-            "profile": profile,
-            "file": db.display().to_string(),
-            "entries": found,
-            "new": plan.add.len(),
-            "updated": plan.update.len(),
-            "removed": plan.remove.len(),
-            "untitled": untitled,
-            "embedded": embedded,
-        }))
+        let plan = profile::zotero::plan(lib.store.conn(), &named.key, items)?;
+        profile::zotero::apply(&mut lib, &named.key, &plan)?;
+        let embedded = profile::embed_missing(&mut lib, &named.key, embedder.as_ref())?;
+        Ok(Synced {
+            profile: named.name,
+            file: db.display().to_string(),
+            entries: found,
+            new: plan.add.len(),
+            updated: plan.update.len(),
+            removed: plan.remove.len(),
+            untitled,
+            embedded,
+        })
     })
     .await?;
-    Ok(Json(v))
+    Ok(Answer(v))
 }

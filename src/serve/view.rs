@@ -1,7 +1,9 @@
 //! Request parameters, checked, and what the templates show of a paper.
 
 use super::failure::Failure;
-use crate::paper::{ArxivId, Kind, Paper};
+use super::session::{Named, Who};
+use crate::library::store::ProfileKey;
+use crate::paper::{ArxivId, Day, Kind, Paper};
 use crate::rank::Method;
 use crate::workflow::digest::{DayOptions, Pick};
 use crate::workflow::neighbours::{self, Neighbour, Scope};
@@ -49,14 +51,14 @@ fn flag(v: &Option<String>) -> bool {
 }
 
 impl Params {
-    pub fn profile(&self, default: &str) -> Result<String, Failure> {
-        let p = given(&self.profile).unwrap_or(default).to_string();
-        crate::profile::check_profile_name(&p).map_err(|e| Failure::bad_request(e.to_string()))?;
-        Ok(p)
+    /// The profile the request names, else the server's `default`, for `who`.
+    pub fn profile(&self, who: &Who, default: &str) -> Result<Named, Failure> {
+        who.profile(self.profile.as_deref(), default)
     }
 
-    pub fn day_options(&self, default_profile: &str, unsure: usize) -> Result<DayOptions, Failure> {
-        let mut o = DayOptions { profile: self.profile(default_profile)?, ..DayOptions::default() };
+    /// How to rank, for the profile `key`.
+    pub fn day_options(&self, key: ProfileKey, unsure: usize) -> Result<DayOptions, Failure> {
+        let mut o = DayOptions { profile: key, ..DayOptions::default() };
         if let Some(m) = given(&self.method) {
             o.method = m.parse::<Method>().map_err(Failure::bad_request)?;
         }
@@ -76,7 +78,7 @@ impl Params {
         Ok(o)
     }
 
-    pub fn date(&self) -> Result<Option<String>, Failure> {
+    pub fn date(&self) -> Result<Option<Day>, Failure> {
         given(&self.date).map(checked_date).transpose()
     }
 
@@ -134,9 +136,8 @@ pub fn clip(s: &str) -> String {
     }
 }
 
-pub fn checked_date(d: &str) -> Result<String, Failure> {
-    neighbours::check_date(d).map_err(|e| Failure::bad_request(e.to_string()))?;
-    Ok(d.to_string())
+pub fn checked_date(d: &str) -> Result<Day, Failure> {
+    Ok(neighbours::parse_day(d)?)
 }
 
 pub fn checked_id(id: &str) -> Result<ArxivId, Failure> {

@@ -4,6 +4,7 @@
 
 use crate::embed::ModelArgs;
 use crate::fetch::{self, FetchOpts};
+use crate::library::store::ProfileKey;
 use crate::library::Library;
 use crate::paper::Paper;
 use crate::workflow::fetch::{fetch_all, report_empty};
@@ -19,7 +20,7 @@ pub fn fetch_day(
     opts: &FetchOpts,
     dir: &Path,
     model: &ModelArgs,
-    profile: &str,
+    profile: &ProfileKey,
     verbose: bool,
 ) -> Result<Option<String>> {
     let fetched = fetch_all(categories, opts, verbose)?;
@@ -33,19 +34,19 @@ pub fn fetch_day(
 
 /// Listing files, every one parsed before the library is touched, then
 /// ingested. The newest listing date among them, if they carry one.
-pub fn ingest_day_files(files: &[PathBuf], dir: &Path, model: &ModelArgs, profile: &str, verbose: bool) -> Result<Option<String>> {
+pub fn ingest_day_files(files: &[PathBuf], dir: &Path, model: &ModelArgs, profile: &ProfileKey, verbose: bool) -> Result<Option<String>> {
     let papers = ingest::read_inputs(files, verbose)?;
     store(&papers, dir, model, profile, verbose, "ingested")
 }
 
 /// The day's papers stored and embedded, then the profile's seeds; the
 /// newest listing date among the papers.
-fn store(papers: &[Paper], dir: &Path, model: &ModelArgs, profile: &str, verbose: bool, done_what: &str) -> Result<Option<String>> {
+fn store(papers: &[Paper], dir: &Path, model: &ModelArgs, profile: &ProfileKey, verbose: bool, done_what: &str) -> Result<Option<String>> {
     let mut lib = Library::open_write(dir)?;
     let done = ingest::ingest_papers(&mut lib, papers, model, verbose)?;
     seeds::embed_seeds(&mut lib, profile, model, verbose)?;
     if verbose {
-        eprintln!("{done_what}: {} new, {} embedded", done.counts.new, done.embedded);
+        crate::messages::note(format_args!("{done_what}: {} new, {} embedded", done.counts.new, done.embedded));
     }
     Ok(done.dates.last().cloned())
 }

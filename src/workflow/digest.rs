@@ -4,13 +4,14 @@
 //! line can never rank differently.
 
 use crate::library::store::DayEntry;
+use crate::library::store::ProfileKey;
 use crate::library::vectors::FlatVectors;
 use crate::library::Library;
+use crate::paper::Day;
 use crate::paper::{Kind, Paper};
 use crate::profile::filters::{self, Verdict};
 use crate::profile::{self, ratings};
 use crate::rank::{self, Candidate, Method, Ranker, SeedVector, Terms, Vocabulary, WordCache};
-use crate::workflow::neighbours::check_date;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -84,7 +85,7 @@ pub struct Digest {
 /// What to rank and how: the `daily` flags that `serve` shares.
 #[derive(Debug, Clone)]
 pub struct DayOptions {
-    pub profile: String,
+    pub profile: ProfileKey,
     pub method: Method,
     pub include: Vec<Kind>,
     pub top: usize,
@@ -100,7 +101,7 @@ pub struct DayOptions {
 impl Default for DayOptions {
     fn default() -> Self {
         DayOptions {
-            profile: "default".into(),
+            profile: ProfileKey::of(None, "default"),
             method: rank::DEFAULT_METHOD,
             include: vec![Kind::New, Kind::Cross],
             top: 20,
@@ -117,7 +118,7 @@ impl Default for DayOptions {
 pub fn seed_vectors(
     lib: &Library,
     model: &str,
-    profile_name: &str,
+    profile_name: &ProfileKey,
     words: &Mutex<WordCache>,
 ) -> Result<(Vec<profile::Seed>, Vec<SeedVector>)> {
     let seeds = profile::list(lib.store.conn(), profile_name)?;
@@ -153,20 +154,16 @@ impl Digest {
 
 /// Which days a digest covers: every listed day from `since`, or `date`,
 /// or the day just ingested (`ingested`), or else the library's newest.
-pub fn choose_days(lib: &Library, since: Option<&str>, date: Option<&str>, ingested: Option<String>) -> Result<Vec<String>> {
+pub fn choose_days(lib: &Library, since: Option<Day>, date: Option<Day>, ingested: Option<String>) -> Result<Vec<String>> {
     Ok(match (since, date, ingested) {
         (Some(since), _, _) => {
-            check_date(since)?;
             let days = lib.store.days_from(since)?;
             if days.is_empty() {
                 bail!("the library has no listings on or after {since}");
             }
             days
         }
-        (None, Some(d), _) => {
-            check_date(d)?;
-            vec![d.to_string()]
-        }
+        (None, Some(d), _) => vec![d.to_string()],
         (None, None, Some(d)) => vec![d],
         (None, None, None) => {
             vec![lib.store.newest_day()?.context("the library has no listings yet; give listing files to `daily` or `ingest` them")?]
@@ -180,6 +177,34 @@ pub fn choose_days(lib: &Library, since: Option<&str>, date: Option<&str>, inges
 /// index (one cache per library state; [`words_for`] makes one).
 pub fn rank_day(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, day: &str, opts: &DayOptions) -> Result<Digest> {
     rank_days(lib, flat, words, &[day.to_string()], opts)
+}
+
+/// The listing day `day`, else the newest, ranked for `opts.profile`. A day
+/// the library has no listing of is a typo or an old link, not an empty
+/// digest: the error names the newest days there are.
+pub fn rank_listed_day(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, day: Option<Day>, opts: &DayOptions) -> Result<Digest> {
+    let day = match day {
+        Some(d) if !lib.store.has_day(d)? => {
+            let newest: Vec<String> = lib.store.days(7, &[])?.into_iter().map(|(d, _)| d).collect();
+            return Err(match newest.is_empty() {
+                true => super::Error::NoListings,
+                false => super::Error::NoListing { day: d.to_string(), newest },
+            }
+            .into());
+        }
+        Some(d) => d.to_string(),
+        None => lib.store.newest_day()?.ok_or(super::Error::NoListings)?,
+    };
+    rank_day(lib, flat, words, &day, opts)
+}
+
+/// `name` must be one of `known` (the profiles a reader has): a name that
+/// is not is an error that lists them.
+pub fn check_known_profile(name: &str, known: &[String]) -> Result<()> {
+    if known.iter().any(|k| k == name) {
+        return Ok(());
+    }
+    Err(super::Error::UnknownProfile { name: name.to_string(), known: known.to_vec() }.into())
 }
 
 /// Ranks the listing days `days` (oldest first) together, for a reader who
@@ -209,7 +234,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
     let mut digest = Digest {
         date: last.clone(),
         first_date: first.clone(),
-        profile: opts.profile.clone(),
+        profile: opts.profile.to_string(),
         method: opts.method,
         candidates: entries.len(),
         picks: Vec::new(),

@@ -21,7 +21,7 @@ pub fn client(opts: &FetchOpts, endpoints: &Endpoints) -> Result<Client> {
         base_backoff: Duration::from_millis(opts.backoff_ms),
         timeout: Politeness::timeout_from_secs(opts.timeout).map_err(anyhow::Error::msg)?,
     };
-    Ok(Client::new(politeness).for_hosts(endpoints.hosts()).with_log(|m| eprintln!("note: {m}")))
+    Ok(Client::new(politeness).for_hosts(endpoints.hosts()).with_log(|m| crate::messages::note(m)))
 }
 
 /// Every category's announcements, or the first error.
@@ -35,14 +35,14 @@ pub fn fetch_all(categories: &[String], opts: &FetchOpts, verbose: bool) -> Resu
     for c in categories {
         let f = fetch::fetch_category(&client, &endpoints, c)?;
         for w in &f.warnings {
-            eprintln!("warning: {c}: {w}");
+            crate::messages::warning(format_args!("{c}: {w}"));
         }
         if verbose {
             let via = match f.via {
                 Via::Rss => endpoints.rss_url(c),
                 Via::ListPage => endpoints.list_url(c),
             };
-            eprintln!("{c}: {} paper(s) from {via}", f.papers.len());
+            crate::messages::note(format_args!("{c}: {} paper(s) from {via}", f.papers.len()));
         }
         out.push(f);
     }
@@ -59,7 +59,10 @@ pub fn report_empty(fetched: &[Fetched], dir: &Path) {
             Some(d) => format!("the last was {d}"),
             None => "the library has none before it".to_string(),
         };
-        eprintln!("no announcements for {} on {today} (arXiv announces nothing on weekends and holidays); {tail}", f.category);
+        crate::messages::note(format_args!(
+            "no announcements for {} on {today} (arXiv announces nothing on weekends and holidays); {tail}",
+            f.category
+        ));
     }
 }
 
@@ -68,17 +71,13 @@ fn last_listing(dir: &Path, category: &str) -> Option<String> {
     if !dir.join("library.sqlite").exists() {
         return None;
     }
-    let lib = Library::open_read(dir).ok()?;
-    lib.store
-        .conn()
-        .query_row(
-            "SELECT max(l.date) FROM listings l JOIN papers p ON p.id = l.id \
-             WHERE l.category = ?1 OR p.subjects LIKE ?2",
-            rusqlite::params![category, format!("%\"{category}\"%")],
-            |r| r.get::<_, Option<String>>(0),
-        )
-        .ok()
-        .flatten()
+    match Library::open_read(dir).and_then(|lib| lib.store.newest_day_of(category)) {
+        Ok(day) => day,
+        Err(e) => {
+            crate::messages::warning(format_args!("cannot read the last listing of {category} ({e:#}); fetching as for a new library"));
+            None
+        }
+    }
 }
 
 /// For `seed add --fetch`: the arXiv ids among `items` (files, when
@@ -153,13 +152,13 @@ pub fn harvest(
     let (mut records, mut skipped) = (0usize, 0usize);
     let mut take = |parsed: Parsed, pages: usize, total: Option<u64>| -> Result<Vec<Paper>> {
         for w in &parsed.warnings {
-            eprintln!("warning: {w}");
+            crate::messages::warning(w);
         }
         records += parsed.papers.len();
         skipped += parsed.skipped;
         if verbose {
             let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
-            eprintln!("oai: page {pages}: {} record(s), {records}{of} so far", parsed.papers.len());
+            crate::messages::note(format_args!("oai: page {pages}: {} record(s), {records}{of} so far", parsed.papers.len()));
         }
         each(&parsed.papers)?;
         Ok(parsed.papers)

@@ -84,7 +84,7 @@ pub fn ingest_batches(
     let mut checked = inputs.map(|batch| -> Result<Batch> {
         let mut batch = batch?;
         for w in &batch.warnings {
-            eprintln!("warning: {w}");
+            crate::messages::warning(w);
         }
         // Without embedding, the model is needed only to check vectors.
         if !no_embed || !batch.given.is_empty() {
@@ -109,7 +109,12 @@ pub fn ingest_batches(
     let start = Instant::now();
     let words = lib.update_lexical(false)?;
     if verbose {
-        eprintln!("lexical index: {} added, {} removed in {:.1}s", words.added, words.removed, library::secs(start));
+        crate::messages::note(format_args!(
+            "lexical index: {} added, {} removed in {:.1}s",
+            words.added,
+            words.removed,
+            library::secs(start)
+        ));
     }
     if let Some(embedder) = &gate.embedder {
         // The derived files grow with the library: the new rows are appended
@@ -121,7 +126,11 @@ pub fn ingest_batches(
             let done = lib.update_index(&flat, false)?;
             let sketched = lib.update_sketch(&flat)?;
             if verbose {
-                eprintln!("index: {done:?}, sketch: {sketched} rows added, in {:.1}s ({} rows)", library::secs(start), flat.count);
+                crate::messages::note(format_args!(
+                    "index: {done:?}, sketch: {sketched} rows added, in {:.1}s ({} rows)",
+                    library::secs(start),
+                    flat.count
+                ));
             }
         }
     }
@@ -209,7 +218,11 @@ fn embed_missing(lib: &mut Library, embedder: &dyn Embedder, stored: usize) -> R
         e.context(format!("{stored} paper(s) were stored but not all embedded; an ingest with a working model embeds the rest"))
     })?;
     for s in &embedded.skipped {
-        eprintln!("warning: cannot embed {} (skipped, not tried again with this model): {}", s.papers.join(", "), s.error);
+        crate::messages::warning(format_args!(
+            "cannot embed {} (skipped, not tried again with this model): {}",
+            s.papers.join(", "),
+            s.error
+        ));
     }
     Ok(embedded.done)
 }
@@ -233,13 +246,13 @@ pub fn read_inputs(inputs: &[PathBuf], verbose: bool) -> Result<Vec<Paper>> {
     for file in input_files(inputs)? {
         let parsed = listing::parse_path(&file)?;
         for w in &parsed.warnings {
-            eprintln!("warning: {w}");
+            crate::messages::warning(w);
         }
         if let Some(summary) = parsed.skip_summary(&file.display().to_string()) {
-            eprintln!("warning: {summary}");
+            crate::messages::warning(summary);
         }
         if verbose {
-            eprintln!("{}: {} paper(s) as {}", file.display(), parsed.papers.len(), parsed.format.name());
+            crate::messages::note(format_args!("{}: {} paper(s) as {}", file.display(), parsed.papers.len(), parsed.format.name()));
         }
         papers.extend(parsed.papers);
     }

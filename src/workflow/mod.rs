@@ -10,7 +10,45 @@ pub mod digest;
 pub mod fetch;
 pub mod ingest;
 pub mod neighbours;
+pub mod paper;
 pub mod query;
 pub mod search;
 pub mod seeds;
 pub mod stats;
+
+use crate::error::{Kind, Kinded};
+use std::path::PathBuf;
+
+/// What a verb refuses on the asker's account, with its kind
+/// (crate::error): the ids, dates and papers a front door passes on.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{given:?} is not an arXiv id")]
+    NotAnId { given: String },
+    #[error("{given:?} is not a date like 2026-03-02")]
+    NotADate { given: String },
+    /// `dir`, the library's, where the asker is its owner (the command line).
+    #[error("{id} is not in the library{}", dir.as_ref().map(|d| format!(" at {}", d.display())).unwrap_or_default())]
+    NotInLibrary { id: String, dir: Option<PathBuf> },
+    #[error("{id} has no vector yet; run `paperscout ingest` to embed it")]
+    NoVector { id: String },
+    #[error("no profile {name:?}; the profiles are {}", known.join(", "))]
+    UnknownProfile { name: String, known: Vec<String> },
+    #[error("no listing on {day}; the newest days are {}", newest.join(", "))]
+    NoListing { day: String, newest: Vec<String> },
+    #[error("the library has no listings yet; run `paperscout ingest` with a listing")]
+    NoListings,
+}
+
+impl Kinded for Error {
+    fn kind(&self) -> Kind {
+        match self {
+            Error::NotAnId { .. } | Error::NotADate { .. } => Kind::BadInput,
+            Error::NotInLibrary { .. }
+            | Error::NoVector { .. }
+            | Error::UnknownProfile { .. }
+            | Error::NoListing { .. }
+            | Error::NoListings => Kind::NotFound,
+        }
+    }
+}

@@ -4,8 +4,8 @@
 use crate::library::store::StoredPaper;
 use crate::library::vectors::{day_number, subject_bit, RowMeta};
 use crate::library::{Library, Vectors};
-use crate::paper::ArxivId;
-use anyhow::{bail, Context, Result};
+use crate::paper::{ArxivId, Day};
+use anyhow::Result;
 
 /// A paper found like the target, with what the report shows of it.
 #[derive(Debug, Clone)]
@@ -17,38 +17,26 @@ pub struct Neighbour {
 /// Which papers a search may return.
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
-    /// First listed on or after this date (YYYY-MM-DD).
-    pub since: Option<String>,
-    /// First listed on or before this date.
-    pub until: Option<String>,
+    /// First listed on or after this day.
+    pub since: Option<Day>,
+    /// First listed on or before this day.
+    pub until: Option<Day>,
     /// Has this subject (any of its categories).
     pub category: Option<String>,
 }
 
 impl Scope {
-    pub fn is_all(&self) -> bool {
-        self.since.is_none() && self.until.is_none() && self.category.is_none()
-    }
-
-    /// Checks the dates given; call before searching.
-    pub fn check(&self) -> Result<()> {
-        for d in [&self.since, &self.until].into_iter().flatten() {
-            check_date(d)?;
-        }
-        Ok(())
-    }
-
     /// The scope as a search checks it on every row: numbers, parsed once.
     pub fn rows(&self) -> RowScope {
-        let day = |d: &Option<String>| d.as_deref().map(day_number);
+        let day = |d: &Option<Day>| d.map(|d| day_number(&d.to_string()));
         RowScope { since: day(&self.since), until: day(&self.until), subject: self.category.as_deref().map(subject_bit) }
     }
 
     /// Whether `paper` is in the scope.
     pub fn admits(&self, paper: &StoredPaper) -> bool {
-        let date = paper.first_date.as_deref();
-        self.since.as_deref().is_none_or(|s| date.is_some_and(|d| d >= s))
-            && self.until.as_deref().is_none_or(|u| date.is_some_and(|d| d <= u))
+        let date = paper.first_date.as_deref().and_then(Day::parse);
+        self.since.is_none_or(|s| date.is_some_and(|d| d >= s))
+            && self.until.is_none_or(|u| date.is_some_and(|d| d <= u))
             && self.category.as_deref().is_none_or(|c| paper.paper.subjects.iter().any(|s| s == c))
     }
 }
@@ -71,24 +59,26 @@ impl RowScope {
     }
 }
 
-/// A date as every command takes it.
-pub fn check_date(d: &str) -> Result<()> {
-    if chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_err() {
-        bail!("{:?} is not a date like 2026-03-02", crate::listing::text::inline(&d.chars().take(40).collect::<String>()));
-    }
-    Ok(())
+/// A day as every command and page takes it.
+pub fn parse_day(d: &str) -> Result<Day> {
+    Day::parse(d)
+        .ok_or_else(|| super::Error::NotADate { given: crate::listing::text::inline(&d.chars().take(40).collect::<String>()) }.into())
 }
 
 /// The stored paper behind an id (any version) and its vector.
 pub fn paper_query(lib: &Library, model: &str, id: &str) -> Result<(StoredPaper, Vec<f32>)> {
-    let parsed = ArxivId::parse(id).with_context(|| format!("{:?} is not an arXiv id", id.chars().take(60).collect::<String>()))?;
+    let parsed = ArxivId::parse(id).ok_or_else(|| super::Error::NotAnId { given: id.chars().take(60).collect() })?;
     let paper =
-        lib.store.get_paper(&parsed.id)?.with_context(|| format!("{} is not in the library at {}", parsed.id, lib.dir.display()))?;
-    let v = lib
-        .store
-        .vector(model, &paper.text_hash)?
-        .with_context(|| format!("{} has no vector yet; run `paperscout ingest` to embed it", parsed.id))?;
+        lib.store.get_paper(&parsed.id)?.ok_or_else(|| super::Error::NotInLibrary { id: parsed.id.clone(), dir: Some(lib.dir.clone()) })?;
+    let v = lib.store.vector(model, &paper.text_hash)?.ok_or(super::Error::NoVector { id: parsed.id })?;
     Ok((paper, v))
+}
+
+/// The paper `id` and the `k` papers nearest it in `scope`.
+pub fn like_paper(lib: &Library, vectors: &Vectors, id: &str, k: usize, scope: &Scope) -> Result<(StoredPaper, Vec<Neighbour>)> {
+    let (paper, v) = paper_query(lib, &vectors.flat.model, id)?;
+    let found = nearest(lib, vectors, &v, k, Some(paper.rowid), scope)?;
+    Ok((paper, found))
 }
 
 /// The `k` papers nearest `query`, leaving out `exclude` (the query paper
@@ -96,7 +86,6 @@ pub fn paper_query(lib: &Library, model: &str, id: &str) -> Result<(StoredPaper,
 /// paper that passed on a shared category bit only is dropped at the end,
 /// from a few spare results asked for to make up for it.
 pub fn nearest(lib: &Library, vectors: &Vectors, query: &[f32], k: usize, exclude: Option<i64>, scope: &Scope) -> Result<Vec<Neighbour>> {
-    scope.check()?;
     let flat = &vectors.flat;
     let rows = scope.rows();
     let keep = |meta: RowMeta| Some(meta.rowid) != exclude && rows.may_admit(meta);

@@ -77,7 +77,6 @@ pub fn find(
     k: usize,
     scope: &Scope,
 ) -> Result<Vec<Found>> {
-    scope.check()?;
     let query = query.trim();
     let mut lists: Vec<(Match, Vec<i64>)> = Vec::new();
     if let Some(id) = id_query(query) {

@@ -4,6 +4,7 @@
 
 use crate::embed::{self, ModelArgs};
 use crate::fetch::FetchOpts;
+use crate::library::store::ProfileKey;
 use crate::library::Library;
 use crate::profile::{self, Added, SeedInput};
 use crate::workflow::fetch::resolve_missing_ids;
@@ -48,7 +49,7 @@ pub struct SeedsAdded {
 /// Adds the request's seeds to `profile` and embeds what has no vector.
 /// When embedding fails the seeds stay stored, and the error says that
 /// the same add with a working model embeds them.
-pub fn add(lib: &mut Library, profile_name: &str, req: &SeedRequest, model: &ModelArgs, verbose: bool) -> Result<SeedsAdded> {
+pub fn add(lib: &mut Library, profile_name: &ProfileKey, req: &SeedRequest, model: &ModelArgs, verbose: bool) -> Result<SeedsAdded> {
     add_with(lib, profile_name, req, verbose, |lib| embed_seeds(lib, profile_name, model, verbose))
 }
 
@@ -56,7 +57,7 @@ pub fn add(lib: &mut Library, profile_name: &str, req: &SeedRequest, model: &Mod
 /// model it holds.
 pub fn add_with(
     lib: &mut Library,
-    profile_name: &str,
+    profile_name: &ProfileKey,
     req: &SeedRequest,
     verbose: bool,
     embed: impl FnOnce(&mut Library) -> Result<usize>,
@@ -65,14 +66,14 @@ pub fn add_with(
     if let Some(opts) = req.fetch {
         let n = resolve_missing_ids(lib, req.items, req.files, opts)?;
         if verbose && n > 0 {
-            eprintln!("{n} paper(s) looked up on arXiv and stored");
+            crate::messages::note(format_args!("{n} paper(s) looked up on arXiv and stored"));
         }
     }
     let mut seeds = profile::read_items(req.items, req.files, lib, req.title, req.abstract_text)?;
     if let Some(t) = req.text {
         seeds.push(SeedInput::from_free_text(t));
     }
-    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let now = crate::library::store::now();
     let added = profile::add(lib.store.conn(), profile_name, &seeds, req.weight, req.negative, &now)?;
     let n = added.new + added.updated;
     let embedded = embed(lib).map_err(|e| {
@@ -85,7 +86,7 @@ pub fn add_with(
 
 /// Embeds the profile's seeds that have no vector for the library's model
 /// (loading the model only when there is something to embed).
-pub fn embed_seeds(lib: &mut Library, profile_name: &str, model: &ModelArgs, verbose: bool) -> Result<usize> {
+pub fn embed_seeds(lib: &mut Library, profile_name: &ProfileKey, model: &ModelArgs, verbose: bool) -> Result<usize> {
     let known = lib.store.default_model()?;
     if let Some(m) = &known {
         if profile::missing_vectors(lib.store.conn(), profile_name, m)?.is_empty() {

@@ -31,30 +31,49 @@ pub struct Stats {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ProfileStats {
+    /// The profile's key (`user/name` where there are accounts), or its
+    /// owner's name for it in [`collect_for`].
     pub profile: String,
+    #[serde(skip)]
+    pub key: crate::library::store::ProfileKey,
     pub seeds: i64,
     pub liked: i64,
     pub not_interested: i64,
     pub filters: i64,
 }
 
+/// [`collect`], with only the profiles of `user` (`None`: a library without
+/// accounts), each by the name its owner sees.
+pub fn collect_for(lib: &Library, user: Option<&str>) -> Result<Stats> {
+    let mut s = collect(lib)?;
+    s.profiles.retain_mut(|p| match p.key.name_for(user) {
+        Some(name) => {
+            p.profile = name.to_string();
+            true
+        }
+        None => false,
+    });
+    Ok(s)
+}
+
 pub fn collect(lib: &Library) -> Result<Stats> {
     let s = &lib.store;
-    let (first_day, last_day) = s.conn().query_row("SELECT min(date), max(date) FROM listings", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (first_day, last_day) = s.listing_span()?;
     let mut models = Vec::new();
     for (model, n) in s.vector_counts()? {
         let derived = lib.index_state(&model)?;
         models.push(ModelStats { model, vectors: n, index: derived.describe(), derived });
     }
     let mut profiles = Vec::new();
-    for name in crate::profile::names(s.conn())? {
-        let count = |sql: &str| -> Result<i64> { Ok(s.conn().query_row(sql, [&name], |r| r.get(0))?) };
+    for key in crate::profile::names(s.conn())? {
+        let c = crate::library::store::profiles::counts(s.conn(), &key)?;
         profiles.push(ProfileStats {
-            seeds: count("SELECT count(*) FROM seeds WHERE profile = ?1")?,
-            liked: count("SELECT count(*) FROM ratings WHERE profile = ?1 AND rating > 0")?,
-            not_interested: count("SELECT count(*) FROM ratings WHERE profile = ?1 AND rating < 0")?,
-            filters: count("SELECT count(*) FROM filters WHERE profile = ?1")?,
-            profile: name,
+            seeds: c.seeds,
+            liked: c.liked,
+            not_interested: c.not_interested,
+            filters: c.filters,
+            profile: key.to_string(),
+            key,
         });
     }
     // As it stands: stats never builds or updates it.

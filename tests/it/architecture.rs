@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["profile", "rank"],
     &["library", "fetch"],
     &["embed", "listing"],
-    &["paper", "vector"],
+    &["paper", "vector", "error", "messages"],
 ];
 
 /// Files allowed past `MAX_LINES`, each with the reason its top comment

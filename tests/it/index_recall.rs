@@ -63,7 +63,7 @@ fn index_recall_at_10_is_at_least_0_99() {
     let mut both = paperscout::library::Vectors { flat, index: Some(ix), sketch: Some(sk) };
     let served = both.calibrate().unwrap();
     eprintln!("served: {served:?}");
-    assert_eq!(served.queries, 50);
-    assert!(served.search_width.is_some() && served.recall >= 0.99, "{served:?}");
+    assert_eq!(served.queries(), 50);
+    assert!(served.search_width().is_some() && served.recall() >= 0.99, "{served:?}");
     assert!(both.index.is_some());
 }

@@ -3,12 +3,14 @@
 //! which category and section) and vectors keyed by (model, text hash).
 
 mod damage;
+pub mod profiles;
 mod read;
 mod schema;
 mod write;
 
 pub use damage::{damage, explain, Damaged};
-pub use read::{blob_to_vec, DayEntry, DerivedRow, StoredPaper};
+pub use profiles::ProfileKey;
+pub use read::{blob_to_vec, DatedPaper, DayEntry, DerivedRow, Listing, StoredPaper, Version};
 pub use write::{bump_generation, insert_vector, papers_with_text, record_failure, set_default_model, upsert_paper, vec_to_blob, Upsert};
 
 use anyhow::Result;
@@ -37,6 +39,12 @@ pub(crate) fn uri(path: &Path, query: &str) -> String {
     out.push('?');
     out.push_str(query);
     out
+}
+
+/// Now, as every time the library stores is written: RFC 3339 in UTC, to
+/// the second (`2026-11-26T12:00:00Z`).
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 /// Hash of the text the embedder sees; vectors are keyed by it so that a

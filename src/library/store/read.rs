@@ -3,7 +3,7 @@
 
 use super::Store;
 use crate::library::vectors::RowMeta;
-use crate::paper::{embedding_text, Kind, Paper};
+use crate::paper::{embedding_text, Day, Kind, Paper};
 use anyhow::Result;
 use rusqlite::{params, OptionalExtension};
 
@@ -32,6 +32,31 @@ pub struct DayEntry {
     pub seen_before: Option<String>,
 }
 
+/// A paper with the day it was first listed, as the history replay reads it.
+pub struct DatedPaper {
+    pub rowid: i64,
+    /// The author list as stored: a JSON array of names.
+    pub authors_json: String,
+    pub first_date: String,
+    pub title: String,
+    pub abstract_text: String,
+}
+
+/// A version of a paper the library has seen, with its title then.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Version {
+    pub version: i64,
+    pub title: String,
+}
+
+/// A day a paper was listed: in which category, and how.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Listing {
+    pub date: String,
+    pub category: String,
+    pub kind: Kind,
+}
+
 impl Store {
     /// A counter bumped by every write that changes which vectors belong to
     /// which papers; derived files record the value they were built from.
@@ -43,6 +68,43 @@ impl Store {
     /// The model the last ingest embedded with: id queries use its vectors.
     pub fn default_model(&self) -> Result<Option<String>> {
         Ok(self.conn.query_row("SELECT value FROM meta WHERE key = 'model'", [], |r| r.get(0)).optional()?)
+    }
+
+    /// The newest day a paper of `category` (as its listing's or among its
+    /// subjects) was listed.
+    pub fn newest_day_of(&self, category: &str) -> Result<Option<String>> {
+        Ok(self.conn.query_row(
+            "SELECT max(l.date) FROM listings l JOIN papers p ON p.id = l.id WHERE l.category = ?1 OR p.subjects LIKE ?2",
+            params![category, format!("%\"{category}\"%")],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Whether the library holds any vector of `model`: one lookup, not a
+    /// count of millions.
+    pub fn holds_vectors(&self, model: &str) -> Result<bool> {
+        Ok(self.conn.query_row("SELECT EXISTS (SELECT 1 FROM vectors WHERE model = ?1)", [model], |r| r.get(0))?)
+    }
+
+    /// The text hash of one vector of `model` (to learn its dimension).
+    pub fn a_vector_hash(&self, model: &str) -> Result<Option<Vec<u8>>> {
+        Ok(self.conn.query_row("SELECT text_hash FROM vectors WHERE model = ?1 LIMIT 1", [model], |r| r.get(0)).optional()?)
+    }
+
+    /// Every paper with a first listing date, in rowid order.
+    pub fn dated_papers(&self) -> Result<Vec<DatedPaper>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT rowid, authors, first_date, title, abstract FROM papers WHERE first_date IS NOT NULL ORDER BY rowid")?;
+        let rows = stmt.query_map([], |r| {
+            Ok(DatedPaper { rowid: r.get(0)?, authors_json: r.get(1)?, first_date: r.get(2)?, title: r.get(3)?, abstract_text: r.get(4)? })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// The first and last listing days the library holds.
+    pub fn listing_span(&self) -> Result<(Option<String>, Option<String>)> {
+        Ok(self.conn.query_row("SELECT min(date), max(date) FROM listings", [], |r| Ok((r.get(0)?, r.get(1)?)))?)
     }
 
     pub fn vector_counts(&self) -> Result<Vec<(String, i64)>> {
@@ -131,15 +193,15 @@ impl Store {
     }
 
     /// Whether any listing was read for `day`.
-    pub fn has_day(&self, day: &str) -> Result<bool> {
+    pub fn has_day(&self, day: Day) -> Result<bool> {
         let mut stmt = self.conn.prepare_cached("SELECT 1 FROM listings WHERE date = ?1 LIMIT 1")?;
-        Ok(stmt.exists([day])?)
+        Ok(stmt.exists([day.to_string()])?)
     }
 
     /// Listing days from `since` on, oldest first.
-    pub fn days_from(&self, since: &str) -> Result<Vec<String>> {
+    pub fn days_from(&self, since: Day) -> Result<Vec<String>> {
         let mut stmt = self.conn.prepare_cached("SELECT DISTINCT date FROM listings WHERE date >= ?1 ORDER BY date")?;
-        let rows = stmt.query_map([since], |r| r.get(0))?;
+        let rows = stmt.query_map([since.to_string()], |r| r.get(0))?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
@@ -163,16 +225,22 @@ impl Store {
     }
 
     /// Every version seen of a paper: (version, title), oldest first.
-    pub fn versions(&self, id: &str) -> Result<Vec<(i64, String)>> {
+    pub fn versions(&self, id: &str) -> Result<Vec<Version>> {
         let mut stmt = self.conn.prepare_cached("SELECT version, title FROM versions WHERE id = ?1 ORDER BY version")?;
-        let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows = stmt.query_map([id], |r| Ok(Version { version: r.get(0)?, title: r.get(1)? }))?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
-    /// Every listing of a paper: (date, category, kind), oldest first.
-    pub fn listings_of(&self, id: &str) -> Result<Vec<(String, String, String)>> {
+    /// Every listing of a paper, oldest first.
+    pub fn listings_of(&self, id: &str) -> Result<Vec<Listing>> {
         let mut stmt = self.conn.prepare_cached("SELECT date, category, kind FROM listings WHERE id = ?1 ORDER BY date, category")?;
-        let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        let rows = stmt.query_map([id], |r| {
+            let kind: String = r.get(2)?;
+            let kind = Kind::parse(&kind).ok_or_else(|| {
+                rusqlite::Error::FromSqlConversionFailure(2, rusqlite::types::Type::Text, format!("{kind:?} is no listing kind").into())
+            })?;
+            Ok(Listing { date: r.get(0)?, category: r.get(1)?, kind })
+        })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
