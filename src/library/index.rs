@@ -35,6 +35,9 @@ const SEARCH_THREADS: usize = 16;
 /// Candidates fetched per wanted result, rescored exactly.
 const CANDIDATES_PER_RESULT: usize = 4;
 const MIN_CANDIDATES: usize = 40;
+/// A search `width` wide rescores at least width / 4 candidates (256 at
+/// the widest calibration tries).
+const WIDTH_PER_CANDIDATE: usize = 4;
 
 /// What the index file holds, stored beside it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -86,6 +89,9 @@ pub fn read_meta(dir: &Path) -> Option<IndexMeta> {
 /// An index opened for searching.
 pub struct Index {
     graph: Graph,
+    /// The search width last set: a wider search also rescores more of
+    /// what it found.
+    width: std::sync::atomic::AtomicUsize,
     pub meta: IndexMeta,
 }
 
@@ -121,7 +127,7 @@ pub fn open(dir: &Path, flat: &FlatVectors) -> Result<Option<Index>> {
                 // A view comes with a search context per core; a server
                 // searches from more threads than that at once.
                 let _ = graph.reserve_capacity_and_threads(graph.size(), SEARCH_THREADS);
-                return Ok(Some(Index { graph, meta }));
+                return Ok(Some(Index { graph, width: EXPANSION_SEARCH.into(), meta }));
             }
             Err(_) if read_meta(dir).as_ref() != Some(&meta) => continue,
             Err(e) => bail!("cannot open the index {}: {e}; run `paperscout doctor`", path.display()),
@@ -135,6 +141,7 @@ impl Index {
     /// of the true neighbours, slower.
     pub fn set_search_width(&self, width: usize) {
         self.graph.change_expansion_search(width);
+        self.width.store(width, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The `k` best (position, cosine) among live rows `keep` accepts: the
@@ -150,7 +157,10 @@ impl Index {
             let i = key as usize;
             i < covered && flat.is_live(i) && keep(flat.meta(i))
         };
-        let wanted = (k * CANDIDATES_PER_RESULT).max(MIN_CANDIDATES);
+        // The int8 order is coarse: where the f32 order differs more than
+        // usual (calibration widens the search), rescore more candidates.
+        let width = self.width.load(std::sync::atomic::Ordering::Relaxed);
+        let wanted = (k * CANDIDATES_PER_RESULT).max(MIN_CANDIDATES).max(width / WIDTH_PER_CANDIDATE);
         let found = self
             .graph
             .filtered_search(query, wanted, admit)

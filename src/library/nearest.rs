@@ -80,8 +80,8 @@ pub enum Served {
     /// sketch's answers was `recall` (at least [`SERVED_RECALL`]).
     Index { width: usize, recall: f32, queries: usize },
     /// The sketch, held in memory: no width of the index reached
-    /// [`SERVED_RECALL`].
-    Sketch { queries: usize },
+    /// [`SERVED_RECALL`]; `best` is the most any reached.
+    Sketch { queries: usize, best: f32 },
     /// Nothing to measure (no index, or no sketch to measure it against):
     /// queries go as [`Vectors::search`] finds them.
     Unmeasured,
@@ -115,7 +115,7 @@ impl Served {
     /// The library's papers it was measured on.
     pub fn queries(&self) -> usize {
         match self {
-            Served::Index { queries, .. } | Served::Sketch { queries } => *queries,
+            Served::Index { queries, .. } | Served::Sketch { queries, .. } => *queries,
             Served::Unmeasured => 0,
         }
     }
@@ -127,8 +127,8 @@ impl std::fmt::Display for Served {
             Served::Index { width, recall, queries } => {
                 write!(f, "the index, searched {width} wide (recall@10 {recall:.3} on {queries} of its papers)")
             }
-            Served::Sketch { queries } => {
-                write!(f, "the sketch (the index reached no recall of {SERVED_RECALL:.2} on {queries} of its papers)")
+            Served::Sketch { queries, best } => {
+                write!(f, "the sketch (the index reached no recall of {SERVED_RECALL:.2} on {queries} of its papers; at best {best:.3})")
             }
             Served::Unmeasured => f.write_str("an exact scan or the sketch (nothing to measure)"),
         }
@@ -175,7 +175,7 @@ impl Vectors {
             })
             .collect::<Result<Vec<_>>>()?;
         let wanted: usize = truths.iter().map(Vec::len).sum();
-        let mut best = Served::Sketch { queries: sample.len() };
+        let mut served = Served::Sketch { queries: sample.len(), best: 0.0 };
         for width in SEARCH_WIDTHS {
             ix.set_search_width(width);
             let mut hits = 0;
@@ -186,12 +186,15 @@ impl Vectors {
             }
             let recall = if wanted == 0 { 1.0 } else { hits as f32 / wanted as f32 };
             if recall >= SERVED_RECALL {
-                best = Served::Index { width, recall, queries: sample.len() };
+                served = Served::Index { width, recall, queries: sample.len() };
                 break;
             }
+            if let Served::Sketch { best, .. } = &mut served {
+                *best = best.max(recall);
+            }
         }
-        self.serve_as(&best)?;
-        Ok(best)
+        self.serve_as(&served)?;
+        Ok(served)
     }
 
     /// Answers from then on as `served` (a calibration of this same index)
