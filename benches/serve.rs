@@ -102,8 +102,13 @@ fn main() {
     let mut out = std::io::BufReader::new(child.stdout.take().expect("stdout"));
     let mut line = String::new();
     out.read_line(&mut line).expect("the URL line");
-    let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("a URL").trim_end_matches('/').to_string();
-    let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(60)).build();
+    let printed = line.split_whitespace().find(|w| w.starts_with("http://")).expect("a URL");
+    // A server without accounts answers whoever shows the key it printed.
+    let (url, key) = match printed.split_once("/?token=") {
+        Some((u, k)) => (u.to_string(), Some(k.to_string())),
+        None => (printed.trim_end_matches('/').to_string(), None),
+    };
+    let agent = owner_agent(&key);
     let (first_ms, first_ok) = timed(&agent, &format!("{url}/api/stats"));
     println!(
         "library {} ({} sampled ids); server answered {:.0} ms after start ({}), first request {first_ms:.1} ms",
@@ -153,9 +158,9 @@ fn main() {
     let ids = Arc::new(ids);
     let threads: Vec<_> = (0..clients)
         .map(|c| {
-            let (url, token, ids, lat, errors) = (url.clone(), token.clone(), ids.clone(), lat.clone(), errors.clone());
+            let (url, token, ids, lat, errors, key) = (url.clone(), token.clone(), ids.clone(), lat.clone(), errors.clone(), key.clone());
             std::thread::spawn(move || {
-                let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(60)).build();
+                let agent = owner_agent(&key);
                 let mut i = c * 7919;
                 while Instant::now() < deadline {
                     i += 1;
@@ -216,7 +221,7 @@ fn main() {
         cpu / wall,
         rss_mib(pid)
     );
-    burst(&url, pid, &dir);
+    burst(&url, &key, pid, &dir);
     let _ = child.kill();
     let _ = child.wait();
 }
@@ -237,17 +242,18 @@ fn library_fds(pid: u32, dir: &std::path::Path) -> usize {
 /// request written before any answer is read: how long until all are
 /// answered, the server's peak memory, and the descriptors left open on
 /// the library's files.
-fn burst(url: &str, pid: u32, dir: &std::path::Path) {
+fn burst(url: &str, key: &Option<String>, pid: u32, dir: &std::path::Path) {
     use std::io::{Read, Write};
     let n = env_or("PAPERSCOUT_BENCH_BURST", 2000);
     let addr = url.trim_start_matches("http://").to_string();
+    let auth = key.as_ref().map_or_else(String::new, |k| format!("Authorization: Bearer {k}\r\n"));
     let before = peak_rss_mib(pid);
     let t0 = Instant::now();
     let cpu0 = cpu_secs(pid);
     let mut conns: Vec<std::net::TcpStream> = (0..n)
         .filter_map(|_| {
             let mut c = std::net::TcpStream::connect(&addr).ok()?;
-            c.write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes()).ok()?;
+            c.write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n").as_bytes()).ok()?;
             Some(c)
         })
         .collect();
@@ -268,4 +274,19 @@ fn burst(url: &str, pid: u32, dir: &std::path::Path) {
         peak_rss_mib(pid),
         library_fds(pid, dir)
     );
+}
+
+/// A client that shows the server's launch key (if it printed one) with
+/// every request, as a script would. (ureq's middleware returns ureq's
+/// large error type; it is not ours to shrink.)
+#[allow(clippy::result_large_err)]
+fn owner_agent(key: &Option<String>) -> ureq::Agent {
+    let auth = key.as_ref().map(|k| format!("Bearer {k}"));
+    ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(60))
+        .middleware(move |req: ureq::Request, next: ureq::MiddlewareNext| match &auth {
+            Some(a) => next.handle(req.set("Authorization", a)),
+            None => next.handle(req),
+        })
+        .build()
 }

@@ -171,25 +171,29 @@ pub fn set_password(conn: &mut Connection, name: &str, password: &str) -> Result
     Ok(())
 }
 
-/// Whether `password` is `name`'s. An unknown name costs the same time as
-/// a wrong password, so timing does not tell which names exist.
-pub fn verify(conn: &Connection, name: &str, password: &str) -> Result<bool> {
+/// The stored password hash of `name`, if it is an account (a cheap
+/// lookup; [`check_password_of`] does the costly part).
+pub fn stored_hash(conn: &Connection, name: &str) -> Result<Option<String>> {
+    if check_user_name(name).is_err() {
+        return Ok(None);
+    }
+    Ok(conn.query_row("SELECT hash FROM users WHERE name = ?1", [name], |r| r.get(0)).optional()?)
+}
+
+/// Whether `password` matches `stored` (an account's hash, from
+/// [`stored_hash`]). No account costs the same time as a wrong password,
+/// so timing does not tell which names exist.
+pub fn check_password_of(name: &str, stored: Option<&str>, password: &str) -> Result<bool> {
     static DECOY: OnceLock<String> = OnceLock::new();
-    let stored: Option<String> = if check_user_name(name).is_ok() && password.len() <= MAX_PASSWORD {
-        conn.query_row("SELECT hash FROM users WHERE name = ?1", [name], |r| r.get(0)).optional()?
-    } else {
-        None
-    };
     let decoy = match DECOY.get() {
-        Some(d) => d.clone(),
+        Some(d) => d.as_str(),
         None => {
             let d = hash_password("a password that no account has")?;
-            DECOY.get_or_init(|| d).clone()
+            DECOY.get_or_init(|| d).as_str()
         }
     };
-    let known = stored.is_some();
-    let hash = stored.unwrap_or(decoy);
-    let parsed = PasswordHash::new(&hash).map_err(|e| anyhow::anyhow!("the stored hash of {name:?} is damaged: {e}"))?;
+    let known = stored.is_some() && password.len() <= MAX_PASSWORD;
+    let parsed = PasswordHash::new(stored.unwrap_or(decoy)).map_err(|e| anyhow::anyhow!("the stored hash of {name:?} is damaged: {e}"))?;
     let password = &password.as_bytes()[..password.len().min(MAX_PASSWORD)];
     let ok = hasher().verify_password(password, &parsed).is_ok();
     Ok(ok && known)

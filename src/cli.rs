@@ -206,6 +206,11 @@ pub struct ServeArgs {
     /// A library with accounts always asks.
     #[arg(long)]
     pub login: bool,
+    /// Without accounts, answer any local user, not only the one who holds
+    /// the key this server prints (other users of this machine could then
+    /// read and change your library).
+    #[arg(long, conflicts_with = "login")]
+    pub no_token: bool,
     /// Serve HTTPS with this PEM certificate chain (and --tls-key).
     #[arg(long, value_name = "PEM", requires = "tls_key")]
     pub tls_cert: Option<PathBuf>,
@@ -452,6 +457,10 @@ pub struct DoctorArgs {
     /// Build the index and the sketch again from scratch, even when sound.
     #[arg(long)]
     pub rebuild_index: bool,
+    /// Make the library private to its owner again (directories 0700,
+    /// files 0600) where group or others may read it.
+    #[arg(long)]
+    pub fix: bool,
     #[command(flatten)]
     pub library: LibraryArgs,
 }

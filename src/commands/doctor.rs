@@ -14,6 +14,21 @@ fn advise(e: anyhow::Error) -> anyhow::Error {
     }
 }
 
+/// Whether others on this machine may read the library (it holds password
+/// hashes, sessions and every rating), and with `fix` the repair.
+fn privacy(dir: &std::path::Path, fix: bool) -> Result<String> {
+    let exposed = library::private::exposed(dir)?;
+    let Some(first) = exposed.first() else { return Ok("files private to their owner".into()) };
+    if fix {
+        let n = library::private::make_private(dir)?;
+        return Ok(format!("files made private: {n} file(s) and folder(s) that group or others could read (0700/0600 now)"));
+    }
+    Ok(format!(
+        "{} file(s) and folder(s) readable by group or others (first: {first}); `paperscout doctor --fix` makes them private",
+        exposed.len()
+    ))
+}
+
 /// Checks the database, then each model's derived files: the flat vectors
 /// row by row against the database, the index against its checksum;
 /// rebuilds what is damaged and brings both up to date.
@@ -27,7 +42,7 @@ pub fn run(args: &DoctorArgs) -> Result<()> {
         }
         bail!("the library database at {} is damaged; {RECOVER}", dir.display());
     }
-    println!("database  ok ({} papers)", lib.store.count("SELECT count(*) FROM papers")?);
+    println!("database  ok ({} papers); {}", lib.store.count("SELECT count(*) FROM papers")?, privacy(&dir, args.fix)?);
     println!("{}", lib.check_lexical(args.rebuild_index)?);
     for (model, n) in lib.store.vector_counts()? {
         let missing = lib.store.missing_vectors(&model)?.len();

@@ -19,6 +19,7 @@ pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
         verbose,
         allow_hosts: args.allow_hosts.clone(),
         login: args.login,
+        no_token: args.no_token,
         tls,
         limits: crate::serve::Limits {
             header_timeout: Duration::from_secs(args.client_timeout),

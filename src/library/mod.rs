@@ -6,6 +6,7 @@
 
 pub mod index;
 pub mod lexical;
+pub mod private;
 pub mod sketch;
 pub mod store;
 pub mod vectors;
@@ -78,6 +79,7 @@ impl Kinded for Error {
 impl Library {
     /// Opens for reading; creates nothing. Readers never wait for writers.
     pub fn open_read(dir: &Path) -> Result<Library> {
+        private::restrict_new_files();
         let db = dir.join("library.sqlite");
         if !db.exists() {
             anyhow::bail!("no library at {} yet; add papers with `paperscout ingest FILE`", dir.display());
@@ -98,6 +100,7 @@ impl Library {
     /// `patience` while another process writes (the server answers "busy"
     /// rather than hang behind a long ingest).
     pub fn open_write_within(dir: &Path, patience: Duration) -> Result<Library> {
+        private::restrict_new_files();
         let (lock, lock_path) = lock_file(dir)?;
         let start = Instant::now();
         loop {
@@ -115,6 +118,7 @@ impl Library {
     /// Opens for writing, creating the library if needed. Only one writer at
     /// a time: a second one says so and waits.
     pub fn open_write(dir: &Path) -> Result<Library> {
+        private::restrict_new_files();
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create library directory {}", dir.display()))?;
         let (lock, lock_path) = lock_file(dir)?;
         match lock.try_lock() {

@@ -100,7 +100,8 @@ static HEAVY: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(HEAVY_S
 pub enum Cost {
     /// Lookups and writes: a millisecond or so.
     Light,
-    /// Ranking a day, running the model, hashing a password.
+    /// Ranking a day, running the model (passwords have threads of their
+    /// own: `hashing`).
     Heavy,
 }
 

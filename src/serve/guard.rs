@@ -30,6 +30,10 @@ impl HostPolicy {
         self.https
     }
 
+    pub fn port(&self) -> u16 {
+        self.local.port()
+    }
+
     /// Whether `host` (a `Host` header, or an origin's host and port) is this server.
     pub fn allows(&self, host: &str) -> bool {
         let Some((name, port)) = split_host(host) else { return false };
@@ -83,9 +87,13 @@ fn refuse(status: StatusCode, message: &str) -> Response {
 }
 
 /// Refuses a foreign `Host` (421) and a write from a foreign page (403).
+/// A request line in absolute form (`GET http://name/ HTTP/1.1`, which
+/// browsers send only to proxies) names its host there, and that name
+/// must be this server's too.
 pub async fn check(Shared(hosts): Shared<Arc<HostPolicy>>, req: Request, next: Next) -> Response {
     let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-    if !hosts.allows(host) {
+    let target = req.uri().authority().map(|a| a.as_str());
+    if !hosts.allows(host) || target.is_some_and(|t| !hosts.allows(t)) {
         return refuse(
             StatusCode::MISDIRECTED_REQUEST,
             "421 this server does not answer to that name; its administrator can add one with `serve --allow-host NAME`\n",

@@ -3,12 +3,12 @@
 //! always asks; one without (a single user, on loopback) acts for that
 //! user (`session`).
 
-use super::failure::{blocking, blocking_as, ApiError, Cost, Failure};
+use super::failure::{blocking, ApiError, Failure};
 use super::guard::same_token;
 use super::listen::Peer;
 use super::session::{cookie_name, cookie_value, unix_now, with_cookie, Who};
 use super::state::State;
-use super::throttle::address_key;
+use super::throttle::{address_key, user_key, Refused};
 use crate::accounts;
 use askama::Template;
 use axum::extract::{Form, Query, State as Shared};
@@ -72,44 +72,79 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
     }
     let next = local_path(c.next.as_deref());
     let name: String = c.user.trim().chars().take(64).collect();
-    let mut keys = vec![format!("user:{name}")];
+    let mut keys = vec![user_key(&name)];
     let from = peer.map(|axum::Extension(Peer(addr))| addr.ip());
     if let Some(ip) = from {
         keys.push(address_key(ip));
     }
     // One line per refusal, for the administrator (and fail2ban); the name
     // is quoted, so nothing a client sends can forge a line.
-    let from_text = from.map_or_else(|| "an unknown address".to_string(), |ip| ip.to_string());
-    if let Some(wait) = st.throttle.wait(&keys) {
-        crate::messages::note(format_args!("sign-in refused: too many failures for user {name:?} or from {from_text}"));
-        let mut res = login_page(&st, StatusCode::TOO_MANY_REQUESTS, &next, &name, "Too many failed attempts: wait a while and try again.");
-        if let Ok(v) = HeaderValue::from_str(&wait.as_secs().max(1).to_string()) {
-            res.headers_mut().insert(header::RETRY_AFTER, v);
+    let from_text = from.map_or_else(|| "an unknown address".to_string(), |ip| ip.to_canonical().to_string());
+    let attempt = match st.throttle.begin(keys) {
+        Ok(a) => a,
+        Err(refused) => {
+            let (status, wait, message) = match refused {
+                Refused::TooMany(wait) => {
+                    crate::messages::note(format_args!("sign-in refused: too many attempts for user {name:?} or from {from_text}"));
+                    (StatusCode::TOO_MANY_REQUESTS, wait, "Too many failed attempts: wait a while and try again.")
+                }
+                Refused::Full(wait) => {
+                    crate::messages::warning(format_args!("sign-in refused: too many names and addresses are trying to sign in"));
+                    (StatusCode::SERVICE_UNAVAILABLE, wait, "Too many sign-ins are failing on this server: try again later.")
+                }
+            };
+            return retry_after(login_page(&st, status, &next, &name, message), wait);
         }
-        return res;
-    }
+    };
+    // The lookup is quick; the check runs on the password threads, and
+    // the attempt's slots go with it, so a client that hangs up does not
+    // get its guess back.
     let st2 = st.clone();
-    let (user, password) = (name.clone(), c.password);
-    let started = blocking_as(Cost::Heavy, move || {
-        if !accounts::verify(st2.reader()?.store.conn(), &user, &password)? {
-            return Ok(None);
+    let user = name.clone();
+    let stored = blocking(move || Ok(accounts::stored_hash(st2.reader()?.store.conn(), &user)?)).await;
+    let checked = match stored {
+        Ok(stored) => {
+            let (user, password) = (name.clone(), c.password);
+            st.hashing
+                .run(move || {
+                    let ok = accounts::check_password_of(&user, stored.as_deref(), &password)?;
+                    if ok {
+                        attempt.succeeded();
+                    } else {
+                        attempt.failed();
+                    }
+                    Ok(ok)
+                })
+                .await
         }
-        let lib = st2.writer()?;
-        Ok(Some(accounts::start_session(lib.store.conn(), &user, unix_now())?))
-    })
-    .await;
+        Err(f) => Err(f),
+    };
+    let started = match checked {
+        Ok(true) => {
+            let (st2, user) = (st.clone(), name.clone());
+            blocking(move || Ok(Some(accounts::start_session(st2.writer()?.store.conn(), &user, unix_now())?))).await
+        }
+        Ok(false) => Ok(None),
+        Err(f) => Err(f),
+    };
     match started {
-        Ok(Some((token, _))) => {
-            st.throttle.forget(&keys[0]);
-            with_cookie(&st, next, &token, accounts::SESSION_DAYS * 86_400)
-        }
+        Ok(Some((token, _))) => with_cookie(&st, next, &token, accounts::SESSION_DAYS * 86_400),
         Ok(None) => {
             crate::messages::note(format_args!("sign-in failed: user {name:?} from {from_text}"));
-            st.throttle.fail(&keys);
             login_page(&st, StatusCode::UNAUTHORIZED, &next, &name, "Wrong user name or password.")
+        }
+        Err(f) if f.status == StatusCode::SERVICE_UNAVAILABLE => {
+            retry_after(login_page(&st, f.status, &next, &name, &f.message), std::time::Duration::from_secs(5))
         }
         Err(f) => login_page(&st, f.status, &next, &name, &f.message),
     }
+}
+
+fn retry_after(mut res: Response, wait: std::time::Duration) -> Response {
+    if let Ok(v) = HeaderValue::from_str(&wait.as_secs().max(1).to_string()) {
+        res.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    res
 }
 
 #[derive(Deserialize)]

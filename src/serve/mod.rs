@@ -6,6 +6,7 @@
 mod api;
 mod failure;
 mod guard;
+mod hashing;
 mod listen;
 mod login;
 mod pages;
@@ -23,7 +24,7 @@ use crate::library::Library;
 use anyhow::{Context, Result};
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderValue, StatusCode};
-use axum::middleware::{from_fn_with_state, map_response};
+use axum::middleware::{from_fn_with_state, map_response_with_state};
 use axum::routing::{get, post};
 use axum::Router;
 use state::State;
@@ -48,6 +49,7 @@ pub struct Options {
     pub verbose: bool,
     pub allow_hosts: Vec<String>,
     pub login: bool,
+    pub no_token: bool,
     pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
     pub limits: Limits,
 }
@@ -69,6 +71,13 @@ pub fn run(opts: Options) -> Result<()> {
     };
     let users = crate::accounts::names(lib.store.conn())?;
     drop(lib);
+    if let Some(first) = crate::library::private::exposed(&opts.dir)?.first() {
+        crate::messages::warning(format_args!(
+            "other users of this machine can read this library ({first}): its password hashes, sessions and ratings; \
+             `paperscout doctor --fix --library {}` makes it private",
+            opts.dir.display()
+        ));
+    }
     let login = opts.login || !users.is_empty();
     let add = format!("paperscout user add NAME --library {}", opts.dir.display());
     if users.is_empty() && !addr.ip().is_loopback() {
@@ -92,11 +101,22 @@ pub fn run(opts: Options) -> Result<()> {
         let hosts = guard::HostPolicy::new(local, opts.tls.is_some(), &opts.allow_hosts);
         let mut state = State::new(opts.dir.clone(), opts.profile.clone(), hosts, login)?;
         state.verbose = opts.verbose;
+        // Without accounts, another user of this machine reaches loopback
+        // too: only a browser that was given this launch's key is answered.
+        if !login && !opts.no_token {
+            state.owner = Some(crate::accounts::random_hex(32)?);
+        }
+        if !login && opts.no_token {
+            crate::messages::warning(format_args!(
+                "--no-token: every user of this machine can read and change this library through the server"
+            ));
+        }
         let state = Arc::new(state);
         state::load_model_in_background(state.clone(), opts.model.clone(), opts.verbose);
         let scheme = if opts.tls.is_some() { "https" } else { "http" };
         let who = if login { format!(" for {} account(s), sign-in required", users.len()) } else { String::new() };
-        println!("paperscout: serving {} at {scheme}://{local}/{who} (Ctrl-C stops)", opts.dir.display());
+        let key = state.owner.as_ref().map_or_else(String::new, |k| format!("?token={k}"));
+        println!("paperscout: serving {} at {scheme}://{local}/{key}{who} (Ctrl-C stops)", opts.dir.display());
         std::io::stdout().flush()?;
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
@@ -145,7 +165,7 @@ pub fn router(state: Arc<State>, body_timeout: Duration) -> Router {
         .layer(MapRequestBodyLayer::new(axum::body::Body::new))
         .layer(RequestBodyTimeoutLayer::new(body_timeout))
         .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, REQUEST_TIMEOUT))
-        .layer(map_response(security_headers))
+        .layer(map_response_with_state(state.clone(), security_headers))
         .with_state(state)
 }
 
@@ -163,9 +183,16 @@ async fn favicon() -> impl axum::response::IntoResponse {
 }
 
 /// Pages are self-contained: nothing may be loaded from elsewhere, no
-/// framing, and links out to arXiv carry no referrer of a local URL.
-async fn security_headers(mut res: axum::response::Response) -> axum::response::Response {
+/// framing, and links out to arXiv carry no referrer of a local URL. Under
+/// TLS, browsers are told to come back only over TLS (a year).
+async fn security_headers(
+    axum::extract::State(st): axum::extract::State<Arc<State>>,
+    mut res: axum::response::Response,
+) -> axum::response::Response {
     let h = res.headers_mut();
+    if st.hosts.https() {
+        h.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000"));
+    }
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));

@@ -90,6 +90,11 @@ pub(super) fn unix_now() -> i64 {
 /// live session gets 401 (API) or a redirect to /login (pages).
 pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Next) -> Response {
     if !st.login {
+        if let Some(owner) = &st.owner {
+            if let Some(refused) = owner_only(&st, owner, &req) {
+                return refused;
+            }
+        }
         req.extensions_mut().insert(Who { user: None, csrf: st.csrf.clone(), signed_in: false, feed: String::new() });
         return next.run(req).await;
     }
@@ -139,6 +144,48 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
         }
         Err(f) => ApiError(f).into_response(),
     }
+}
+
+/// The cookie that carries a server's launch key; one per port, as
+/// cookies are shared by every port of a host.
+fn owner_cookie(st: &State) -> String {
+    format!("paperscout_key_{}", st.hosts.port())
+}
+
+/// Without accounts, a request must show this launch's key ([`State::owner`]):
+/// in its cookie, in `Authorization: Bearer KEY` (scripts), or once in the
+/// URL as `?token=KEY`, which a page answers by setting the cookie and
+/// sending the browser on to the same address without it. `None`: go on.
+fn owner_only(st: &State, owner: &str, req: &Request) -> Option<Response> {
+    let shown = |k: &str| super::guard::same_token(k, owner);
+    let bearer = req.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+    if cookie_value(req.headers(), &owner_cookie(st)).is_some_and(shown) || bearer.is_some_and(shown) {
+        return None;
+    }
+    let path = req.uri().path();
+    let mut query: Vec<(String, String)> =
+        req.uri().query().map(|q| url::form_urlencoded::parse(q.as_bytes()).into_owned().collect()).unwrap_or_default();
+    let in_url = query.iter().any(|(k, v)| k == "token" && shown(v));
+    // A feed reader keeps the URL it was given: the key opens the feed.
+    if in_url && path == "/feed.atom" {
+        return None;
+    }
+    if in_url && req.method() == axum::http::Method::GET && !path.starts_with("/api/") {
+        query.retain(|(k, _)| k != "token");
+        let rest = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(&query).finish();
+        let to = if rest.is_empty() { path.to_string() } else { format!("{path}?{rest}") };
+        let cookie = format!("{}={owner}; Path=/; HttpOnly; SameSite=Lax", owner_cookie(st));
+        let mut res = (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response();
+        if let Ok(v) = HeaderValue::from_str(&cookie) {
+            res.headers_mut().insert(header::SET_COOKIE, v);
+        }
+        return Some(res);
+    }
+    if in_url || path == "/favicon.ico" {
+        return None;
+    }
+    let message = "this server answers only the user who started it: open the address `paperscout serve` printed (it carries ?token=…)";
+    Some(ApiError(Failure { status: StatusCode::UNAUTHORIZED, message: message.into() }).into_response())
 }
 
 /// A redirect to `to` that sets the session cookie to `value` for

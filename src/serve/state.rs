@@ -46,11 +46,16 @@ pub struct State {
     pub hosts: super::guard::HostPolicy,
     /// Every request needs a signed-in session.
     pub login: bool,
-    pub throttle: super::throttle::Throttle,
+    pub throttle: Arc<super::throttle::Throttle>,
+    /// The threads that check passwords.
+    pub hashing: super::hashing::Hashing,
     /// Without sign-in, must come back in `X-CSRF-Token` with every write:
     /// another site open in the same browser cannot read it, so it cannot
     /// forge a write. Signed-in sessions have their own.
     pub csrf: String,
+    /// Without accounts: the key this launch printed, which a browser must
+    /// show (once in the URL, then as a cookie) to be answered.
+    pub owner: Option<String>,
     pub default_profile: String,
     model: RwLock<ModelStatus>,
     readers: Mutex<Pool>,
@@ -120,7 +125,9 @@ impl State {
             hosts,
             login,
             throttle: Default::default(),
+            hashing: super::hashing::Hashing::start(),
             csrf: crate::accounts::random_hex(32)?,
+            owner: None,
             default_profile,
             model: RwLock::new(ModelStatus::Loading),
             readers: Mutex::new(Pool::default()),

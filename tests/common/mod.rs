@@ -79,6 +79,8 @@ pub fn json_lines(s: &str) -> Vec<serde_json::Value> {
 /// A `paperscout serve` on an ephemeral loopback port, killed when dropped.
 pub struct Server {
     pub url: String,
+    /// The launch key a server without accounts printed (`?token=`).
+    pub token: Option<String>,
     child: std::process::Child,
     // Kept open: a server writing to a closed pipe would fail.
     _stdout: std::io::BufReader<std::process::ChildStdout>,
@@ -99,19 +101,20 @@ impl Server {
     /// `command` must run `paperscout serve` and print its URL first.
     pub fn spawn(mut command: Command) -> Server {
         use std::io::BufRead;
-        let mut child =
-            command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::inherit()).spawn().expect("start paperscout serve");
+        let mut child = command.stdout(std::process::Stdio::piped()).spawn().expect("start paperscout serve");
         let stdout = child.stdout.take().expect("server stdout");
         let mut line = String::new();
         let mut reader = std::io::BufReader::new(stdout);
         reader.read_line(&mut line).expect("the server prints its URL");
-        let url = line
+        let printed = line
             .split_whitespace()
             .find(|w| w.starts_with("http://") || w.starts_with("https://"))
-            .unwrap_or_else(|| panic!("no URL in {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
-        Server { url, child, _stdout: reader }
+            .unwrap_or_else(|| panic!("no URL in {line:?}"));
+        let (url, token) = match printed.split_once("/?token=") {
+            Some((url, token)) => (url.to_string(), Some(token.to_string())),
+            None => (printed.trim_end_matches('/').to_string(), None),
+        };
+        Server { url, token, child, _stdout: reader }
     }
 
     /// kill -9.
@@ -129,8 +132,28 @@ impl Server {
         self.url.rsplit('/').next().unwrap_or_default().to_string()
     }
 
+    /// The `Cookie` header of a browser that opened the printed URL
+    /// (empty for a server with accounts or `--no-token`).
+    pub fn cookie(&self) -> String {
+        let port = self.addr().rsplit(':').next().unwrap_or_default().to_string();
+        self.token.as_ref().map_or_else(String::new, |t| format!("paperscout_key_{port}={t}"))
+    }
+
+    /// The address to open first in a browser: it sets the key's cookie.
+    pub fn open_url(&self) -> String {
+        match &self.token {
+            Some(t) => format!("{}/?token={t}", self.url),
+            None => format!("{}/", self.url),
+        }
+    }
+
+    /// A GET as the owner's browser sends it.
+    pub fn request(&self, method: &str, path: &str) -> ureq::Request {
+        ureq::request(method, &format!("{}{path}", self.url)).set("Cookie", &self.cookie())
+    }
+
     pub fn get(&self, path: &str) -> (u16, String) {
-        response(ureq::get(&format!("{}{path}", self.url)).call())
+        response(self.request("GET", path).call())
     }
 
     pub fn json(&self, path: &str) -> serde_json::Value {
@@ -147,7 +170,7 @@ impl Server {
     }
 
     pub fn post(&self, path: &str, token: Option<&str>, body: &str) -> (u16, String) {
-        let mut req = ureq::post(&format!("{}{path}", self.url)).set("Content-Type", "application/json");
+        let mut req = self.request("POST", path).set("Content-Type", "application/json");
         if let Some(t) = token {
             req = req.set("X-CSRF-Token", t);
         }
@@ -200,8 +223,12 @@ pub fn demo_library(into: &Path) {
     copy_dir(&base.path().join("lib"), into);
 }
 
+/// Copies a library as its owner would, keeping it private (0700 folders;
+/// files keep their own modes).
 pub fn copy_dir(from: &Path, to: &Path) {
+    use std::os::unix::fs::PermissionsExt;
     std::fs::create_dir_all(to).expect("create dir");
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o700)).expect("chmod");
     for e in std::fs::read_dir(from).expect("read dir").flatten() {
         let target = to.join(e.file_name());
         if e.path().is_dir() {

@@ -136,6 +136,8 @@ async fn demo(prepare: impl FnOnce(&std::path::Path), ready: bool) -> Demo {
     }
     let (driver, port) = start_driver();
     let c = browser(port, &[]).await;
+    // As its owner would: the printed address sets the key's cookie.
+    c.goto(&server.open_url()).await.unwrap();
     Demo { _one: one, dir, lib, server, _driver: driver, port, c }
 }
 
@@ -436,6 +438,7 @@ async fn compact_phone_dark_and_every_page_accessible() {
 
     // A browser whose system asks for dark gets it without a toggle.
     let c = browser(d.port, &["--force-dark-mode", "--blink-settings=preferredColorScheme=0"]).await;
+    c.goto(&d.server.open_url()).await.unwrap();
     c.goto(&format!("{}/", server.url)).await.unwrap();
     assert_eq!(js(&c, "return matchMedia('(prefers-color-scheme: dark)').matches;").await, json!(true));
     let bg = js(&c, "return getComputedStyle(document.body).backgroundColor;").await;

@@ -113,7 +113,8 @@ fn foreign_names_and_origins_are_refused() {
     let s = Server::start_with(&lib, &["--allow-host", "paperscout.lab.example"]);
     let addr = s.addr();
     let port = addr.rsplit(':').next().unwrap().to_string();
-    let get = |host: &str| raw(&addr, &format!("GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"));
+    let cookie = s.cookie();
+    let get = |host: &str| raw(&addr, &format!("GET / HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n"));
 
     // A page that renamed itself to 127.0.0.1 (DNS rebinding) gets no page
     // and no token.
@@ -138,11 +139,17 @@ fn foreign_names_and_origins_are_refused() {
     ] {
         assert_eq!(get(&host).0, 200, "{host}");
     }
+    // A request line in absolute form names its host there: a proxy's
+    // request for another site is not served.
+    let absolute =
+        |target: &str| raw(&addr, &format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n")).0;
+    assert_eq!(absolute(&format!("http://evil.example:{port}/")), 421);
+    assert_eq!(absolute(&format!("http://{addr}/")), 200);
 
     // A write with the right token from a foreign page changes nothing.
     let token = s.csrf();
     let rating = json!({"id": "2507.07400", "rating": 1}).to_string();
-    let with = |extra: &str| format!("X-CSRF-Token: {token}\r\n{extra}");
+    let with = |extra: &str| format!("X-CSRF-Token: {token}\r\nCookie: {cookie}\r\n{extra}");
     for extra in [
         "Origin: http://evil.example\r\n",
         "Origin: null\r\n",
@@ -164,6 +171,49 @@ fn foreign_names_and_origins_are_refused() {
     assert_eq!(s.json("/api/ratings")[0]["id"], "2507.07400");
     let other = json!({"id": "2507.07114", "rating": -1}).to_string();
     assert_eq!(post_raw(&addr, "/api/ratings", &addr, &with(""), &other).0, 200, "a client that is no browser page");
+}
+
+/// Without accounts, another user of the machine reaches loopback too:
+/// only who holds the key the server printed is answered.
+#[test]
+fn a_server_without_accounts_answers_only_the_key_it_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let s = Server::start(&lib);
+    let key = s.token.clone().expect("the printed URL carries a key");
+    assert_eq!(key.len(), 64);
+    let a = agent();
+    for path in ["/", "/api/token", "/api/seeds", "/api/stats", "/seeds", "/feed.atom", &format!("/?token={}", "0".repeat(64))] {
+        let res = reply(a.get(&format!("{}{path}", s.url)).call());
+        assert_eq!(res.status(), 401, "{path}");
+        assert!(!res.into_string().unwrap().contains("csrf"), "{path}");
+    }
+    let wrong = reply(a.get(&format!("{}/api/seeds", s.url)).set("Cookie", &s.cookie().replace(&key, &"0".repeat(64))).call());
+    assert_eq!(wrong.status(), 401);
+    assert_eq!(reply(a.post(&format!("{}/api/seeds/add", s.url)).send_string("{}")).status(), 401);
+
+    // The printed URL sets the cookie and drops the key from the address.
+    let open = reply(a.get(&format!("{}/day/2025-07-10?top=3&token={key}", s.url)).call());
+    assert_eq!(open.status(), 303);
+    assert_eq!(open.header("location"), Some("/day/2025-07-10?top=3"));
+    let set = open.header("set-cookie").unwrap_or_default().to_string();
+    assert!(set.starts_with(&format!("{}; ", s.cookie())) && set.contains("HttpOnly") && set.contains("SameSite=Lax"), "{set}");
+    assert_eq!(reply(a.get(&format!("{}/seeds", s.url)).set("Cookie", &s.cookie()).call()).status(), 200);
+    // A script says it in a header; a feed reader keeps the key in its URL.
+    assert_eq!(reply(a.get(&format!("{}/api/seeds", s.url)).set("Authorization", &format!("Bearer {key}")).call()).status(), 200);
+    assert_eq!(reply(a.get(&format!("{}/feed.atom?token={key}", s.url)).call()).status(), 200);
+    assert_eq!(reply(a.get(&format!("{}/favicon.ico", s.url)).call()).status(), 200);
+
+    // --no-token opens the door, and says so.
+    let out = dir.path().join("err.txt");
+    let mut cmd = common::command(&lib, &["serve", "--addr", "127.0.0.1:0", "--no-token"]);
+    cmd.stderr(std::fs::File::create(&out).unwrap());
+    let open = Server::spawn(cmd);
+    assert!(open.token.is_none());
+    assert_eq!(reply(a.get(&format!("{}/api/seeds", open.url)).call()).status(), 200);
+    let warned = std::fs::read_to_string(&out).unwrap();
+    assert!(warned.contains("every user of this machine can read and change this library"), "{warned}");
 }
 
 #[test]
@@ -244,6 +294,39 @@ fn rusqlite_free_hashes(lib: &Path) -> Vec<String> {
     }
     assert!(!found.is_empty(), "no password hash in the library");
     found
+}
+
+/// Guesses sent all at once get no more password checks than guesses sent
+/// one by one: a slot is taken before the hash, not after.
+#[test]
+fn concurrent_guesses_are_counted_before_they_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    add_user(&lib, dir.path(), "alice", "correct horse battery");
+    let s = Server::start(&lib);
+    let url = s.url.clone();
+    let guesses: Vec<_> = (0..60)
+        .map(|i| {
+            let url = url.clone();
+            // The right password last, as the 60th guess.
+            let password = if i == 59 { "correct horse battery".to_string() } else { format!("guess number {i}") };
+            std::thread::spawn(move || {
+                let res = sign_in(&url, "alice", &password);
+                (res.status(), res.header("retry-after").map(str::to_string))
+            })
+        })
+        .collect();
+    let answers: Vec<(u16, Option<String>)> = guesses.into_iter().map(|t| t.join().unwrap()).collect();
+    let checked = answers.iter().filter(|(status, _)| matches!(status, 401 | 303)).count();
+    let refused = answers.iter().filter(|(status, _)| *status == 429).count();
+    assert!(checked <= 5, "{checked} passwords checked: {answers:?}");
+    assert_eq!(checked + refused, 60, "{answers:?}");
+    assert!(answers.iter().filter(|(status, _)| *status == 429).all(|(_, wait)| wait.as_deref().is_some_and(|w| w.parse::<u64>().is_ok())));
+    // Five failures in: the right password is refused too, unchecked.
+    if answers[59].0 != 303 {
+        assert_eq!(sign_in(&url, "alice", "correct horse battery").status(), 429);
+    }
 }
 
 #[test]
@@ -489,7 +572,7 @@ fn flood(lib: &Path, max_connections: &str, idle_connections: usize, server_fds:
     let started = Instant::now();
     let client = ureq::AgentBuilder::new().timeout(Duration::from_secs(5)).build();
     loop {
-        if let Ok(res) = client.get(&format!("{}/api/stats", s.url)).call() {
+        if let Ok(res) = client.get(&format!("{}/api/stats", s.url)).set("Cookie", &s.cookie()).call() {
             assert_eq!(res.status(), 200);
             break;
         }
@@ -511,12 +594,13 @@ fn a_thousand_concurrent_requests_share_a_few_connections() {
     demo_library(&lib);
     let s = Server::start(&lib);
     let addr = s.addr();
+    let cookie = s.cookie();
     let paths = ["/api/daily?top=5", "/api/like/2507.07400?k=5", "/api/seeds", "/api/stats", "/day/2026-03-03", "/paper/2507.07400"];
     // Every request is written before any answer is read.
     let mut conns: Vec<TcpStream> = (0..requests)
         .map(|i| {
             let mut c = TcpStream::connect(&addr).unwrap();
-            let req = format!("GET {} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n", paths[i % paths.len()]);
+            let req = format!("GET {} HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n", paths[i % paths.len()]);
             c.write_all(req.as_bytes()).unwrap();
             c
         })
@@ -611,4 +695,57 @@ fn a_body_that_stops_coming_is_cut_off() {
     assert!(started.elapsed() < Duration::from_secs(10), "held for {:?}", started.elapsed());
     assert!(text.is_empty() || text.starts_with("HTTP/1.1 4"), "{text}");
     assert_eq!(s.json("/api/ratings"), json!([]));
+}
+
+/// Another user of the machine reads nothing of a library, whatever the
+/// umask it was written under: 0700 folders, 0600 files; `doctor` and
+/// `serve` say when it is not so, and `doctor --fix` repairs it.
+#[test]
+fn a_library_is_its_owners_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    // Made and written under the most permissive mask.
+    let permissive = |args: &str| {
+        let mut cmd = std::process::Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!(r#"umask 000 && exec "$0" {args} --library "$1""#))
+            .arg(common::BIN)
+            .arg(&lib)
+            .arg(&common::pages()[0])
+            .env("PAPERSCOUT_MODEL", common::model_dir());
+        assert!(cmd.status().unwrap().success(), "{args}");
+    };
+    permissive(r#"ingest "$2""#);
+    permissive(r#"seed add --text "speculative decoding for serving""#);
+    let mode = |p: &Path| std::fs::symlink_metadata(p).unwrap().permissions().mode() & 0o777;
+    let mut seen = 0;
+    let mut walk = vec![lib.clone()];
+    while let Some(p) = walk.pop() {
+        let m = mode(&p);
+        assert_eq!(m & 0o077, 0, "{} is {m:o}", p.display());
+        if p.is_dir() {
+            walk.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+        }
+        seen += 1;
+    }
+    assert!(seen > 5, "{seen} files");
+
+    // Made readable by hand: doctor and serve say so, doctor --fix repairs.
+    std::fs::set_permissions(&lib, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(lib.join("library.sqlite"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    let report = ok(&lib, &["doctor"]);
+    // (Reading it made SQLite's WAL and shared-memory files, with the
+    // database's own mode: two more.)
+    assert!(report.contains("readable by group or others (first: ") && report.contains("doctor --fix"), "{report}");
+    let err = dir.path().join("serve.err");
+    let mut serve = common::command(&lib, &["serve", "--addr", "127.0.0.1:0"]);
+    serve.stderr(std::fs::File::create(&err).unwrap());
+    drop(Server::spawn(serve));
+    let warned = std::fs::read_to_string(&err).unwrap();
+    assert!(warned.contains("other users of this machine can read this library"), "{warned}");
+    let fixed = ok(&lib, &["doctor", "--fix"]);
+    assert!(fixed.contains("made private: "), "{fixed}");
+    assert_eq!((mode(&lib), mode(&lib.join("library.sqlite"))), (0o700, 0o600));
+    assert!(ok(&lib, &["doctor"]).contains("; files private to their owner"));
 }

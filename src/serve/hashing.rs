@@ -1,0 +1,66 @@
+//! Password checks on threads of their own. Each argon2 check takes 19 MiB
+//! and tens of milliseconds of a core; sharing the pages' pool let a crowd
+//! at the sign-in door starve the pages, and running on any of tokio's
+//! blocking threads left an allocator arena of that size behind on each.
+//! Here a fixed few threads check, a short queue waits, and a sign-in
+//! beyond it is told to come back (503) instead of waiting in memory.
+
+use super::failure::Failure;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{sync_channel, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
+
+/// Checks waiting for a thread at most; at ~50 ms each, a second or two.
+const QUEUE: usize = 32;
+
+type Job = Box<dyn FnOnce() + Send>;
+
+pub struct Hashing {
+    jobs: SyncSender<Job>,
+}
+
+impl Hashing {
+    /// One thread per two cores (at least one, at most four): the other
+    /// cores stay with the pages.
+    pub fn start() -> Hashing {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Hashing::with_threads((cores / 2).clamp(1, 4))
+    }
+
+    pub fn with_threads(threads: usize) -> Hashing {
+        let (jobs, queue) = sync_channel::<Job>(QUEUE);
+        let queue = Arc::new(Mutex::new(queue));
+        for i in 0..threads.max(1) {
+            let queue = queue.clone();
+            let spawned = std::thread::Builder::new().name(format!("paperscout-password-{i}")).spawn(move || loop {
+                let job = match queue.lock() {
+                    Ok(q) => q.recv(),
+                    Err(_) => return,
+                };
+                match job {
+                    Ok(job) => job(),
+                    Err(_) => return,
+                }
+            });
+            if let Err(e) = spawned {
+                crate::messages::warning(format_args!("cannot start a password-checking thread: {e}"));
+            }
+        }
+        Hashing { jobs }
+    }
+
+    /// Runs `check` on a password thread; 503 when the queue is full.
+    pub async fn run<T: Send + 'static>(&self, check: impl FnOnce() -> Result<T, Failure> + Send + 'static) -> Result<T, Failure> {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move || {
+            let result = catch_unwind(AssertUnwindSafe(check))
+                .unwrap_or_else(|_| Err(Failure::from_error(anyhow::anyhow!("a password check panicked"))));
+            let _ = answer.send(result);
+        });
+        match self.jobs.try_send(job) {
+            Ok(()) => answered.await.unwrap_or_else(|_| Err(Failure::unavailable("the password check stopped"))),
+            Err(TrySendError::Full(_)) => Err(Failure::unavailable("too many sign-ins at once: try again in a few seconds")),
+            Err(TrySendError::Disconnected(_)) => Err(Failure::unavailable("the server is shutting down")),
+        }
+    }
+}
