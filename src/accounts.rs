@@ -95,18 +95,26 @@ fn hash_password(password: &str) -> Result<String> {
     Ok(hasher().hash_password(password.as_bytes(), &salt).map_err(|e| anyhow::anyhow!("cannot hash the password: {e}"))?.to_string())
 }
 
+/// What adding an account made.
+pub struct Added {
+    /// The library's profiles it took over.
+    pub adopted: Vec<String>,
+    /// The key of its feed URL, shown this once (only its hash is kept).
+    pub feed_key: String,
+}
+
 /// Adds an account. The first account of a library that has been used
 /// without accounts takes over its profiles: they are its user's data.
-/// Returns the profiles it adopted.
-pub fn add(conn: &mut Connection, name: &str, password: &str, now: &str) -> Result<Vec<String>> {
+pub fn add(conn: &mut Connection, name: &str, password: &str, now: &str) -> Result<Added> {
     check_user_name(name)?;
     check_password(password)?;
     let hash = hash_password(password)?;
+    let feed_key = random_hex(16)?;
     let tx = conn.transaction()?;
     let first = names(&tx)?.is_empty();
     let added = tx.execute(
         "INSERT OR IGNORE INTO users (name, hash, feed, created) VALUES (?1, ?2, ?3, ?4)",
-        params![name, hash, random_hex(16)?, now],
+        params![name, hash, feed_hash(&feed_key), now],
     )?;
     if added == 0 {
         bail!("user {name:?} exists already; change the password with `paperscout user passwd {name}`");
@@ -121,7 +129,7 @@ pub fn add(conn: &mut Connection, name: &str, password: &str, now: &str) -> Resu
         adopted.retain(|p| profile_has_rows(&tx, &ProfileKey::of(Some(name), p)).unwrap_or(false));
     }
     tx.commit()?;
-    Ok(adopted)
+    Ok(Added { adopted, feed_key })
 }
 
 fn profile_has_rows(conn: &Connection, key: &ProfileKey) -> Result<bool> {
@@ -157,13 +165,13 @@ pub fn remove(conn: &mut Connection, name: &str) -> Result<Removed> {
 }
 
 /// Sets a new password, signs the user out everywhere and gives the feed a
-/// new key (the old URL may be what leaked).
+/// new key (the old URL may be what leaked; `rotate_feed_key` shows one).
 pub fn set_password(conn: &mut Connection, name: &str, password: &str) -> Result<()> {
     check_user_name(name)?;
     check_password(password)?;
     let hash = hash_password(password)?;
     let tx = conn.transaction()?;
-    if tx.execute("UPDATE users SET hash = ?2, feed = ?3 WHERE name = ?1", params![name, hash, random_hex(16)?])? == 0 {
+    if tx.execute("UPDATE users SET hash = ?2, feed = ?3 WHERE name = ?1", params![name, hash, feed_hash(&random_hex(16)?)])? == 0 {
         bail!("no user {name:?} in this library");
     }
     tx.execute("DELETE FROM sessions WHERE user = ?1", [name])?;
@@ -205,8 +213,12 @@ pub struct Session {
     pub user: String,
     /// Must come back with every write made from this session's pages.
     pub csrf: String,
-    /// The key of the user's feed URL, for a feed reader that cannot sign in.
-    pub feed: String,
+}
+
+/// What the library keeps of a feed key: its SHA-256, as of session
+/// tokens, so that reading the file opens no one's feed.
+fn feed_hash(key: &str) -> String {
+    token_hash(key).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The user whose feed `key` opens.
@@ -214,7 +226,17 @@ pub fn feed_user(conn: &Connection, key: &str) -> Result<Option<String>> {
     if key.len() != 32 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Ok(None);
     }
-    Ok(conn.query_row("SELECT name FROM users WHERE feed = ?1", [key], |r| r.get(0)).optional()?)
+    Ok(conn.query_row("SELECT name FROM users WHERE feed = ?1", [feed_hash(key)], |r| r.get(0)).optional()?)
+}
+
+/// Gives `name`'s feed a new key, which ends the old URL; returns the key,
+/// to be shown this once.
+pub fn rotate_feed_key(conn: &Connection, name: &str) -> Result<String> {
+    let key = random_hex(16)?;
+    if conn.execute("UPDATE users SET feed = ?2 WHERE name = ?1", params![name, feed_hash(&key)])? == 0 {
+        bail!("no user {name:?} in this library");
+    }
+    Ok(key)
 }
 
 fn token_hash(token: &str) -> Vec<u8> {
@@ -240,8 +262,7 @@ pub fn start_session(conn: &Connection, user: &str, now: i64) -> Result<(String,
         params![token_hash(&token), user, csrf, now + SESSION_DAYS * 86_400],
     )
     .context("cannot store the session")?;
-    let feed = conn.query_row("SELECT feed FROM users WHERE name = ?1", [user], |r| r.get(0))?;
-    Ok((token, Session { user: user.to_string(), csrf, feed }))
+    Ok((token, Session { user: user.to_string(), csrf }))
 }
 
 /// The live session a cookie names, if any.
@@ -251,10 +272,10 @@ pub fn session(conn: &Connection, token: &str, now: i64) -> Result<Option<Sessio
     }
     Ok(conn
         .query_row(
-            "SELECT s.user, s.csrf, u.feed FROM sessions s JOIN users u ON u.name = s.user
+            "SELECT s.user, s.csrf FROM sessions s JOIN users u ON u.name = s.user
              WHERE s.token = ?1 AND s.expires > ?2",
             params![token_hash(token), now],
-            |r| Ok(Session { user: r.get(0)?, csrf: r.get(1)?, feed: r.get(2)? }),
+            |r| Ok(Session { user: r.get(0)?, csrf: r.get(1)? }),
         )
         .optional()?)
 }

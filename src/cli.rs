@@ -134,6 +134,14 @@ pub enum UserAction {
         #[arg(long, value_name = "FILE")]
         password_file: Option<PathBuf>,
     },
+    /// The key of an account's feed URL. Only its hash is kept, so a key is
+    /// shown once, when made: --rotate makes a new one (the old URL ends).
+    FeedKey {
+        name: String,
+        /// Make a new key and show it.
+        #[arg(long)]
+        rotate: bool,
+    },
 }
 
 #[derive(Debug, clap::Args)]

@@ -12,11 +12,12 @@ pub fn run(args: &UserArgs) -> Result<()> {
             let password = password(password_file.as_deref(), name, true)?;
             let mut lib = Library::open_write_existing(&dir)?;
             let now = crate::library::store::now();
-            let adopted = accounts::add(lib.store.conn_mut(), name, &password, &now)?;
+            let added = accounts::add(lib.store.conn_mut(), name, &password, &now)?;
             println!("user {name:?} added");
-            if !adopted.is_empty() {
-                println!("the library's profiles ({}) are now {name}'s", adopted.join(", "));
+            if !added.adopted.is_empty() {
+                println!("the library's profiles ({}) are now {name}'s", added.adopted.join(", "));
             }
+            println!("{}", feed_line(&added.feed_key));
         }
         UserAction::List { json } => {
             let lib = Library::open_read(&dir)?;
@@ -47,10 +48,25 @@ pub fn run(args: &UserArgs) -> Result<()> {
             }
             let password = password(password_file.as_deref(), name, true)?;
             accounts::set_password(lib.store.conn_mut(), name, &password)?;
-            println!("password of {name:?} changed; its browser sessions have ended");
+            println!("password of {name:?} changed; its browser sessions and its feed URL have ended");
+        }
+        UserAction::FeedKey { name, rotate } => {
+            accounts::check_user_name(name)?;
+            if !rotate {
+                bail!("the feed key of {name:?} was shown when it was made; only its hash is kept. `--rotate` makes a new one (the old URL stops working)");
+            }
+            let lib = Library::open_write_existing(&dir)?;
+            let key = accounts::rotate_feed_key(lib.store.conn(), name)?;
+            println!("{}", feed_line(&key));
         }
     }
     Ok(())
+}
+
+fn feed_line(key: &str) -> String {
+    format!(
+        "feed URL (shown once): /feed.atom?key={key} after the server's address; `paperscout user feed-key NAME --rotate` makes a new one"
+    )
 }
 
 /// The new password: the first line of `file`, else asked for twice

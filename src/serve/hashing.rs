@@ -7,7 +7,7 @@
 
 use super::failure::Failure;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::mpsc::{sync_channel, SyncSender, TrySendError};
+use std::sync::mpsc::{sync_channel, SyncSender, TryRecvError, TrySendError};
 use std::sync::{Arc, Mutex};
 
 /// Checks waiting for a thread at most; at ~50 ms each, a second or two.
@@ -32,14 +32,28 @@ impl Hashing {
         let queue = Arc::new(Mutex::new(queue));
         for i in 0..threads.max(1) {
             let queue = queue.clone();
-            let spawned = std::thread::Builder::new().name(format!("paperscout-password-{i}")).spawn(move || loop {
-                let job = match queue.lock() {
-                    Ok(q) => q.recv(),
-                    Err(_) => return,
-                };
-                match job {
-                    Ok(job) => job(),
-                    Err(_) => return,
+            let spawned = std::thread::Builder::new().name(format!("paperscout-password-{i}")).spawn(move || {
+                let mut worked = false;
+                loop {
+                    let next = match queue.lock() {
+                        Ok(q) => q.try_recv(),
+                        Err(_) => return,
+                    };
+                    let job = match next {
+                        Ok(job) => job,
+                        Err(TryRecvError::Disconnected) => return,
+                        Err(TryRecvError::Empty) => {
+                            if std::mem::take(&mut worked) {
+                                give_memory_back();
+                            }
+                            match queue.lock().map(|q| q.recv()) {
+                                Ok(Ok(job)) => job,
+                                _ => return,
+                            }
+                        }
+                    };
+                    job();
+                    worked = true;
                 }
             });
             if let Err(e) = spawned {
@@ -62,5 +76,16 @@ impl Hashing {
             Err(TrySendError::Full(_)) => Err(Failure::unavailable("too many sign-ins at once: try again in a few seconds")),
             Err(TrySendError::Disconnected(_)) => Err(Failure::unavailable("the server is shutting down")),
         }
+    }
+}
+
+/// After a burst of sign-ins: the allocator keeps what the connections,
+/// pages and hashes of the burst freed; hand it back to the system
+/// (glibc's `malloc_trim` walks every arena).
+fn give_memory_back() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory; it touches nothing in use.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }

@@ -137,6 +137,7 @@ pub fn router(state: Arc<State>, body_timeout: Duration) -> Router {
         .route("/search", get(pages::search))
         .route("/paper/{*id}", get(pages::paper))
         .route("/seeds", get(pages::seeds))
+        .route("/feed-key", post(pages::new_feed_key))
         .route("/stats", get(pages::stats))
         .route("/favicon.ico", get(favicon))
         .route("/api/daily", get(api::daily))

@@ -42,8 +42,6 @@ pub struct Base {
     pub opened: bool,
     /// Signed in as this user (with a sign-out button); empty otherwise.
     pub user: String,
-    /// `&key=…` for the feed link of a signed-in user.
-    pub feed_key: String,
     /// A page outside the library (sign-in): no navigation.
     pub bare: bool,
 }
@@ -64,7 +62,6 @@ impl Base {
             model_status: st.model_status(),
             opened: false,
             user: if who.signed_in { who.user.clone().unwrap_or_default() } else { String::new() },
-            feed_key: if who.feed.is_empty() { String::new() } else { format!("&key={}", who.feed) },
             bare: false,
         }
     }
@@ -421,4 +418,48 @@ pub async fn not_found(Shared(st): Shared<Arc<State>>, who: Option<Extension<Who
         Some(Extension(who)) => error_page(&st, &who, Failure::not_found("no such page")),
         None => error_page(&st, &Who::nobody(), Failure::not_found("no such page")),
     }
+}
+
+#[derive(Template)]
+#[template(path = "feed_key.html")]
+struct FeedKeyPage {
+    base: Base,
+    url: String,
+}
+
+#[derive(serde::Deserialize)]
+pub struct NewFeedKey {
+    csrf: Option<String>,
+    profile: Option<String>,
+}
+
+/// A new key for the signed-in user's feed, shown on this page only: the
+/// library keeps its hash, and the old address stops working.
+pub async fn new_feed_key(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    headers: axum::http::HeaderMap,
+    axum::Form(f): axum::Form<NewFeedKey>,
+) -> Response {
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default().to_string();
+    page(st, who, move |st, who| {
+        let Some(user) = who.user.as_deref().filter(|_| who.signed_in) else {
+            return Err(Failure::forbidden("a feed address belongs to a signed-in user"));
+        };
+        if !super::guard::same_token(f.csrf.as_deref().unwrap_or(""), &who.csrf) {
+            return Err(Failure::forbidden("make a feed address from this server's own page"));
+        }
+        let Named { name: profile, .. } = who.profile(f.profile.as_deref(), &st.default_profile)?;
+        let key = crate::accounts::rotate_feed_key(st.writer()?.store.conn(), user)?;
+        let scheme = if st.hosts.https() { "https" } else { "http" };
+        let query = url::form_urlencoded::Serializer::new(String::new()).append_pair("profile", &profile).append_pair("key", &key).finish();
+        let page = FeedKeyPage {
+            base: Base::new(st, who, "your feed address", &profile, profiles_of(st, who)),
+            url: format!("{scheme}://{host}/feed.atom?{query}"),
+        };
+        let mut res = render(&page, &page.base, StatusCode::OK);
+        res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        Ok(res)
+    })
+    .await
 }

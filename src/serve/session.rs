@@ -20,14 +20,12 @@ pub struct Who {
     pub csrf: String,
     /// Signed in with a cookie (and so can sign out).
     pub signed_in: bool,
-    /// The key of this user's feed URL; empty without accounts.
-    pub feed: String,
 }
 
 impl Who {
     /// Nobody: a page shown before signing in.
     pub fn nobody() -> Who {
-        Who { user: None, csrf: String::new(), signed_in: false, feed: String::new() }
+        Who { user: None, csrf: String::new(), signed_in: false }
     }
 
     /// `name` as the profile tables key it for this user.
@@ -95,7 +93,7 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
                 return refused;
             }
         }
-        req.extensions_mut().insert(Who { user: None, csrf: st.csrf.clone(), signed_in: false, feed: String::new() });
+        req.extensions_mut().insert(Who { user: None, csrf: st.csrf.clone(), signed_in: false });
         return next.run(req).await;
     }
     let path = req.uri().path();
@@ -111,7 +109,7 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
             let st2 = st.clone();
             return match blocking(move || Ok(accounts::feed_user(st2.reader()?.store.conn(), &key)?)).await {
                 Ok(Some(user)) => {
-                    req.extensions_mut().insert(Who { user: Some(user), csrf: String::new(), signed_in: false, feed: String::new() });
+                    req.extensions_mut().insert(Who { user: Some(user), csrf: String::new(), signed_in: false });
                     next.run(req).await
                 }
                 Ok(None) => {
@@ -130,8 +128,8 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
         None => Ok(None),
     };
     match session {
-        Ok(Some(Session { user, csrf, feed })) => {
-            req.extensions_mut().insert(Who { user: Some(user), csrf, signed_in: true, feed });
+        Ok(Some(Session { user, csrf })) => {
+            req.extensions_mut().insert(Who { user: Some(user), csrf, signed_in: true });
             next.run(req).await
         }
         Ok(None) if path.starts_with("/api/") || path == "/feed.atom" => {

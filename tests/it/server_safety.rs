@@ -381,14 +381,35 @@ fn sign_in_sessions_and_throttling() {
     let (_, page) = b.get("/");
     assert!(page.contains("Sign out") && page.contains(">alice<"));
     // A feed reader cannot sign in: the feed's URL carries a key that opens
-    // alice's feed and nothing else.
-    let at = page.find("/feed.atom?profile=default&#38;key=").expect("the feed link with its key") + 35;
-    let key = &page[at..at + 32];
+    // alice's feed and nothing else. The library keeps only its hash, so
+    // the key is shown once, on a page made by a POST from her own page.
+    assert!(page.contains("href=\"/feed.atom?profile=default\""), "no key in every page");
+    let (_, seeds) = b.get("/seeds");
+    assert!(seeds.contains("action=\"/feed-key\""));
+    let forged = reply(b.agent.post(&format!("{}/feed-key", s.url)).set("Cookie", &b.cookie).send_form(&[("csrf", "0")]));
+    assert_eq!(forged.status(), 403);
+    let made = reply(
+        b.agent.post(&format!("{}/feed-key", s.url)).set("Cookie", &b.cookie).send_form(&[("csrf", &b.csrf), ("profile", "default")]),
+    );
+    assert_eq!((made.status(), made.header("cache-control")), (200, Some("no-store")));
+    let made = made.into_string().unwrap();
+    let at = made.find("/feed.atom?profile=default&#38;key=").expect("the new feed address") + 35;
+    let key = made[at..at + 32].to_string();
     let feed = reply(agent().get(&format!("{}/feed.atom?profile=default&key={key}", s.url)).call());
     assert_eq!(feed.status(), 200);
     assert!(feed.into_string().unwrap().contains("<feed"));
     assert_eq!(reply(agent().get(&format!("{}/feed.atom?key={}", s.url, "0".repeat(32))).call()).status(), 401);
     assert_eq!(reply(agent().get(&format!("{}/api/seeds?key={key}", s.url)).call()).status(), 401);
+    // Not in the library's file; a new key from the command line ends it.
+    let db = std::fs::read(lib.join("library.sqlite")).unwrap();
+    let wal = std::fs::read(lib.join("library.sqlite-wal")).unwrap_or_default();
+    let clear = |bytes: &[u8]| bytes.windows(32).any(|w| w == key.as_bytes());
+    assert!(!clear(&db) && !clear(&wal), "the feed key is stored in clear");
+    let rotated = ok(&lib, &["user", "feed-key", "alice", "--rotate"]);
+    let new_key = rotated.split("key=").nth(1).unwrap()[..32].to_string();
+    assert_eq!(reply(agent().get(&format!("{}/feed.atom?key={key}", s.url)).call()).status(), 401, "the old key ends");
+    assert_eq!(reply(agent().get(&format!("{}/feed.atom?key={new_key}", s.url)).call()).status(), 200);
+    assert!(!output(&lib, &["user", "feed-key", "alice"]).status.success(), "a kept key cannot be shown again");
     // Signing out needs the page's token, then ends the session.
     let out = reply(b.agent.post(&format!("{}/logout", s.url)).set("Cookie", &b.cookie).send_form(&[("csrf", "0")]));
     assert_eq!(out.status(), 403);
@@ -748,4 +769,25 @@ fn a_library_is_its_owners_alone() {
     assert!(fixed.contains("made private: "), "{fixed}");
     assert_eq!((mode(&lib), mode(&lib.join("library.sqlite"))), (0o700, 0o600));
     assert!(ok(&lib, &["doctor"]).contains("; files private to their owner"));
+}
+
+/// A library written before feed keys were hashed: opened for writing, its
+/// clear keys become hashes, and the URLs already given out keep working.
+#[test]
+fn clear_feed_keys_of_an_older_library_are_hashed_and_keep_working() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    add_user(&lib, dir.path(), "alice", "correct horse battery");
+    let clear = "0123456789abcdef0123456789abcdef";
+    {
+        let c = rusqlite::Connection::open(lib.join("library.sqlite")).unwrap();
+        c.execute("UPDATE users SET feed = ?1 WHERE name = 'alice'", [clear]).unwrap();
+    }
+    let s = Server::start(&lib);
+    assert_eq!(reply(agent().get(&format!("{}/feed.atom?key={clear}", s.url)).call()).status(), 200);
+    let c = rusqlite::Connection::open(lib.join("library.sqlite")).unwrap();
+    let stored: String = c.query_row("SELECT feed FROM users WHERE name = 'alice'", [], |r| r.get(0)).unwrap();
+    assert_eq!(stored.len(), 64, "{stored}");
+    assert_ne!(stored, clear);
 }

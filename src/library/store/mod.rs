@@ -80,6 +80,7 @@ impl Store {
             }
             Some(v) => check_schema(path, &v)?,
         }
+        schema::hash_clear_feed_keys(&conn).map_err(|e| open_error(path, e))?;
         Ok(Store { conn, has_failures: true })
     }
 

@@ -96,7 +96,7 @@ CREATE TABLE IF NOT EXISTS retired (
 CREATE TABLE IF NOT EXISTS users (
     name    TEXT PRIMARY KEY,
     hash    TEXT NOT NULL,          -- argon2id, PHC string format
-    feed    TEXT NOT NULL,          -- the key of the user's Atom feed URL
+    feed    TEXT NOT NULL,          -- SHA-256 (hex) of the key of the user's Atom feed URL
     created TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS sessions (
@@ -116,6 +116,23 @@ CREATE TABLE IF NOT EXISTS embed_failures (
 pub(super) fn check_schema(path: &Path, version: &str) -> Result<()> {
     if version != SCHEMA_VERSION.to_string() {
         anyhow::bail!("{}: library schema {version} is not the one this paperscout knows ({SCHEMA_VERSION})", path.display());
+    }
+    Ok(())
+}
+
+/// Libraries written before feed keys were hashed hold them in clear (32
+/// hex digits): each becomes its SHA-256, so the URLs given out keep
+/// working and the file no longer opens anyone's feed.
+pub(super) fn hash_clear_feed_keys(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
+    use sha2::{Digest, Sha256};
+    let clear: Vec<(String, String)> = {
+        let mut stmt = conn.prepare("SELECT name, feed FROM users WHERE length(feed) = 32")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    for (name, key) in clear {
+        let hash: String = Sha256::digest(key.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        conn.execute("UPDATE users SET feed = ?2 WHERE name = ?1", [&name, &hash])?;
     }
     Ok(())
 }
