@@ -255,25 +255,39 @@ pub fn missing_vectors(conn: &Connection, profile: &ProfileKey, model: &str) -> 
 /// which must be the library's. Returns how many were embedded.
 pub fn embed_missing(lib: &mut Library, profile: &ProfileKey, embedder: &dyn crate::embed::Embedder) -> Result<usize> {
     let id = embedder.model_id().to_string();
-    let known = lib.store.default_model()?;
-    if let Some(k) = known.as_deref().filter(|k| *k != id) {
-        bail!(crate::embed::model_mismatch(k, &id));
-    }
+    check_model(&lib.store, &id)?;
     let missing = missing_vectors(lib.store.conn(), profile, &id)?;
     if missing.is_empty() {
         return Ok(0);
     }
-    lib.store.set_default_model(&id)?;
     let texts: Vec<&str> = missing.iter().map(|(_, t)| t.as_str()).collect();
     let vecs = embedder.embed(&texts, &|_| {})?;
+    store_vectors(lib, &id, &missing, &vecs)?;
+    Ok(missing.len())
+}
+
+/// Refuses a model other than the one the library's vectors are of.
+pub fn check_model(store: &crate::library::store::Store, model: &str) -> Result<()> {
+    let known = store.default_model()?;
+    if let Some(k) = known.as_deref().filter(|k| *k != model) {
+        bail!(crate::embed::model_mismatch(k, model));
+    }
+    Ok(())
+}
+
+/// Stores the vectors of seed texts (`texts` as [`missing_vectors`] gave
+/// them, `vecs` in the same order) in one short transaction, so that a
+/// caller can embed outside the library's write turn and store in pieces.
+pub fn store_vectors(lib: &mut Library, model: &str, texts: &[(Vec<u8>, String)], vecs: &[Vec<f32>]) -> Result<()> {
+    lib.store.set_default_model(model)?;
     let tx = lib.store.transaction()?;
-    for ((hash, _), v) in missing.iter().zip(&vecs) {
-        crate::library::store::insert_vector(&tx, &id, hash, v)?;
+    for ((hash, _), v) in texts.iter().zip(vecs) {
+        crate::library::store::insert_vector(&tx, model, hash, v)?;
     }
     // A seed's text can be a paper's too: derived vector files must notice.
     crate::library::store::bump_generation(&tx)?;
     tx.commit()?;
-    Ok(missing.len())
+    Ok(())
 }
 
 #[cfg(test)]

@@ -261,10 +261,12 @@ pub async fn rate(Shared(st): Shared<Arc<State>>, w: Write<RateBody>) -> Api<Rat
         let tx = lib.store.transaction().map_err(Failure::from)?;
         let r = ratings::rate(&tx, &p.key, &paper, b.rating, &store::now())?;
         tx.commit().map_err(anyhow::Error::from)?;
+        drop(lib);
         // A paper's vector is normally stored already; one that is not is
-        // embedded now, if the model is up, so the new seed counts at once.
+        // embedded now, if the model is up, so the new seed counts at once
+        // (briefly: a rating answers within a second or so).
         if let Ok(e) = st.embedder() {
-            profile::embed_missing(&mut lib, &p.key, e.as_ref())?;
+            st.embed_seeds(&p.key, e.as_ref(), RATE_EMBED_BUDGET)?;
         }
         Ok(Rated { id: paper.paper.id, rating: r.map_or(0, |r| r.rating), profile: p.name })
     })
@@ -365,6 +367,10 @@ pub struct SeedsAdded {
 
 /// The longest interest text taken: a few paragraphs, not a book.
 const MAX_SEED_TEXT: usize = 4_000;
+/// Time for embedding the seeds a rating or an added seed brings: their
+/// own one or few; what a larger backlog leaves is embedded later.
+const RATE_EMBED_BUDGET: std::time::Duration = std::time::Duration::from_secs(1);
+const ADD_EMBED_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// `POST /api/seeds/add` `{"id": …}` or `{"text": …}`: a seed added from
 /// the browser as `seed add` adds it. A paper the library lacks is looked
@@ -396,12 +402,14 @@ pub async fn add_seed(Shared(st): Shared<Arc<State>>, w: Write<AddSeedBody>) -> 
             negative: b.negative,
             fetch: None,
         };
-        let done = seeds::add_with(&mut lib, &p.key, &request, false, |lib| profile::embed_missing(lib, &p.key, embedder.as_ref()))?;
+        let done = seeds::add_with(&mut lib, &p.key, &request, false, |_| Ok(0))?;
+        drop(lib);
+        let embedded = st.embed_seeds(&p.key, embedder.as_ref(), ADD_EMBED_BUDGET)?;
         Ok(SeedsAdded {
             profile: p.name,
             new: done.added.new,
             updated: done.added.updated,
-            embedded: done.embedded,
+            embedded: embedded.embedded,
             looked_up: found.into_iter().map(|p| p.id).collect(),
         })
     })

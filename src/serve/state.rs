@@ -7,6 +7,7 @@ use super::failure::Failure;
 use crate::embed::ModelArgs;
 use crate::embed::{self, Embedder, SentenceEmbedder};
 use crate::library::lexical::LexicalIndex;
+use crate::library::store::ProfileKey;
 use crate::library::{Library, Served, UseIndex, Vectors};
 use crate::rank::WordCache;
 use anyhow::{Context, Result};
@@ -19,6 +20,17 @@ const WRITE_PATIENCE: Duration = Duration::from_secs(10);
 /// Read connections, opened on first use and then kept: every handler
 /// shares these, so a burst of requests never opens more files.
 pub const READERS: usize = 12;
+/// Seed texts embedded between two short writes.
+const EMBED_PIECE: usize = 32;
+
+/// What [`State::embed_seeds`] did.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SeedsEmbedded {
+    pub embedded: usize,
+    /// Still without a vector when the budget ran out.
+    pub left: usize,
+}
+
 /// How long a request waits for a free reader before it gets a 503.
 const READER_PATIENCE: Duration = Duration::from_secs(20);
 
@@ -234,6 +246,38 @@ impl State {
     }
 
     /// The model, or a 503 that says why there is none yet.
+    /// Embeds `profile`'s seeds that lack a vector, a few at a time: the
+    /// model runs outside the library's write turn, and each piece is
+    /// stored in a transaction of its own, so another user's rating waits
+    /// for one short write at most. Stops after `budget`, so an upload ends
+    /// within its request; what is left is embedded by the next write to
+    /// the profile or `paperscout seed add`.
+    pub fn embed_seeds(&self, profile: &ProfileKey, embedder: &dyn Embedder, budget: Duration) -> Result<SeedsEmbedded, Failure> {
+        let started = std::time::Instant::now();
+        let model = embedder.model_id().to_string();
+        let mut done = SeedsEmbedded::default();
+        loop {
+            let todo = {
+                let lib = self.reader()?;
+                crate::profile::check_model(&lib.store, &model)?;
+                crate::profile::missing_vectors(lib.store.conn(), profile, &model)?
+            };
+            if todo.is_empty() {
+                done.left = 0;
+                return Ok(done);
+            }
+            if started.elapsed() >= budget {
+                done.left = todo.len();
+                return Ok(done);
+            }
+            let piece = &todo[..todo.len().min(EMBED_PIECE)];
+            let texts: Vec<&str> = piece.iter().map(|(_, t)| t.as_str()).collect();
+            let vecs = embedder.embed(&texts, &|_| {})?;
+            crate::profile::store_vectors(&mut *self.writer()?, &model, piece, &vecs)?;
+            done.embedded += piece.len();
+        }
+    }
+
     pub fn embedder(&self) -> Result<Arc<SentenceEmbedder>, Failure> {
         match self.model.read().as_deref() {
             Ok(ModelStatus::Ready(e)) => Ok(e.clone()),

@@ -24,6 +24,8 @@ pub const UPLOAD_LIMIT: usize = 8 * 1024 * 1024;
 
 /// Papers looked up on arXiv for one upload, at most: more is a harvest.
 const MAX_LOOKUPS: usize = 200;
+/// An upload's share of its request's 60 s for embedding its seeds.
+const EMBED_BUDGET: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// What an upload added.
 #[derive(Serialize)]
@@ -34,6 +36,9 @@ pub struct Uploaded {
     new: usize,
     updated: usize,
     embedded: usize,
+    /// Seeds still without a vector when the request's time for embedding
+    /// ran out (`State::embed_seeds`).
+    to_embed: usize,
     looked_up: Vec<String>,
 }
 
@@ -101,18 +106,21 @@ pub async fn upload_seeds(
             )));
         }
         let found = if missing.is_empty() { Vec::new() } else { seeds::look_up(&missing, &FetchOpts::from_env())? };
-        let mut lib = st.writer()?;
-        lib.add_papers(&found)?;
-        let items = profile::seeds_of(parsed, &name, &lib).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
-        let added = profile::add(lib.store.conn(), &named.key, &items, 1.0, false, &crate::library::store::now())?;
-        let embedded = profile::embed_missing(&mut lib, &named.key, embedder.as_ref())?;
+        let added = {
+            let mut lib = st.writer()?;
+            lib.add_papers(&found)?;
+            let items = profile::seeds_of(parsed, &name, &lib).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
+            profile::add(lib.store.conn(), &named.key, &items, 1.0, false, &crate::library::store::now())?
+        };
+        let done = st.embed_seeds(&named.key, embedder.as_ref(), EMBED_BUDGET)?;
         Ok(Uploaded {
             profile: named.name,
             file: name,
             entries,
             new: added.new,
             updated: added.updated,
-            embedded,
+            embedded: done.embedded,
+            to_embed: done.left,
             looked_up: found.into_iter().map(|p| p.id).collect(),
         })
     })
@@ -158,6 +166,7 @@ pub struct Synced {
     removed: usize,
     untitled: usize,
     embedded: usize,
+    to_embed: usize,
 }
 
 /// `POST /api/seeds/zotero` `{"db": PATH}`: the profile's seeds made to match
@@ -192,10 +201,14 @@ pub async fn sync_zotero(Shared(st): Shared<Arc<State>>, w: Write<ZoteroBody>) -
         let sel = profile::zotero::Selection::new(&[])?;
         let (items, untitled) = profile::zotero::read(&db, &sel, &*st.reader()?).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
         let found = items.len();
-        let mut lib = st.writer()?;
-        let plan = profile::zotero::plan(lib.store.conn(), &named.key, items)?;
-        profile::zotero::apply(&mut lib, &named.key, &plan)?;
-        let embedded = profile::embed_missing(&mut lib, &named.key, embedder.as_ref())?;
+        let plan = {
+            let mut lib = st.writer()?;
+            let plan = profile::zotero::plan(lib.store.conn(), &named.key, items)?;
+            profile::zotero::apply(&mut lib, &named.key, &plan)?;
+            plan
+        };
+        let done = st.embed_seeds(&named.key, embedder.as_ref(), EMBED_BUDGET)?;
+        let embedded = done.embedded;
         Ok(Synced {
             profile: named.name,
             file: db.display().to_string(),
@@ -205,6 +218,7 @@ pub async fn sync_zotero(Shared(st): Shared<Arc<State>>, w: Write<ZoteroBody>) -
             removed: plan.remove.len(),
             untitled,
             embedded,
+            to_embed: done.left,
         })
     })
     .await?;

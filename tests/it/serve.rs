@@ -502,3 +502,50 @@ fn loopback_by_default_and_no_open_door_on_the_network() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no library at"));
 }
+
+/// A large upload embeds its seeds outside the library's write turn and
+/// stores them in small pieces: a rating sent while it runs is answered
+/// before the upload is.
+#[test]
+fn a_rating_is_not_kept_waiting_by_a_large_upload() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    // 300 real titles and abstracts of the corpus, as BibTeX without arXiv
+    // ids (nothing to look up): each needs the model.
+    let gz = std::fs::File::open(common::corpus()).unwrap();
+    let mut bib = String::new();
+    for (i, line) in std::io::BufReader::new(flate2::read::MultiGzDecoder::new(gz)).lines().skip(5000).take(300).enumerate() {
+        let v: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        let clean = |s: &str| s.replace(['{', '}', '\\'], " ");
+        bib.push_str(&format!(
+            "@article{{entry{i},\n  title = {{{}}},\n  abstract = {{{}}},\n  year = {{2025}}\n}}\n",
+            clean(v["title"].as_str().unwrap()),
+            clean(v["abstract"].as_str().unwrap())
+        ));
+    }
+    let s = std::sync::Arc::new(Server::start(&lib));
+    s.wait_for_model();
+    let token = s.csrf();
+    let started = std::time::Instant::now();
+    let uploading = std::thread::spawn({
+        let (s, token) = (s.clone(), token.clone());
+        move || {
+            let answer = upload(&s, Some(&token), "big.bib", bib.as_bytes());
+            (answer, started.elapsed())
+        }
+    });
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let asked = std::time::Instant::now();
+    let (status, body) = s.post("/api/ratings", Some(&token), r#"{"id": "2507.07400", "rating": 1}"#);
+    let (rated_after, rating_took) = (started.elapsed(), asked.elapsed());
+    assert_eq!(status, 200, "{body}");
+    let ((status, body), uploaded_after) = uploading.join().unwrap();
+    assert_eq!(status, 200, "{body}");
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["new"], 300, "{answer}");
+    assert_eq!(answer["embedded"].as_u64().unwrap() + answer["to_embed"].as_u64().unwrap(), 300, "{answer}");
+    assert!(rated_after < uploaded_after, "the rating waited for the upload: {rated_after:?} against {uploaded_after:?}");
+    eprintln!("the rating took {rating_took:?}; the upload {uploaded_after:?} ({answer})");
+}
