@@ -223,6 +223,7 @@
       "Added " + (j.new + j.updated === 1 ? "1 seed" : (j.new + j.updated) + " seeds") +
       (j.embedded ? ", " + j.embedded + " embedded" : "") + ".";
     if (j.looked_up && j.looked_up.length) what += " Looked up on arXiv: " + j.looked_up.join(", ") + ".";
+    if (j.to_embed) what += " " + j.to_embed + " still to embed: upload the file again to finish (nothing is added twice).";
     if (j.removed) what += " " + j.removed + " gone from Zotero stopped being seeds.";
     if (j.untitled) what += " " + j.untitled + " without a title were left out.";
     return what;
