@@ -791,3 +791,74 @@ fn clear_feed_keys_of_an_older_library_are_hashed_and_keep_working() {
     assert_eq!(stored.len(), 64, "{stored}");
     assert_ne!(stored, clear);
 }
+
+/// The same, as a second Unix user of the machine would try it: it can
+/// neither read the library's files nor get anything from its server.
+/// Needs root (to add that user) and curl; says SKIPPED otherwise.
+#[test]
+fn a_second_unix_user_reads_and_changes_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::Command;
+    let other = "paperscout-other";
+    // SAFETY: geteuid reads the process's user id; it cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    let tools = Command::new("curl").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !root || !tools {
+        eprintln!("SKIPPED a_second_unix_user_reads_and_changes_nothing: needs root and curl (root {root}, curl {tools})");
+        return;
+    }
+    let exists = |u: &str| Command::new("id").arg(u).output().is_ok_and(|o| o.status.success());
+    if !exists(other) {
+        let _ = Command::new("useradd").args(["--no-create-home", "--shell", "/usr/sbin/nologin", other]).status();
+    }
+    assert!(exists(other), "could not add the user {other}");
+    let as_other = |args: &[&str]| Command::new("runuser").args(["-u", other, "--"]).args(args).output().unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    // The folder around the library is open to all, as a home often is.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let lib = dir.path().join("lib");
+    // Made by paperscout under the usual mask, which would leave files
+    // readable by all.
+    let made = Command::new("sh")
+        .arg("-c")
+        .arg(r#"umask 022 && "$0" ingest "$2" --library "$1" && exec "$0" seed add --text "private research direction" --library "$1""#)
+        .arg(common::BIN)
+        .arg(&lib)
+        .arg(&common::pages()[0])
+        .env("PAPERSCOUT_MODEL", common::model_dir())
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let db = lib.join("library.sqlite");
+    let read = as_other(&["cat", db.to_str().unwrap()]);
+    assert!(!read.status.success() && read.stdout.is_empty(), "{other} read the database");
+    let listed = as_other(&["ls", lib.to_str().unwrap()]);
+    assert!(!listed.status.success(), "{other} listed the library");
+
+    let s = Server::start(&lib);
+    let status = |method: &str, path: &str| {
+        let out = as_other(&[
+            "curl",
+            "-s",
+            "-o",
+            "/dev/null",
+            "-w",
+            "%{http_code}",
+            "-X",
+            method,
+            "-H",
+            "Content-Type: application/json",
+            "--data-binary",
+            "{}",
+            &format!("{}{path}", s.url),
+        ]);
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    for path in ["/", "/api/token", "/api/seeds", "/seeds", "/feed.atom"] {
+        assert_eq!(status("GET", path), "401", "{other} GET {path}");
+    }
+    assert_eq!(status("POST", "/api/seeds/zotero"), "401");
+    assert_eq!(status("POST", "/api/ratings"), "401");
+    assert_eq!(s.json("/api/ratings"), json!([]), "nothing changed");
+}
