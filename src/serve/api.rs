@@ -8,7 +8,7 @@
 use super::failure::{blocking, blocking_as, ApiError, Cost, Failure};
 use super::read;
 use super::session::{Named, Who};
-use super::state::State;
+use super::state::{in_time, State, WORK_BUDGET};
 use super::view::{checked_id, clip, Params};
 use crate::fetch::FetchOpts;
 use crate::library::store::{self, Listing, Version};
@@ -266,7 +266,7 @@ pub async fn rate(Shared(st): Shared<Arc<State>>, w: Write<RateBody>) -> Api<Rat
         // embedded now, if the model is up, so the new seed counts at once
         // (briefly: a rating answers within a second or so).
         if let Ok(e) = st.embedder() {
-            st.embed_seeds(&p.key, e.as_ref(), RATE_EMBED_BUDGET)?;
+            st.embed_seeds(&p.key, e.as_ref(), std::time::Instant::now() + RATE_EMBED_BUDGET)?;
         }
         Ok(Rated { id: paper.paper.id, rating: r.map_or(0, |r| r.rating), profile: p.name })
     })
@@ -367,16 +367,16 @@ pub struct SeedsAdded {
 
 /// The longest interest text taken: a few paragraphs, not a book.
 const MAX_SEED_TEXT: usize = 4_000;
-/// Time for embedding the seeds a rating or an added seed brings: their
-/// own one or few; what a larger backlog leaves is embedded later.
+/// Time for embedding the seeds a rating brings: its own one; what a
+/// larger backlog leaves is embedded later.
 const RATE_EMBED_BUDGET: std::time::Duration = std::time::Duration::from_secs(1);
-const ADD_EMBED_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// `POST /api/seeds/add` `{"id": …}` or `{"text": …}`: a seed added from
 /// the browser as `seed add` adds it. A paper the library lacks is looked
 /// up on arXiv first, outside any lock; the text is embedded with the
 /// model the server holds (503 while it loads).
 pub async fn add_seed(Shared(st): Shared<Arc<State>>, w: Write<AddSeedBody>) -> Api<SeedsAdded> {
+    let deadline = std::time::Instant::now() + WORK_BUDGET;
     let Write { body: b, profile: p, .. } = w;
     let (items, text) = match (b.id.as_deref().map(str::trim), b.text.as_deref().map(str::trim)) {
         (Some(id), None) if !id.is_empty() => (vec![checked_id(id)?.id], None),
@@ -390,6 +390,7 @@ pub async fn add_seed(Shared(st): Shared<Arc<State>>, w: Write<AddSeedBody>) -> 
     let answer = blocking_as(Cost::Heavy, move || {
         let missing = seeds::missing_ids(&*st.reader()?, &items, false)?;
         let found = if missing.is_empty() { Vec::new() } else { seeds::look_up(&missing, &FetchOpts::from_env())? };
+        in_time(deadline, "looking the papers up on arXiv")?;
         let mut lib = st.writer()?;
         lib.add_papers(&found)?;
         let request = seeds::SeedRequest {
@@ -404,7 +405,7 @@ pub async fn add_seed(Shared(st): Shared<Arc<State>>, w: Write<AddSeedBody>) -> 
         };
         let done = seeds::add_with(&mut lib, &p.key, &request, false, |_| Ok(0))?;
         drop(lib);
-        let embedded = st.embed_seeds(&p.key, embedder.as_ref(), ADD_EMBED_BUDGET)?;
+        let embedded = st.embed_seeds(&p.key, embedder.as_ref(), deadline)?;
         Ok(SeedsAdded {
             profile: p.name,
             new: done.added.new,

@@ -13,13 +13,26 @@ use crate::rank::WordCache;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long a write waits for another process (an ingest) to finish writing.
 const WRITE_PATIENCE: Duration = Duration::from_secs(10);
 /// Read connections, opened on first use and then kept: every handler
 /// shares these, so a burst of requests never opens more files.
 pub const READERS: usize = 12;
+/// The time a request's library work may take, of the 60 s a request has
+/// (`serve::REQUEST_TIMEOUT`): after it, work stops rather than go on for a
+/// client that has been told 503.
+pub const WORK_BUDGET: Duration = Duration::from_secs(40);
+
+/// `Err` (503) once `deadline` has passed, before a request writes anything.
+pub fn in_time(deadline: Instant, what: &str) -> Result<(), Failure> {
+    if Instant::now() >= deadline {
+        return Err(Failure::unavailable(format!("{what} took too long, so nothing was changed: try again")));
+    }
+    Ok(())
+}
+
 /// Seed texts embedded between two short writes.
 const EMBED_PIECE: usize = 32;
 
@@ -252,8 +265,7 @@ impl State {
     /// for one short write at most. Stops after `budget`, so an upload ends
     /// within its request; what is left is embedded by the next write to
     /// the profile or `paperscout seed add`.
-    pub fn embed_seeds(&self, profile: &ProfileKey, embedder: &dyn Embedder, budget: Duration) -> Result<SeedsEmbedded, Failure> {
-        let started = std::time::Instant::now();
+    pub fn embed_seeds(&self, profile: &ProfileKey, embedder: &dyn Embedder, deadline: Instant) -> Result<SeedsEmbedded, Failure> {
         let model = embedder.model_id().to_string();
         let mut done = SeedsEmbedded::default();
         loop {
@@ -266,7 +278,7 @@ impl State {
                 done.left = 0;
                 return Ok(done);
             }
-            if started.elapsed() >= budget {
+            if Instant::now() >= deadline {
                 done.left = todo.len();
                 return Ok(done);
             }

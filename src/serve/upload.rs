@@ -5,7 +5,7 @@
 use super::api::{Answer, NamesProfile, Write};
 use super::failure::{blocking_as, ApiError, Cost, Failure};
 use super::session::Who;
-use super::state::State;
+use super::state::{in_time, State, WORK_BUDGET};
 use super::view::clip;
 use crate::fetch::FetchOpts;
 use crate::paper::ArxivId;
@@ -24,8 +24,6 @@ pub const UPLOAD_LIMIT: usize = 8 * 1024 * 1024;
 
 /// Papers looked up on arXiv for one upload, at most: more is a harvest.
 const MAX_LOOKUPS: usize = 200;
-/// An upload's share of its request's 60 s for embedding its seeds.
-const EMBED_BUDGET: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// What an upload added.
 #[derive(Serialize)]
@@ -48,6 +46,7 @@ pub async fn upload_seeds(
     headers: HeaderMap,
     form: Result<Multipart, MultipartRejection>,
 ) -> Result<Answer<Uploaded>, ApiError> {
+    let deadline = std::time::Instant::now() + WORK_BUDGET;
     // A form, not JSON: the token is checked here as `Write` checks it.
     who.check_csrf(&headers)?;
     let mut form = form.map_err(|e| Failure { status: e.status(), message: format!("bad upload: {}", e.body_text()) })?;
@@ -106,13 +105,14 @@ pub async fn upload_seeds(
             )));
         }
         let found = if missing.is_empty() { Vec::new() } else { seeds::look_up(&missing, &FetchOpts::from_env())? };
+        in_time(deadline, "looking the papers up on arXiv")?;
         let added = {
             let mut lib = st.writer()?;
             lib.add_papers(&found)?;
             let items = profile::seeds_of(parsed, &name, &lib).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
             profile::add(lib.store.conn(), &named.key, &items, 1.0, false, &crate::library::store::now())?
         };
-        let done = st.embed_seeds(&named.key, embedder.as_ref(), EMBED_BUDGET)?;
+        let done = st.embed_seeds(&named.key, embedder.as_ref(), deadline)?;
         Ok(Uploaded {
             profile: named.name,
             file: name,
@@ -175,6 +175,7 @@ pub struct Synced {
 /// path from the browser: there the browser's user is the disk's owner. A
 /// shared server refuses, and says how to sync there.
 pub async fn sync_zotero(Shared(st): Shared<Arc<State>>, w: Write<ZoteroBody>) -> Result<Answer<Synced>, ApiError> {
+    let deadline = std::time::Instant::now() + WORK_BUDGET;
     let Write { body: b, profile: named, .. } = w;
     if st.login {
         return Err(Failure::forbidden(
@@ -201,13 +202,14 @@ pub async fn sync_zotero(Shared(st): Shared<Arc<State>>, w: Write<ZoteroBody>) -
         let sel = profile::zotero::Selection::new(&[])?;
         let (items, untitled) = profile::zotero::read(&db, &sel, &*st.reader()?).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
         let found = items.len();
+        in_time(deadline, "reading the Zotero database")?;
         let plan = {
             let mut lib = st.writer()?;
             let plan = profile::zotero::plan(lib.store.conn(), &named.key, items)?;
             profile::zotero::apply(&mut lib, &named.key, &plan)?;
             plan
         };
-        let done = st.embed_seeds(&named.key, embedder.as_ref(), EMBED_BUDGET)?;
+        let done = st.embed_seeds(&named.key, embedder.as_ref(), deadline)?;
         let embedded = done.embedded;
         Ok(Synced {
             profile: named.name,
