@@ -151,6 +151,7 @@ pub struct RateArgs {
     /// `+` (liked), `-` (not interested) or `0` (clear the rating).
     #[arg(allow_hyphen_values = true)]
     pub rating: String,
+    /// The profile the rating is for (`seed list` shows its seeds).
     #[arg(long, default_value = "default")]
     pub profile: String,
     #[command(flatten)]
@@ -161,6 +162,7 @@ pub struct RateArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct FilterArgs {
+    /// The profile whose filters these are.
     #[arg(long, default_value = "default", global = true)]
     pub profile: String,
     #[command(flatten)]
@@ -388,6 +390,7 @@ pub struct DailyArgs {
     /// together, each paper once (its first listing): a weekly read.
     #[arg(long, value_name = "DATE")]
     pub since: Option<String>,
+    /// The profile to rank for: its seeds, ratings and filters.
     #[arg(long, default_value = "default")]
     pub profile: String,
     #[command(flatten)]

@@ -163,7 +163,7 @@ pub fn choose_days(lib: &Library, since: Option<Day>, date: Option<Day>, ingeste
             }
             days
         }
-        (None, Some(d), _) => vec![d.to_string()],
+        (None, Some(d), _) => vec![listed_day(lib, d)?],
         (None, None, Some(d)) => vec![d],
         (None, None, None) => {
             vec![lib.store.newest_day()?.context("the library has no listings yet; give listing files to `daily` or `ingest` them")?]
@@ -184,18 +184,24 @@ pub fn rank_day(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, day
 /// digest: the error names the newest days there are.
 pub fn rank_listed_day(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, day: Option<Day>, opts: &DayOptions) -> Result<Digest> {
     let day = match day {
-        Some(d) if !lib.store.has_day(d)? => {
-            let newest: Vec<String> = lib.store.days(7, &[])?.into_iter().map(|(d, _)| d).collect();
-            return Err(match newest.is_empty() {
-                true => super::Error::NoListings,
-                false => super::Error::NoListing { day: d.to_string(), newest },
-            }
-            .into());
-        }
-        Some(d) => d.to_string(),
+        Some(d) => listed_day(lib, d)?,
         None => lib.store.newest_day()?.ok_or(super::Error::NoListings)?,
     };
     rank_day(lib, flat, words, &day, opts)
+}
+
+/// `day`, if the library has its listing; else the error that names the
+/// newest days it has.
+fn listed_day(lib: &Library, day: Day) -> Result<String> {
+    if lib.store.has_day(day)? {
+        return Ok(day.to_string());
+    }
+    let newest: Vec<String> = lib.store.days(7, &[])?.into_iter().map(|(d, _)| d).collect();
+    Err(match newest.is_empty() {
+        true => super::Error::NoListings,
+        false => super::Error::NoListing { day: day.to_string(), newest },
+    }
+    .into())
 }
 
 /// `name` must be one of `known` (the profiles a reader has): a name that

@@ -79,9 +79,12 @@ fn seeds_from_every_source_and_a_ranked_day() {
     let filtered = json_lines(&ok(&lib, &["daily", "--date", "2026-03-03", "--format", "json", "--min-score", "0.25"]));
     assert!(filtered.iter().all(|p| p["score"].as_f64().unwrap() >= 0.25));
 
-    let empty = ps(&lib, &["daily", "--date", "2026-11-22"]);
-    assert!(empty.status.success());
-    assert!(String::from_utf8_lossy(&empty.stdout).contains("no entries for 2026-11-22"));
+    // A day the library has no listing of is a typo or a weekend, not an
+    // empty digest: one error that names the days there are.
+    let missing = ps(&lib, &["daily", "--date", "2026-11-22"]);
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(!missing.status.success() && missing.stdout.is_empty());
+    assert!(err.contains("no listing on 2026-11-22; the newest days are 2026-03-03"), "{err}");
 
     let md = ok(&lib, &["daily", "--format", "markdown", "--top", "2"]);
     assert!(md.starts_with("# arXiv digest for 2026-03-03") && md.contains("](https://arxiv.org/abs/"));
