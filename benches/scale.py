@@ -207,23 +207,33 @@ def main():
 
     port = 18000 + a.n % 1000
     srv = subprocess.Popen([a.bin, "serve", "--addr", f"127.0.0.1:{port}", "--library", lib],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    # A server without accounts answers whoever shows the key it printed.
+    printed = srv.stdout.readline()
+    key = printed.split("?token=")[1].split()[0] if "?token=" in printed else None
+
+    def fetch(path, timeout):
+        req = urllib.request.Request(f"http://127.0.0.1:{port}{path}")
+        if key:
+            req.add_header("Authorization", f"Bearer {key}")
+        return urllib.request.urlopen(req, timeout=timeout).read()
+
     try:
         for _ in range(600):
             try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/like/{ids[0]}", timeout=60).read()
+                fetch(f"/api/like/{ids[0]}", 60)
                 break
             except Exception:
                 time.sleep(0.5)
         # The first query waited for the server's calibration (the index's
         # recall measured at each search width; the sketch if none reaches it).
-        stats = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/stats", timeout=600).read())
+        stats = json.loads(fetch("/api/stats", 600))
         how = stats.get("like_search", {})
         walls, hits = [], 0
         for k in range(200):
             q = qs[k % len(qs)]
             t = time.perf_counter()
-            body = urllib.request.urlopen(f"http://127.0.0.1:{port}/api/like/{ids[k % len(ids)]}?k=10", timeout=60).read()
+            body = fetch(f"/api/like/{ids[k % len(ids)]}?k=10", 60)
             walls.append(time.perf_counter() - t)
             if k < len(qs):
                 got = {p["id"] for p in json.loads(body)}
