@@ -219,8 +219,9 @@
     m.className = "msg " + (good ? "good" : "bad");
   }
   function added(j) {
-    var what = j.new + j.updated === 0 ? "Already a seed: nothing changed." :
-      "Added " + (j.new + j.updated === 1 ? "1 seed" : (j.new + j.updated) + " seeds") +
+    var seeds = function (n) { return n === 1 ? "1 seed" : n + " seeds"; };
+    var what = j.new === 0 ? (j.updated > 1 ? "All " + j.updated + " were seeds already." : "Already a seed: nothing new.") :
+      "Added " + seeds(j.new) + (j.updated ? " (" + j.updated + " already there)" : "") +
       (j.embedded ? ", " + j.embedded + " embedded" : "") + ".";
     if (j.looked_up && j.looked_up.length) what += " Looked up on arXiv: " + j.looked_up.join(", ") + ".";
     if (j.to_embed) what += " " + j.to_embed + " still to embed: upload the file again to finish (nothing is added twice).";

@@ -494,6 +494,17 @@ async fn seeds_added_from_the_browser_and_digest_links() {
         c.find(Locator::Css("form[data-seed=id] .msg")).await.unwrap().text().await.unwrap_or_default().contains("is not an arXiv id")
     })
     .await;
+    // The same paper again is no new seed, and says so.
+    let field = c.find(Locator::Css("#seed-id")).await.unwrap();
+    field.clear().await.unwrap();
+    field.send_keys(&in_library[0]).await.unwrap();
+    c.find(Locator::Css("form[data-seed=id] button")).await.unwrap().click().await.unwrap();
+    eventually("the seed that was one already", 30, || async {
+        c.find(Locator::Css("#toast")).await.unwrap().text().await.unwrap_or_default().contains("Already a seed")
+    })
+    .await;
+    let (_, seeds_page) = server.get("/seeds");
+    assert!(seeds_page.contains("<td>sentence</td>"), "a sentence seed's source");
 
     // An export, uploaded.
     let bib = root().join("examples/seeds.bib");
