@@ -99,9 +99,12 @@ pub fn normalise(rule: Rule, value: &str) -> Result<String> {
         bail!("a {rule} filter is at most 200 characters");
     }
     if matches!(rule, Rule::Allow | Rule::Deny) && !is_category(&v) {
-        bail!(
-            "{v:?} is not an arXiv category like cs.DC, astro-ph.GA or hep-th; to hide papers that mention it, use `filter add exclude {v}`"
-        );
+        // Said the same from the command line and the page: no command.
+        let several: Vec<&str> = v.split(|c: char| c.is_whitespace() || c == ',').filter(|p| !p.is_empty()).collect();
+        if several.len() > 1 && several.iter().all(|p| is_category(p)) {
+            bail!("{v:?} holds {} categories: a {rule} rule takes one, so add one rule each ({})", several.len(), several.join(", "));
+        }
+        bail!("{v:?} is not an arXiv category like cs.DC, astro-ph.GA or hep-th; an exclude rule hides papers whose title or abstract say a word");
     }
     Ok(v)
 }
@@ -311,8 +314,11 @@ mod tests {
         }
         for bad in ["blockchain", "cs.", "xx.YY", "cs.DC.x", "csDC"] {
             let e = normalise(Rule::Deny, bad).unwrap_err().to_string();
-            assert!(e.contains("is not an arXiv category"), "{bad}: {e}");
+            assert!(e.contains("is not an arXiv category") && !e.contains("`"), "{bad}: {e}");
         }
+        // Two categories in one box are two rules, not an exclude.
+        let e = normalise(Rule::Allow, "cs.CL cs.AI").unwrap_err().to_string();
+        assert!(e.contains("holds 2 categories") && e.contains("(cs.CL, cs.AI)") && !e.contains("exclude"), "{e}");
         assert!(normalise(Rule::Include, "   ").is_err());
     }
 }
