@@ -53,14 +53,11 @@ pub struct SeedInput {
     pub date: Option<String>,
 }
 
-/// Where a sentence the user wrote came from, as the seeds list shows it.
-pub const FREE_TEXT_ORIGIN: &str = "sentence";
-
 impl SeedInput {
     /// A description of what the user wants to read, used as a seed.
     pub fn from_free_text(text: &str) -> SeedInput {
         let text = crate::listing::text::inline(strip_bom(text));
-        SeedInput::from_text(&text, "", FREE_TEXT_ORIGIN)
+        SeedInput::from_text(&text, "", "sentence")
     }
 
     pub fn from_text(title: &str, abstract_text: &str, origin: &str) -> SeedInput {
