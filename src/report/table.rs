@@ -8,36 +8,33 @@ pub fn write_papers(out: &mut impl Write, papers: &[Paper]) -> io::Result<()> {
             Some(v) => format!("{}v{}", p.id, v),
             None => p.id.clone(),
         };
-        let authors = match p.authors.len() {
-            0 => String::new(),
-            1 => printable(&p.authors[0]),
-            _ => format!("{} et al.", printable(&p.authors[0])),
-        };
-        writeln!(
-            out,
-            "{:<18} {:<8} {:<10} {}{}",
-            id,
-            p.kind.as_str(),
-            p.primary.as_deref().unwrap_or("-"),
-            truncate(&p.title, 90),
-            if authors.is_empty() { String::new() } else { format!(" — {authors}") }
-        )?;
+        writeln!(out, "{:<18} {:<8} {:<10} {}{}", id, p.kind.as_str(), p.primary.as_deref().unwrap_or("-"), truncate(&p.title, 90), by(p))?;
     }
     Ok(())
 }
 
-/// Score, id, date, primary category and title of each neighbour.
+/// ` — First Author et al.` after a title; nothing for a paper without authors.
+fn by(p: &Paper) -> String {
+    match p.authors.len() {
+        0 => String::new(),
+        1 => format!(" — {}", printable(&p.authors[0])),
+        _ => format!(" — {} et al.", printable(&p.authors[0])),
+    }
+}
+
+/// Score, id, date, primary category, title and first author of each neighbour.
 pub fn write_neighbours(out: &mut impl Write, found: &[crate::workflow::neighbours::Neighbour]) -> io::Result<()> {
     for n in found {
         let p = &n.paper.paper;
         writeln!(
             out,
-            "{:.3}  {:<12} {:<10} {:<10} {}",
+            "{:.3}  {:<12} {:<10} {:<10} {}{}",
             n.score,
             p.id,
             n.paper.first_date.as_deref().unwrap_or("-"),
             p.primary.as_deref().unwrap_or("-"),
-            truncate(&p.title, 90)
+            truncate(&p.title, 90),
+            by(p)
         )?;
     }
     Ok(())

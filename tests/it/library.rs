@@ -81,6 +81,8 @@ fn ingest_like_and_reingest() {
     let exact = stdout(&run(lib, &["like", "2602.23598", "-k", "5"]));
     let approx = stdout(&run(lib, &["like", "2602.23598", "-k", "5", "--approx"]));
     assert_eq!(exact, approx);
+    // Who wrote it, after the title, where the listing named anyone.
+    assert!(exact.lines().any(|l| l.ends_with(" — Dingyu Yang et al.")), "{exact}");
 
     // Derived files are rebuilt from the database when damaged.
     let derived = std::fs::read_dir(lib.join("derived")).unwrap().next().unwrap().unwrap().path();
