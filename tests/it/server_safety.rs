@@ -783,6 +783,8 @@ fn clear_feed_keys_of_an_older_library_are_hashed_and_keep_working() {
     {
         let c = rusqlite::Connection::open(lib.join("library.sqlite")).unwrap();
         c.execute("UPDATE users SET feed = ?1 WHERE name = 'alice'", [clear]).unwrap();
+        // As an older version left it: no marker of the upgrade.
+        c.execute("DELETE FROM meta WHERE key = 'rows_upgraded'", []).unwrap();
     }
     let s = Server::start(&lib);
     assert_eq!(reply(agent().get(&format!("{}/feed.atom?key={clear}", s.url)).call()).status(), 200);

@@ -80,9 +80,7 @@ impl Store {
             }
             Some(v) => check_schema(path, &v)?,
         }
-        schema::hash_clear_feed_keys(&conn).map_err(|e| open_error(path, e))?;
-        // Sentence seeds were once labelled with the flag that made them.
-        conn.execute("UPDATE seeds SET origin = 'sentence' WHERE origin = '--text'", []).map_err(|e| open_error(path, e))?;
+        schema::upgrade_rows(&conn).map_err(|e| open_error(path, e))?;
         Ok(Store { conn, has_failures: true })
     }
 

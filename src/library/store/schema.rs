@@ -120,11 +120,21 @@ pub(super) fn check_schema(path: &Path, version: &str) -> Result<()> {
     Ok(())
 }
 
-/// Libraries written before feed keys were hashed hold them in clear (32
-/// hex digits): each becomes its SHA-256, so the URLs given out keep
-/// working and the file no longer opens anyone's feed.
-pub(super) fn hash_clear_feed_keys(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
+/// Rows written by older versions, brought up to date once per library
+/// (a marker in `meta` says it was done; the server opens a writer per
+/// write, which should not rescan tables each time):
+/// - feed keys were kept in clear (32 hex digits): each becomes its
+///   SHA-256, so the URLs given out keep working and the file no longer
+///   opens anyone's feed;
+/// - sentence seeds were labelled with the flag that made them (`--text`).
+pub(super) fn upgrade_rows(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
+    use rusqlite::OptionalExtension;
     use sha2::{Digest, Sha256};
+    const DONE: &str = "1";
+    let done: Option<String> = conn.query_row("SELECT value FROM meta WHERE key = 'rows_upgraded'", [], |r| r.get(0)).optional()?;
+    if done.as_deref() == Some(DONE) {
+        return Ok(());
+    }
     let clear: Vec<(String, String)> = {
         let mut stmt = conn.prepare("SELECT name, feed FROM users WHERE length(feed) = 32")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
@@ -134,5 +144,7 @@ pub(super) fn hash_clear_feed_keys(conn: &rusqlite::Connection) -> rusqlite::Res
         let hash: String = Sha256::digest(key.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
         conn.execute("UPDATE users SET feed = ?2 WHERE name = ?1", [&name, &hash])?;
     }
+    conn.execute("UPDATE seeds SET origin = 'sentence' WHERE origin = '--text'", [])?;
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('rows_upgraded', ?1)", [DONE])?;
     Ok(())
 }
