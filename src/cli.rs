@@ -175,7 +175,7 @@ pub struct FilterArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum FilterAction {
-    /// Add rules: `include`/`exclude` keywords (whole words, any case), a pinned
+    /// Add rules: `include`/`exclude` keywords (whole words in any case and any form: diffusion also matches "diffuse"), a pinned
     /// `author`, `allow`/`deny` categories.
     Add {
         #[arg(value_enum)]

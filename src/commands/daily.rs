@@ -94,7 +94,7 @@ pub fn options(args: &DailyArgs, profile: &ProfileKey) -> DayOptions {
         profile: profile.clone(),
         method: args.method,
         include: args.include.clone(),
-        top: args.top,
+        top: crate::workflow::digest::Top::Count(args.top),
         min_score: args.min_score,
         unsure: args.unsure,
         unseen: args.unseen,

@@ -158,20 +158,28 @@ enum Keyword {
     Literal(Regex),
 }
 
+/// A stem of a text, with where in the text its word stands.
+#[derive(Debug)]
+struct Stem {
+    stem: String,
+    from: usize,
+    to: usize,
+}
+
 /// The stems of `text`, as the lexical index cuts them.
-fn stems(text: &str) -> Vec<String> {
+fn stems(text: &str) -> Vec<Stem> {
     let mut analyzer = crate::library::lexical::word_analyzer();
     let mut stream = analyzer.token_stream(text);
     let mut out = Vec::new();
     while let Some(t) = stream.next() {
-        out.push(t.text.clone());
+        out.push(Stem { stem: t.text.clone(), from: t.offset_from, to: t.offset_to });
     }
     out
 }
 
 fn keyword(value: &str) -> Result<Keyword> {
     let plain = value.chars().all(|c| c.is_alphanumeric() || c.is_whitespace() || c == '-' || c == '\'');
-    let words = stems(value);
+    let words: Vec<String> = stems(value).into_iter().map(|s| s.stem).collect();
     if plain && !words.is_empty() {
         return Ok(Keyword::Words(words));
     }
@@ -188,10 +196,15 @@ fn same_word(a: &str, b: &str) -> bool {
 }
 
 impl Keyword {
-    fn found_in(&self, text: &str, text_stems: &[String]) -> bool {
+    /// The words of `text` that match, as the text writes them: a reader
+    /// told "exclude: diffusion" hid a paper wants to see it said "diffuse".
+    fn found_in<'t>(&self, text: &'t str, text_stems: &[Stem]) -> Option<&'t str> {
         match self {
-            Keyword::Words(words) => text_stems.windows(words.len()).any(|w| w.iter().zip(words).all(|(t, k)| same_word(t, k))),
-            Keyword::Literal(re) => re.is_match(text),
+            Keyword::Words(words) => text_stems
+                .windows(words.len())
+                .find(|w| w.iter().zip(words).all(|(t, k)| same_word(&t.stem, k)))
+                .and_then(|w| text.get(w[0].from..w[w.len() - 1].to)),
+            Keyword::Literal(re) => re.find(text).map(|m| m.as_str().trim_matches(|c: char| !c.is_alphanumeric() && !"+#".contains(c))),
         }
     }
 }
@@ -249,10 +262,15 @@ impl Filters {
         }
         let text = format!("{}\n{}", p.title, p.abstract_text);
         let text_stems = stems(&text);
-        if let Some((k, _)) = self.exclude.iter().find(|(_, kw)| kw.found_in(&text, &text_stems)) {
-            return Verdict::Hidden(format!("exclude: {k}"));
+        if let Some((k, said)) = self.exclude.iter().find_map(|(k, kw)| kw.found_in(&text, &text_stems).map(|said| (k, said))) {
+            let said = crate::listing::text::inline(said);
+            return Verdict::Hidden(if said.eq_ignore_ascii_case(k) {
+                format!("exclude: {k}")
+            } else {
+                format!("exclude: {k} (says \u{201c}{said}\u{201d})")
+            });
         }
-        if !self.include.is_empty() && !self.include.iter().any(|(_, kw)| kw.found_in(&text, &text_stems)) {
+        if !self.include.is_empty() && !self.include.iter().any(|(_, kw)| kw.found_in(&text, &text_stems).is_some()) {
             let names: Vec<&str> = self.include.iter().map(|(k, _)| k.as_str()).collect();
             return Verdict::Hidden(format!("include: mentions none of {}", names.join(", ")));
         }
@@ -284,15 +302,26 @@ mod tests {
         let keep = paper("Ledgers everywhere", "A blockchainy idea.", &[], &["cs.DC"]);
         assert_eq!(f.judge(&keep), Verdict::Keep, "a word inside a longer word is not the word");
         let plural = paper("Blockchains everywhere", "", &[], &["cs.DC"]);
-        assert_eq!(f.judge(&plural), Verdict::Hidden("exclude: blockchain".into()), "a plural is the word");
+        assert_eq!(
+            f.judge(&plural),
+            Verdict::Hidden("exclude: blockchain (says \u{201c}Blockchains\u{201d})".into()),
+            "a plural is the word"
+        );
         let networks = paper("T", "Graph neural networks, trained.", &[], &["cs.LG"]);
-        assert_eq!(f.judge(&networks), Verdict::Hidden("exclude: graph neural network".into()));
+        assert_eq!(
+            f.judge(&networks),
+            Verdict::Hidden("exclude: graph neural network (says \u{201c}Graph neural networks\u{201d})".into())
+        );
         let acronyms = filters(&[(Rule::Exclude, "GPU")]);
         assert!(matches!(acronyms.judge(&paper("Many GPUs", "", &[], &["cs.DC"])), Verdict::Hidden(_)));
         let hit = paper("On BLOCKCHAIN consensus", "", &[], &["cs.DC"]);
         assert_eq!(f.judge(&hit), Verdict::Hidden("exclude: blockchain".into()));
         let phrase = paper("T", "We train a graph\nneural network on it.", &[], &["cs.LG"]);
-        assert_eq!(f.judge(&phrase), Verdict::Hidden("exclude: graph neural network".into()));
+        assert_eq!(f.judge(&phrase), Verdict::Hidden("exclude: graph neural network".into()), "the words as the paper spaces them");
+        // Other forms of a word match, and the reader is told which.
+        let f = filters(&[(Rule::Exclude, "diffusion")]);
+        let diffuse = paper("Heat", "Particles diffuse through the lattice.", &[], &["cond-mat"]);
+        assert_eq!(f.judge(&diffuse), Verdict::Hidden("exclude: diffusion (says \u{201c}diffuse\u{201d})".into()));
         let f = filters(&[(Rule::Include, "C++"), (Rule::Include, "GPU")]);
         assert_eq!(f.judge(&paper("Fast C++ kernels", "", &[], &["cs.PL"])), Verdict::Keep);
         assert_eq!(f.judge(&paper("GPUs", "", &[], &["cs.PL"])), Verdict::Keep, "a plural is the word");

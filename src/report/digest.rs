@@ -85,17 +85,19 @@ fn empty_line(d: &Digest) -> String {
     format!("no entries for {} (profile {}, method {})", d.span(), d.profile, d.method)
 }
 
-/// The terminal table. Listings are cleaned of control characters when they
-/// are parsed; a library filled before that, or a seed's title, may still
-/// hold some, and no escape sequence may reach the terminal.
-pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
+/// The terminal table, `width` columns wide: a header, then each pick's
+/// rank, score, id, kind and category, with its title and its reason
+/// wrapped in the last column. Listings are cleaned of control characters
+/// when they are parsed; a library filled before that, or a seed's title,
+/// may still hold some, and no escape sequence may reach the terminal.
+pub fn table(out: &mut impl Write, d: &Digest, width: usize) -> io::Result<()> {
     fn printable(s: &str) -> String {
         s.chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).filter(|c| !c.is_control()).collect()
     }
     if d.picks.is_empty() {
         return writeln!(out, "{}", empty_line(d));
     }
-    writeln!(out, "{} — {} of {} entries, profile {}, method {}", d.span(), d.picks.len(), d.candidates, d.profile, d.method)?;
+    writeln!(out, "{} — {} of {} entries · profile {} · method {}", d.span(), d.picks.len(), d.candidates, d.profile, d.method)?;
     // Columns as wide as their widest cell, so a long tag ("[not
     // interested]", "(seen …)") or an old-style id never shifts the rest.
     let rows: Vec<[String; 3]> = d
@@ -104,19 +106,37 @@ pub fn table(out: &mut impl Write, d: &Digest) -> io::Result<()> {
         .chain(&d.unsure)
         .map(|p| [printable(&p.paper.id), printable(&kind_label(p)), printable(p.paper.primary.as_deref().unwrap_or("-"))])
         .collect();
-    let width = |i: usize, least: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0).max(least);
-    let (w_id, w_kind, w_cat) = (width(0, 10), width(1, 3), width(2, 5));
+    let widest = |i: usize, least: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0).max(least);
+    let (w_id, w_kind, w_cat) = (widest(0, 10), widest(1, 4), widest(2, 5));
     let w_rank = d.picks.iter().map(|p| p.rank.to_string().len()).max().unwrap_or(0).max(3);
     let title_at = w_rank + 2 + 5 + 2 + w_id + 2 + w_kind + 2 + w_cat + 2;
+    // Never narrower than a readable column, even in a narrow terminal.
+    let text_width = width.saturating_sub(title_at).max(30);
+    let indent = " ".repeat(title_at);
+    let wrapped = |text: &str, out: &mut dyn Write, first_line_written: bool| -> io::Result<()> {
+        for (i, line) in textwrap::wrap(text, text_width).iter().enumerate() {
+            if i == 0 && first_line_written {
+                writeln!(out, "{line}")?;
+            } else {
+                writeln!(out, "{indent}{line}")?;
+            }
+        }
+        Ok(())
+    };
+    writeln!(out, "{:>w_rank$}  score  {:<w_id$}  {:<w_kind$}  {:<w_cat$}  title, then why", "#", "id", "kind", "cat")?;
     for (p, [id, kind, cat]) in d.picks.iter().zip(&rows) {
-        writeln!(out, "{:>w_rank$}  {:.3}  {id:<w_id$}  {kind:<w_kind$}  {cat:<w_cat$}  {}", p.rank, p.score, printable(&p.paper.title))?;
-        writeln!(out, "{:title_at$}{}", "", printable(&reason_text(p)))?;
+        write!(out, "{:>w_rank$}  {:.3}  {id:<w_id$}  {kind:<w_kind$}  {cat:<w_cat$}  ", p.rank, p.score)?;
+        wrapped(&printable(&crate::report::math::display(&p.paper.title)), out, true)?;
+        let why = printable(&reason_text(p));
+        if !why.is_empty() {
+            wrapped(&format!("↳ {why}"), out, false)?;
+        }
     }
     if !d.unsure.is_empty() {
         writeln!(out, "\nunsure — rating these teaches the ranking most:")?;
         for (p, [id, kind, cat]) in d.unsure.iter().zip(&rows[d.picks.len()..]) {
-            let pad = w_rank + 2;
-            writeln!(out, "{:pad$}{:.3}  {id:<w_id$}  {kind:<w_kind$}  {cat:<w_cat$}  {}", "", p.score, printable(&p.paper.title))?;
+            write!(out, "{:w_rank$}  {:.3}  {id:<w_id$}  {kind:<w_kind$}  {cat:<w_cat$}  ", "", p.score)?;
+            wrapped(&printable(&crate::report::math::display(&p.paper.title)), out, true)?;
         }
     }
     if !d.hidden.is_empty() {

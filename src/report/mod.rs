@@ -5,6 +5,7 @@ pub mod digest;
 pub mod feed;
 pub mod json;
 pub mod links;
+pub mod math;
 pub mod table;
 
 use crate::workflow::digest::Digest;
@@ -30,7 +31,7 @@ pub enum DigestFormat {
 pub fn render(format: DigestFormat, d: &Digest, links: &Links) -> std::io::Result<Vec<u8>> {
     let mut buf = Vec::new();
     match format {
-        DigestFormat::Table => digest::table(&mut buf, d)?,
+        DigestFormat::Table => digest::table(&mut buf, d, table::width())?,
         DigestFormat::Json => digest::json(&mut buf, d, links)?,
         DigestFormat::Markdown => digest::markdown(&mut buf, d, links)?,
         DigestFormat::Html => digest::html(&mut buf, d, links)?,

@@ -1,5 +1,16 @@
 use crate::paper::Paper;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+
+/// Columns a table may fill: the terminal's, else `COLUMNS` (as a shell
+/// exports it), else 100 for a file or a mail.
+pub fn width() -> usize {
+    if io::stdout().is_terminal() {
+        if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size() {
+            return usize::from(w);
+        }
+    }
+    std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse().ok()).filter(|&w: &usize| w >= 40).unwrap_or(100)
+}
 
 /// A readable table: id, kind, primary category, title and first author.
 pub fn write_papers(out: &mut impl Write, papers: &[Paper]) -> io::Result<()> {

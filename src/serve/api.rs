@@ -43,8 +43,14 @@ type Api<T> = Result<Answer<T>, ApiError>;
 
 // ---- reads ----
 
+/// The day for the API and the feed: the newest top 20 unless asked.
+fn day_of(st: &State, who: &Who, q: &Params) -> Result<crate::workflow::digest::Digest, Failure> {
+    let opts = q.day_options(q.profile(who, &st.default_profile)?.key, 0, crate::workflow::digest::Top::Count(20))?;
+    read::day(st, who, q, None, opts, false)
+}
+
 pub async fn daily(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Api<Vec<Value>> {
-    let d = blocking_as(Cost::Heavy, move || read::day(&st, &who, &q, None, 0)).await?;
+    let d = blocking_as(Cost::Heavy, move || day_of(&st, &who, &q)).await?;
     Ok(Answer(report::digest::json_values(&d)))
 }
 
@@ -63,7 +69,7 @@ pub async fn feed(
         Some(host) => report::Links::to_server(&format!("{scheme}://{host}")).map_err(|e| Failure::bad_request(format!("Host: {e}")))?,
         None => report::Links::default(),
     };
-    let d = blocking_as(Cost::Heavy, move || read::day(&st, &who, &q, None, 0)).await?;
+    let d = blocking_as(Cost::Heavy, move || day_of(&st, &who, &q)).await?;
     let body = report::render(report::DigestFormat::Atom, &d, &links).map_err(anyhow::Error::from)?;
     Ok(([(axum::http::header::CONTENT_TYPE, "application/atom+xml; charset=utf-8")], body).into_response())
 }

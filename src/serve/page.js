@@ -112,14 +112,20 @@
     if (String(rating) === loaded[id]) delete changed[id]; else changed[id] = rating;
     showPending();
   }
+  // The last rating, kept across the re-rank's reload so that u still undoes it.
   var lastRated = null;
+  function remember(card) { lastRated = card; put(session, "ps.last:" + here, card ? card.dataset.id : null); }
+  (function () {
+    var id = get(session, "ps.last:" + here), c = id ? cardsOf(id)[0] : null;
+    if (c && c.dataset.rating !== "0") lastRated = c;
+  })();
   // `exact` sets the rating; otherwise pressing the one a paper has takes it back.
   function rate(card, value, exact) {
     var v = !exact && Number(card.dataset.rating) === value ? 0 : value;
     return post("/api/ratings", { id: card.dataset.id, rating: v, profile: profile })
       .then(function (j) {
         show(card.dataset.id, j.rating);
-        lastRated = j.rating === 0 ? null : card;
+        remember(j.rating === 0 ? null : card);
         if (j.rating < 0 && !card.classList.contains("solo")) say("Not interested: folded away. Press u or undo to bring it back.");
         return j;
       }).catch(function (e) { say(e.message); throw e; });
@@ -142,6 +148,9 @@
     location.reload();
   }
   function quote(t) { return "\u201c" + (t.length > 60 ? t.slice(0, 59) + "\u2026" : t) + "\u201d"; }
+  function places(n) { return n === 1 ? "1 place" : n + " places"; }
+  // One line, where the reader is (the dock): what came into the top of
+  // the list, and where the rated papers went.
   function whatMoved() {
     var box = document.getElementById("moved"), raw = get(session, "ps.before:" + here);
     put(session, "ps.before:" + here, null);
@@ -149,44 +158,33 @@
     var before;
     try { before = JSON.parse(raw); } catch (e) { return; }
     if (!before || !Array.isArray(before.order) || !Array.isArray(before.rated)) return;
-    var now = order(), ratedIds = {}, inNow = {}, inBefore = {};
+    var now = order(), ratedIds = {};
     before.rated.forEach(function (r) { ratedIds[r.id] = true; });
-    now.forEach(function (id) { inNow[id] = true; });
-    before.order.forEach(function (id) { inBefore[id] = true; });
-    // Moves among the papers on both lists, rated ones left out: a paper
-    // does not "move up" only because a 👎 one above it went down.
-    var was = {}, up = 0, down = 0, biggest = null;
-    before.order.filter(function (id) { return inNow[id] && !ratedIds[id]; }).forEach(function (id, i) { was[id] = i; });
-    now.filter(function (id) { return inBefore[id] && !ratedIds[id]; }).forEach(function (id, i) {
-      var d = i - was[id];
-      if (d > 0) down++; else if (d < 0) up++;
-      if (d !== 0 && (!biggest || Math.abs(d) > Math.abs(biggest.d))) biggest = { id: id, d: d };
+    var k = Math.min(20, now.length), topBefore = {};
+    before.order.slice(0, k).forEach(function (id) { topBefore[id] = true; });
+    var entered = now.slice(0, k).filter(function (id) { return !topBefore[id] && !ratedIds[id]; }).length;
+    // How far the rated papers moved, 👍 and 👎 apart.
+    var moved = { up: 0, down: 0 };
+    before.rated.forEach(function (r) {
+      var was = before.order.indexOf(r.id), is = now.indexOf(r.id);
+      if (was < 0 || is < 0 || r.rating === 0) return;
+      if (r.rating > 0) moved.up += was - is; else moved.down += is - was;
     });
-    var entered = now.filter(function (id) { return !inBefore[id] && !ratedIds[id]; }).length;
-    var left = before.order.filter(function (id) { return !inNow[id] && !ratedIds[id]; }).length;
-    var names = before.rated.slice(0, 2).map(function (r) { return (r.rating > 0 ? "👍 " : r.rating < 0 ? "👎 " : "undoing ") + quote(String(r.title)); });
-    if (before.rated.length > 2) names.push("and " + (before.rated.length - 2) + " more");
-    var parts = [];
-    if (down) parts.push(down + (down === 1 ? " paper" : " papers") + " moved down");
-    if (up) parts.push(up + " moved up");
-    if (entered) parts.push(entered + " came into the list");
-    if (left) parts.push(left + " left it");
-    var text = "Re-ranked" + (names.length ? " after " + names.join(", ") : "") + ": " +
-      (parts.length ? parts.join(", ") + "." : "the order did not change.");
-    if (biggest) {
-      var c = cardsOf(biggest.id, "#picks")[0];
-      if (c) text += " Most: " + quote(c.dataset.title) + " " + (biggest.d > 0 ? "down " : "up ") + Math.abs(biggest.d) + ".";
-    }
-    // Where the rated papers themselves went.
-    var own = before.rated.filter(function (r) { return before.order.indexOf(r.id) >= 0 && now.indexOf(r.id) >= 0 && r.rating !== 0; })
-      .slice(0, 3).map(function (r) { return quote(String(r.title)) + " " + (before.order.indexOf(r.id) + 1) + " \u2192 " + (now.indexOf(r.id) + 1); });
-    if (own.length) text += " Rated: " + own.join(", ") + ".";
-    box.textContent = text;
+    var parts = [entered + " new in your top " + k];
+    if (moved.up > 0) parts.push("your 👍 went up " + places(moved.up));
+    if (moved.down > 0) parts.push("your 👎 went down " + places(moved.down));
+    var names = before.rated.slice(0, 1).map(function (r) { return (r.rating > 0 ? "👍 " : r.rating < 0 ? "👎 " : "undoing ") + quote(String(r.title)); });
+    if (before.rated.length > 1) names.push("and " + (before.rated.length - 1) + " more");
+    document.getElementById("moved-text").textContent =
+      "Re-ranked" + (names.length ? " after " + names.join(" ") : "") + ": " + parts.join("; ") + ".";
     box.hidden = false;
   }
   whatMoved();
 
   // ---- the selected paper, kept across reloads ----
+  // The page scrolls to it itself: a re-ranked page has it elsewhere than
+  // the browser's remembered scroll offset.
+  if ("scrollRestoration" in history && cards().length) history.scrollRestoration = "manual";
   var current = -1;
   function move(to, quiet) {
     var cs = cards();
@@ -200,7 +198,11 @@
   (function select() {
     var cs = cards(), want = get(session, "ps.pos:" + here), first = -1;
     for (var i = 0; i < cs.length; i++) {
-      if (want && cs[i].dataset.id === want) { move(i, i === 0); return; }
+      if (want && cs[i].dataset.id === want) {
+        move(i, true);
+        if (i > 0) cs[i].scrollIntoView({ block: "center" });
+        return;
+      }
       if (first < 0 && cs[i].dataset.rating === "0") first = i;
     }
     if (cs.length) move(first < 0 ? 0 : first, first <= 0);
@@ -276,6 +278,7 @@
       case "view": toggleView(); break;
       case "theme": toggleTheme(); break;
       case "rerank": rerank(); break;
+      case "dismiss": el.closest("[role=status]").hidden = true; break;
       case "rm-seed":
         post("/api/seeds/remove", { key: row.dataset.key, profile: profile }).then(function () { sayAfterReload("Seed removed."); }).catch(function (e) { say(e.message); });
         break;
@@ -305,8 +308,26 @@
     act(el, target || card, el.closest("tr"));
   });
   Array.prototype.forEach.call(document.querySelectorAll("select[data-autosubmit]"), function (s) {
-    s.addEventListener("change", function () { s.form.submit(); });
+    // requestSubmit, unlike submit, runs the form's submit handlers.
+    s.addEventListener("change", function () { if (s.form.requestSubmit) s.form.requestSubmit(); else s.form.submit(); });
   });
+  // Top and Method are remembered by this browser, so that Today and the
+  // day links keep them: the server reads them where a link says none.
+  Array.prototype.forEach.call(document.querySelectorAll("form.controls"), function (f) {
+    f.addEventListener("submit", function () {
+      Array.prototype.forEach.call(f.querySelectorAll("select[data-remember]"), function (s) {
+        document.cookie = s.dataset.remember + "=" + encodeURIComponent(s.value) + "; path=/; max-age=31536000; SameSite=Strict";
+      });
+    });
+  });
+  // A clamped reason (on a phone) opens in full on a tap.
+  document.addEventListener("click", function (e) {
+    var r = e.target.closest(".reason");
+    if (r) r.classList.toggle("open");
+  });
+  // With nothing liked yet, the forms that add a seed are open where there is room.
+  var cold = document.querySelector(".cold details.add");
+  if (cold && matchMedia("(min-width: 40rem)").matches) cold.open = true;
   if (document.body.dataset.opened) seen(document.querySelector("article.paper"));
 
   var help = document.getElementById("help");

@@ -6,12 +6,12 @@ use super::failure::{blocking_as, Cost, Failure};
 use super::read;
 use super::session::{Named, Who};
 use super::state::State;
-use super::view::{checked_date, score_range, Card, Params};
+use super::view::{checked_date, score_range, top_value, Card, Params};
 use crate::accounts::random_hex;
 use crate::library::store::ProfileKey;
 use crate::profile::{self, filters, ratings};
 use crate::rank::Method;
-use crate::workflow::digest::Hidden;
+use crate::workflow::digest::{Hidden, Top};
 use crate::workflow::paper::Record;
 use crate::workflow::stats::Stats;
 use askama::Template;
@@ -153,8 +153,18 @@ struct DayPage {
     methods: Vec<&'static str>,
     include: String,
     includes: Vec<(&'static str, &'static str)>,
-    top: usize,
+    /// The Top menu's choices, (value, label), the current one among them.
+    tops: Vec<(String, String)>,
+    top: String,
+    /// Days older than the bar's links, for its menu.
+    older: Vec<String>,
+    /// The day shown is one of `older`: the menu shows it chosen.
+    date_is_older: bool,
     cold: bool,
+    /// The profile has nothing yet: the page is how it begins.
+    new_profile: bool,
+    /// The reader's other profiles, for the new-profile banner.
+    known: String,
     picks: Vec<Card>,
     unsure: Vec<Card>,
     hidden: Vec<Hidden>,
@@ -163,10 +173,23 @@ struct DayPage {
 /// Unsure papers the page shows unless told otherwise.
 const PAGE_UNSURE: usize = 5;
 
+/// Days the day bar lists as links; older ones are in its menu.
+const DAY_LINKS: usize = 14;
+
 fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) -> Result<Response, Failure> {
-    let d = read::day(st, who, q, date, PAGE_UNSURE)?;
-    let opts = q.day_options(q.profile(who, &st.default_profile)?.key, PAGE_UNSURE)?;
-    let days = st.reader()?.store.days(14, &opts.include)?;
+    let named = q.profile(who, &st.default_profile)?;
+    let opts = q.day_options(named.key, PAGE_UNSURE, Top::Day)?;
+    let known = profiles_of(st, who);
+    let new_profile = !known.contains(&named.name);
+    let top = opts.top;
+    let include = opts.include.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(",");
+    let (days, older) = {
+        let lib = st.reader()?;
+        let days = lib.store.days(DAY_LINKS, &opts.include)?;
+        let older: Vec<String> = lib.store.all_days()?.into_iter().skip(days.len()).collect();
+        (days, older)
+    };
+    let d = read::day(st, who, q, date, opts, true)?;
     let range = score_range(&d.picks);
     let mut base = Base::new(st, who, format!("digest {}", d.date), &d.profile, profiles_of(st, who));
     base.q = if d.profile == st.default_profile { String::new() } else { format!("?profile={}", d.profile) };
@@ -176,16 +199,34 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) 
         candidates: d.candidates,
         method: d.method.to_string(),
         methods: Method::ALL.iter().map(|m| m.name()).collect(),
-        include: opts.include.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(","),
+        include,
         includes: vec![("new,cross", "new and cross-lists"), ("new", "new only"), ("new,cross,replaced", "all, with replacements")],
-        top: opts.top,
+        tops: top_choices(top),
+        top: top_value(top),
+        date_is_older: older.contains(&d.date),
+        older,
         cold: d.cold,
+        new_profile,
+        known: known.join(", "),
         picks: d.picks.iter().map(|p| Card::from_pick(p, range, d.cold)).collect(),
         unsure: unsure_cards(&d.unsure, range, d.cold),
         hidden: d.hidden.clone(),
         base,
     };
     Ok(render(&page, &page.base, StatusCode::OK))
+}
+
+/// The Top menu: the day's default, common counts, everything, and a count
+/// the address asked for that is none of those.
+fn top_choices(current: Top) -> Vec<(String, String)> {
+    let mut tops: Vec<(String, String)> = vec![(top_value(Top::Day), "whole day".into())];
+    tops.extend([20, 50, 100, 200].map(|n| (n.to_string(), n.to_string())));
+    tops.push((top_value(Top::All), "all".into()));
+    let value = top_value(current);
+    if !tops.iter().any(|(v, _)| *v == value) {
+        tops.push((value.clone(), value));
+    }
+    tops
 }
 
 /// The unsure papers best first, as the reader scans every other list; the
@@ -196,7 +237,13 @@ fn unsure_cards(unsure: &[crate::workflow::digest::Pick], range: (f32, f32), col
     sorted.into_iter().map(|p| Card::from_pick(p, range, cold)).collect()
 }
 
-pub async fn today(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Response {
+pub async fn today(
+    Shared(st): Shared<Arc<State>>,
+    Extension(who): Extension<Who>,
+    headers: axum::http::HeaderMap,
+    Query(q): Query<Params>,
+) -> Response {
+    let q = q.remembered(&headers);
     page_as(Cost::Heavy, st, who, move |st, who| day_page(st, who, &q, None)).await
 }
 
@@ -204,8 +251,10 @@ pub async fn day(
     Shared(st): Shared<Arc<State>>,
     Extension(who): Extension<Who>,
     Path(date): Path<String>,
+    headers: axum::http::HeaderMap,
     Query(q): Query<Params>,
 ) -> Response {
+    let q = q.remembered(&headers);
     page_as(Cost::Heavy, st, who, move |st, who| day_page(st, who, &q, Some(checked_date(&date)?))).await
 }
 
@@ -223,6 +272,8 @@ struct ListPage {
     since: String,
     until: String,
     category: String,
+    /// The paper a "more like this" page starts from.
+    origin: Option<Card>,
     cards: Vec<Card>,
 }
 
@@ -253,10 +304,13 @@ pub async fn like(
         let Named { name: profile, key } = q.profile(who, &st.default_profile)?;
         let (paper, found) = read::like(st, &id, &q)?;
         let r = rated(st, &key)?;
+        let mut origin = Card::new(&paper.paper, paper.first_date.as_deref());
+        origin.h = 2;
+        origin.rating = r.get(&paper.paper.id).copied().unwrap_or(0);
         let page = ListPage {
             base: Base::new(st, who, format!("like {}", paper.paper.id), &profile, profiles_of(st, who)),
-            heading: format!("Papers like {}", paper.paper.title),
-            subtitle: format!("{} · nearest by title and abstract", paper.paper.id),
+            heading: "More like this".into(),
+            subtitle: format!("The {} papers nearest by title and abstract to:", found.len()),
             action: format!("/like/{}", paper.paper.id),
             show_query: false,
             searched: true,
@@ -265,7 +319,8 @@ pub async fn like(
             since: Params::value(&q.since),
             until: Params::value(&q.until),
             category: Params::value(&q.category),
-            cards: neighbour_cards(&found, &r, 2),
+            origin: Some(origin),
+            cards: neighbour_cards(&found, &r, 3),
         };
         Ok(render(&page, &page.base, StatusCode::OK))
     })
@@ -279,12 +334,18 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Wh
         let mut base = Base::new(st, who, "search", &profile, profiles_of(st, who));
         base.search = text.clone().unwrap_or_default();
         let (mut cards, mut notice, mut refresh, mut status) = (Vec::new(), String::new(), false, StatusCode::OK);
+        let mut counts = String::new();
         if text.is_some() {
             match read::search(st, &q) {
                 Ok((found, note)) => {
                     let r = rated(st, &key)?;
+                    let how: Vec<String> = found.iter().map(|f| matched(&f.matched)).collect();
                     let hits: Vec<crate::workflow::neighbours::Neighbour> = found.into_iter().map(|f| f.hit).collect();
                     cards = neighbour_cards(&hits, &r, 2);
+                    for (c, how) in cards.iter_mut().zip(&how) {
+                        c.matched = how.clone();
+                    }
+                    counts = match_counts(&how);
                     if let Some(note) = note {
                         refresh = st.model_status() == "loading";
                         notice = format!("{note} Meanwhile these match by id, name and words.");
@@ -304,7 +365,11 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Wh
         let page = ListPage {
             base,
             heading: "Search".into(),
-            subtitle: "By arXiv id, author, words (\"quoted phrases\" too) and meaning, best first.".into(),
+            subtitle: if counts.is_empty() {
+                "By arXiv id, author, words (\"quoted phrases\" too) and meaning, best first.".into()
+            } else {
+                counts
+            },
             action: "/search".into(),
             show_query: true,
             searched: text.is_some(),
@@ -313,11 +378,36 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Wh
             since: Params::value(&q.since),
             until: Params::value(&q.until),
             category: Params::value(&q.category),
+            origin: None,
             cards,
         };
         Ok(render(&page, &page.base, status))
     })
     .await
+}
+
+/// How a search found a paper, in words, the most telling first: "author",
+/// "author + words", "words + meaning".
+fn matched(how: &[crate::workflow::search::Match]) -> String {
+    let mut how = how.to_vec();
+    how.sort_by_key(|m| *m as u8);
+    how.iter().map(|m| m.name()).collect::<Vec<_>>().join(" + ")
+}
+
+/// "20 found: 2 by author, 18 by words + meaning", kinds in the order first met.
+fn match_counts(how: &[String]) -> String {
+    if how.is_empty() {
+        return String::new();
+    }
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    for h in how {
+        match kinds.iter_mut().find(|(k, _)| k == h) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((h, 1)),
+        }
+    }
+    let parts: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} by {k}")).collect();
+    format!("{} found, best first: {}.", how.len(), parts.join(", "))
 }
 
 #[derive(Template)]

@@ -8,7 +8,7 @@ use super::state::State;
 use super::view::{checked_id, Params};
 use crate::library::store::StoredPaper;
 use crate::paper::Day;
-use crate::workflow::digest::{self, Digest};
+use crate::workflow::digest::{self, DayOptions, Digest};
 use crate::workflow::neighbours::{self, Neighbour};
 use crate::workflow::paper::{self, Record};
 use crate::workflow::search::{self, Found};
@@ -17,15 +17,17 @@ use axum::http::StatusCode;
 
 /// A day ranked for the profile in `q`: `date`, else `q.date`, else the
 /// newest day. A profile the reader does not have is a 404 naming theirs.
-pub fn day(st: &State, who: &Who, q: &Params, date: Option<Day>, unsure: usize) -> Result<Digest, Failure> {
+///
+/// A page may show a profile that does not exist yet (`new_ok`): it is how
+/// a reader starts one, and it begins to exist at its first rating or seed.
+pub fn day(st: &State, who: &Who, q: &Params, date: Option<Day>, opts: DayOptions, new_ok: bool) -> Result<Digest, Failure> {
     let named = q.profile(who, &st.default_profile)?;
-    let opts = q.day_options(named.key, unsure)?;
     let date = match date {
         Some(d) => Some(d),
         None => q.date()?,
     };
     let lib = st.reader()?;
-    if named.name != st.default_profile {
+    if named.name != st.default_profile && !new_ok {
         digest::check_known_profile(&named.name, &profiles(st, who)?)?;
     }
     let snap = st.vectors(&lib)?;

@@ -5,7 +5,7 @@ use super::session::{Named, Who};
 use crate::library::store::ProfileKey;
 use crate::paper::{ArxivId, Day, Kind, Paper};
 use crate::rank::Method;
-use crate::workflow::digest::{DayOptions, Pick};
+use crate::workflow::digest::{DayOptions, Pick, Top};
 use crate::workflow::neighbours::{self, Neighbour, Scope};
 use serde::Deserialize;
 
@@ -46,6 +46,31 @@ fn number(name: &str, v: &Option<String>, default: usize, max: usize) -> Result<
     }
 }
 
+/// The cookies that remember the day page's Top and Method (page.js sets them).
+pub const TOP_COOKIE: &str = "ps_top";
+pub const METHOD_COOKIE: &str = "ps_method";
+
+/// `day` (the whole day when it is short), `all`, or a count from 1 to 1000.
+fn parse_top(s: &str) -> Result<Top, Failure> {
+    match s {
+        "day" => Ok(Top::Day),
+        "all" => Ok(Top::All),
+        n => match n.parse::<usize>() {
+            Ok(n) if (1..=1000).contains(&n) => Ok(Top::Count(n)),
+            _ => Err(Failure::bad_request(format!("top is day, all or a whole number from 1 to 1000, not {:?}", clip(n)))),
+        },
+    }
+}
+
+/// `top` as the page's menu and links write it.
+pub fn top_value(top: Top) -> String {
+    match top {
+        Top::Count(n) => n.to_string(),
+        Top::Day => "day".into(),
+        Top::All => "all".into(),
+    }
+}
+
 fn flag(v: &Option<String>) -> bool {
     matches!(given(v), Some("1" | "true" | "on" | "yes"))
 }
@@ -56,8 +81,22 @@ impl Params {
         who.profile(self.profile.as_deref(), default)
     }
 
-    /// How to rank, for the profile `key`.
-    pub fn day_options(&self, key: ProfileKey, unsure: usize) -> Result<DayOptions, Failure> {
+    /// The day page's choices this browser remembers (cookies its script
+    /// sets when the reader changes them), where the request names none.
+    /// A cookie is the client's to forge: a value that does not parse is
+    /// ignored, never an error page the reader cannot leave.
+    pub fn remembered(mut self, headers: &axum::http::HeaderMap) -> Params {
+        if given(&self.top).is_none() {
+            self.top = super::session::cookie_value(headers, TOP_COOKIE).filter(|v| parse_top(v).is_ok()).map(str::to_string);
+        }
+        if given(&self.method).is_none() {
+            self.method = super::session::cookie_value(headers, METHOD_COOKIE).filter(|v| v.parse::<Method>().is_ok()).map(str::to_string);
+        }
+        self
+    }
+
+    /// How to rank, for the profile `key`; `top` where the request says none.
+    pub fn day_options(&self, key: ProfileKey, unsure: usize, top: Top) -> Result<DayOptions, Failure> {
         let mut o = DayOptions { profile: key, ..DayOptions::default() };
         if let Some(m) = given(&self.method) {
             o.method = m.parse::<Method>().map_err(Failure::bad_request)?;
@@ -71,7 +110,7 @@ impl Params {
                 })
                 .collect::<Result<_, _>>()?;
         }
-        o.top = number("top", &self.top, 20, 1000)?;
+        o.top = given(&self.top).map(parse_top).transpose()?.unwrap_or(top);
         o.unsure = number("unsure", &self.unsure, unsure, 100)?;
         o.unseen = flag(&self.unseen);
         o.show_hidden = given(&self.filtered).is_none_or(|_| flag(&self.filtered));
@@ -177,6 +216,8 @@ pub struct Card {
     pub pinned: String,
     pub seen: String,
     pub comments: String,
+    /// How a search found it ("author", "words + meaning"); empty elsewhere.
+    pub matched: String,
 }
 
 impl Card {
@@ -199,7 +240,8 @@ impl Card {
             abs_url: valid.then(|| format!("https://arxiv.org/abs/{vid}")),
             pdf_url: valid.then(|| format!("https://arxiv.org/pdf/{vid}")),
             vid,
-            title: p.title.clone(),
+            // TeX shown as a reader reads it: `($r=0.83$)` as (r=0.83).
+            title: crate::report::math::display(&p.title).into_owned(),
             authors: p.authors.join(", "),
             byline: [lead, p.subjects.first().cloned().unwrap_or_default()]
                 .into_iter()
@@ -214,11 +256,17 @@ impl Card {
             bar: 0,
             reason: String::new(),
             weak: false,
-            paragraphs: p.abstract_text.split('\n').filter(|s| !s.trim().is_empty()).map(str::to_string).collect(),
+            paragraphs: p
+                .abstract_text
+                .split('\n')
+                .filter(|s| !s.trim().is_empty())
+                .map(|s| crate::report::math::display(s).into_owned())
+                .collect(),
             rating: 0,
             pinned: String::new(),
             seen: String::new(),
             comments: p.comments.clone().unwrap_or_default(),
+            matched: String::new(),
         }
     }
 

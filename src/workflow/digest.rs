@@ -82,13 +82,40 @@ pub struct Digest {
     pub cold: bool,
 }
 
+/// How many of a day's papers to list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Top {
+    Count(usize),
+    /// The whole day when it is small enough to triage in one sitting,
+    /// else the first [`Top::LONG_DAY`]: what the page shows by default.
+    Day,
+    All,
+}
+
+impl Top {
+    /// A day of this many entries or more is cut when the top is [`Top::Day`].
+    pub const WHOLE_DAY_UNDER: usize = 150;
+    /// What [`Top::Day`] shows of a longer day.
+    pub const LONG_DAY: usize = 100;
+
+    /// How many of `n` ranked entries to keep.
+    pub fn of(self, n: usize) -> usize {
+        match self {
+            Top::Count(k) => k.min(n),
+            Top::Day if n < Self::WHOLE_DAY_UNDER => n,
+            Top::Day => Self::LONG_DAY,
+            Top::All => n,
+        }
+    }
+}
+
 /// What to rank and how: the `daily` flags that `serve` shares.
 #[derive(Debug, Clone)]
 pub struct DayOptions {
     pub profile: ProfileKey,
     pub method: Method,
     pub include: Vec<Kind>,
-    pub top: usize,
+    pub top: Top,
     pub min_score: Option<f32>,
     /// How many unsure papers to list (0: none).
     pub unsure: usize,
@@ -104,7 +131,7 @@ impl Default for DayOptions {
             profile: ProfileKey::of(None, "default"),
             method: rank::DEFAULT_METHOD,
             include: vec![Kind::New, Kind::Cross],
-            top: 20,
+            top: Top::Count(20),
             min_score: None,
             unsure: 0,
             unseen: false,
@@ -338,21 +365,18 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
     }
     let (not_interested, mut scored): (Vec<_>, Vec<_>) = scored.into_iter().partition(|(p, _)| disliked(p) && p.pinned.is_none());
     let pinned = scored.iter().take_while(|(p, _)| p.pinned.is_some()).count();
-    let keep = pinned.max(opts.top.min(scored.len()));
+    let keep = pinned.max(opts.top.of(scored.len()));
     let rest = scored.split_off(keep.min(scored.len()));
     digest.picks = scored.into_iter().chain(not_interested).map(|(p, _)| p).collect();
     for (i, p) in digest.picks.iter_mut().enumerate() {
         p.rank = i + 1;
     }
-    if opts.unsure > 0 {
+    // Nothing liked yet: no boundary to be unsure about, and the whole day
+    // is in listing order anyway.
+    if opts.unsure > 0 && !cold {
         let open: Vec<&(Pick, usize)> = rest.iter().filter(|(p, _)| p.rating.is_none()).collect();
-        let chosen = if cold {
-            // Nothing liked yet: no boundary, so ask about the day's first papers.
-            (0..open.len().min(opts.unsure)).collect()
-        } else {
-            let c: Vec<Candidate<'_>> = open.iter().map(|(_, i)| candidates[*i]).collect();
-            rank::most_uncertain(&ranker, &background, &c, opts.unsure)
-        };
+        let c: Vec<Candidate<'_>> = open.iter().map(|(_, i)| candidates[*i]).collect();
+        let chosen = rank::most_uncertain(&ranker, &background, &c, opts.unsure);
         digest.unsure = chosen.into_iter().map(|i| open[i].0.clone()).collect();
     }
     Ok(digest)

@@ -172,6 +172,11 @@ async fn rate_by_keyboard_fold_undo_rerank_and_search() {
     let pending = c.find(Locator::Css("#pending")).await.unwrap();
     assert!(pending.is_displayed().await.unwrap());
     assert!(pending.text().await.unwrap().contains("2 ratings are not in this order yet"));
+    // The message a 👎 brings never lies over a control: a click at the
+    // centre of "Re-rank now" reaches it while the message shows.
+    let reach = "var t = document.getElementById('toast'), b = document.querySelector('#pending button'), r = b.getBoundingClientRect(); \
+                 var e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return [!t.hidden, e === b || b.contains(e)];";
+    assert_eq!(js(&c, reach).await, json!([true, true]), "the toast covers Re-rank now");
 
     // Undo by key brings the folded paper back, and selects it.
     keys(&c, "u").await;
@@ -200,8 +205,17 @@ async fn rate_by_keyboard_fold_undo_rerank_and_search() {
     help.find(Locator::Css("button")).await.unwrap().click().await.unwrap();
     eventually("the closed key list", 10, || async { !help.is_displayed().await.unwrap_or(true) }).await;
 
-    // Re-rank: the page reloads ranked with the ratings, says what moved,
-    // and keeps the selected paper.
+    // From deep in the list: a 👍 there, then re-rank. The page reloads
+    // ranked with the ratings, says what moved where the reader is, and
+    // keeps the selected paper; u still undoes the last rating.
+    for _ in 0..12 {
+        keys(&c, "j").await;
+    }
+    let deep = current_id(&c).await;
+    keys(&c, "y").await;
+    eventually("the deep 👍", 10, || async { rating_of(&c, &deep).await == "1" }).await;
+    let at = current_id(&c).await;
+    assert_ne!(at, deep);
     keys(&c, "r").await;
     eventually("the re-ranked page", 20, || async {
         match c.find(Locator::Css("#moved")).await {
@@ -211,10 +225,12 @@ async fn rate_by_keyboard_fold_undo_rerank_and_search() {
     })
     .await;
     let moved = c.find(Locator::Css("#moved")).await.unwrap().text().await.unwrap();
-    assert!(moved.starts_with("Re-ranked after 👍 "), "{moved}");
-    assert!(moved.contains("👎"), "{moved}");
+    assert!(moved.starts_with("Re-ranked after 👍 ") && moved.contains(" and 2 more: "), "{moved}");
+    assert!(moved.contains(" new in your top 20") && moved.contains("your 👎 went down "), "{moved}");
     assert_eq!(current_id(&c).await, at, "the position survives the reload");
-    js(&c, "window.scrollTo(0, 0); return 1;").await;
+    let seen = js(&c, "var r = document.getElementById('moved').getBoundingClientRect(), p = document.querySelector('article.paper.current').getBoundingClientRect(); \
+                       return [r.top >= 0 && r.bottom <= innerHeight, p.top < innerHeight && p.bottom > 0, scrollY > 600];").await;
+    assert_eq!(seen, json!([true, true, true]), "the summary is on the screen the reader is on, deep in the list");
     std::fs::write(screenshot_dir().join("desktop-reranked.png"), c.screenshot().await.unwrap()).unwrap();
     assert_eq!(rating_of(&c, &ids[0]).await, "1");
     assert_eq!(rating_of(&c, &ids[1]).await, "-1");
@@ -223,6 +239,11 @@ async fn rate_by_keyboard_fold_undo_rerank_and_search() {
     let find = |id: &str| seeds.iter().find(|s| s["key"] == id).cloned();
     assert_eq!(find(&ids[0]).expect("the 👍 paper is a seed")["negative"], false);
     assert_eq!(find(&ids[1]).expect("the 👎 paper is a seed")["negative"], true);
+    // u after the reload undoes the last rating, and selects that paper.
+    keys(&c, "u").await;
+    eventually("the deep 👍 undone across the reload", 10, || async { rating_of(&c, &deep).await == "0" }).await;
+    let at = current_id(&c).await;
+    assert_eq!(at, deep);
 
     // A plain reload keeps the position too.
     c.refresh().await.unwrap();
@@ -234,6 +255,9 @@ async fn rate_by_keyboard_fold_undo_rerank_and_search() {
     let (status, _) = server.post("/api/ratings", Some(&stale), &json!({"id": ids[3], "rating": 1}).to_string());
     assert_eq!(status, 403, "the server refuses a wrong token");
     js(&c, &format!("document.querySelector('meta[name=csrf-token]').content = '{stale}'; return 1;")).await;
+    // Clear of the sticky header, where a hand would click it.
+    js(&c, &format!("document.querySelector('article.paper[data-id=\"{}\"]').scrollIntoView({{block: 'center'}}); return 1;", ids[3]))
+        .await;
     let card = c.find(Locator::Css(&format!("article.paper[data-id=\"{}\"]", ids[3]))).await.unwrap();
     card.find(Locator::Css("button.up")).await.unwrap().click().await.unwrap();
     eventually("the rating after a token refresh", 10, || async { rating_of(&c, &ids[3]).await == "1" }).await;
@@ -427,13 +451,47 @@ async fn compact_phone_dark_and_every_page_accessible() {
             std::fs::write(shots.join("phone-seeds.png"), c.screenshot().await.unwrap()).unwrap();
         }
     }
+    // The first paper on the first screen of every page that lists papers,
+    // a new profile's (in listing order, with its banner) too.
+    let day = server.json("/api/daily?top=20");
+    let author = day.as_array().unwrap().iter().find_map(|p| p["authors"][0].as_str()).expect("a paper with authors").to_string();
+    let by_name = format!("/search?q={}", author.replace(' ', "+"));
+    let listing = [
+        pages[0].clone(),
+        pages[1].clone(),
+        pages[3].clone(),
+        pages[4].clone(),
+        pages[5].clone(),
+        by_name.clone(),
+        "/?profile=fresh".into(),
+    ];
+    for p in &listing {
+        c.goto(&format!("{}{p}", server.url)).await.unwrap();
+        let first = js(&c, "var r = document.querySelector('article.paper').getBoundingClientRect(); return [r.top, innerHeight];").await;
+        let (top, height) = (first[0].as_f64().unwrap_or(1e9), first[1].as_f64().unwrap_or(0.0));
+        assert!(top + 60.0 < height, "{p}: the first paper starts {top} px down a {height} px phone screen");
+        eprintln!("phone: on {p} the first paper starts {top} px down a {height} px screen");
+    }
     c.goto(&format!("{}/", server.url)).await.unwrap();
-    let first =
-        js(&c, "var r = document.querySelector('#picks article.paper').getBoundingClientRect(); return [r.top, innerHeight];").await;
-    let (top, height) = (first[0].as_f64().unwrap_or(1e9), first[1].as_f64().unwrap_or(0.0));
-    assert!(top + 60.0 < height, "the first paper starts {top} px down a {height} px phone screen");
-    eprintln!("phone: the first paper starts {top} px down a {height} px screen");
     std::fs::write(shots.join("phone.png"), c.screenshot().await.unwrap()).unwrap();
+    // The compact list on a phone: titles wrap to two lines, never cut to a
+    // few words, and never more than two.
+    keys(&c, "c").await;
+    let titles = js(
+        &c,
+        "var lh = parseFloat(getComputedStyle(document.querySelector('article.paper .pt')).lineHeight); \
+         return Array.prototype.map.call(document.querySelectorAll('#picks article.paper:not([data-rating=\"-1\"]) .pt'), function (t) { \
+           return [Math.round(t.getBoundingClientRect().height / lh), t.scrollWidth <= t.clientWidth + 1]; });",
+    )
+    .await;
+    let titles = titles.as_array().unwrap();
+    assert!(titles.iter().all(|t| t[1] == json!(true) && t[0].as_u64().is_some_and(|n| (1..=2).contains(&n))), "{titles:?}");
+    assert!(titles.iter().any(|t| t[0] == json!(2)), "long titles take a second line: {titles:?}");
+    std::fs::write(shots.join("phone-compact.png"), c.screenshot().await.unwrap()).unwrap();
+    keys(&c, "c").await;
+    // A search by a name, as the reader sees it.
+    c.goto(&format!("{}{by_name}", server.url)).await.unwrap();
+    std::fs::write(shots.join("phone-search-name.png"), c.screenshot().await.unwrap()).unwrap();
     c.close().await.unwrap();
 
     // A browser whose system asks for dark gets it without a toggle.
@@ -468,10 +526,16 @@ async fn seeds_added_from_the_browser_and_digest_links() {
     rm.extend(keys);
     ok(&lib, &rm);
 
-    // An empty profile's front page says how to start, and starts there.
+    // An empty profile's front page says how to start, and starts there;
+    // with nothing liked there is nothing to be unsure of.
     c.goto(&format!("{}/", server.url)).await.unwrap();
     let banner = c.find(Locator::Css(".banner")).await.unwrap().text().await.unwrap();
-    assert!(banner.contains("has no liked seeds yet"), "{banner}");
+    assert!(banner.contains("Nothing liked yet"), "{banner}");
+    assert_eq!(
+        js(&c, "return document.getElementById('unsure') === null;").await,
+        json!(true),
+        "no Unsure section before anything is liked"
+    );
     let url = format!("https://arxiv.org/abs/{}", in_library[0]);
     c.find(Locator::Css("#seed-id")).await.unwrap().send_keys(&url).await.unwrap();
     c.find(Locator::Css("form[data-seed=id] button")).await.unwrap().click().await.unwrap();
@@ -480,7 +544,26 @@ async fn seeds_added_from_the_browser_and_digest_links() {
         c.find(Locator::Css("#toast")).await.unwrap().text().await.unwrap_or_default().contains("Added 1 seed")
     })
     .await;
-    assert_eq!(js(&c, "return document.body.textContent.includes('has no liked seeds yet');").await, json!(false), "the day is ranked now");
+    assert_eq!(js(&c, "return document.body.textContent.includes('Nothing liked yet');").await, json!(false), "the day is ranked now");
+    // The forms that add a seed stay on the day page, folded.
+    assert_eq!(
+        js(&c, "return !!document.querySelector('details.add #seed-id') && !!document.querySelector('details.add #seed-text');").await,
+        json!(true)
+    );
+
+    // A new profile, from the web: named on /seeds, begun on its day page,
+    // kept from its first rating.
+    c.goto(&format!("{}/seeds", server.url)).await.unwrap();
+    c.find(Locator::Css("#new-profile-form input[name=profile]")).await.unwrap().send_keys("triage\u{E007}").await.unwrap();
+    eventually("the new profile's page", 10, || async {
+        c.find(Locator::Css("#new-profile")).await.is_ok() && c.current_url().await.is_ok_and(|u| u.query() == Some("profile=triage"))
+    })
+    .await;
+    let first = c.find(Locator::Css("#picks article.paper")).await.unwrap();
+    let first_id = first.attr("data-id").await.unwrap().unwrap();
+    first.find(Locator::Css("button.up")).await.unwrap().click().await.unwrap();
+    eventually("the new profile's first 👍", 10, || async { rating_of(&c, &first_id).await == "1" }).await;
+    assert!(ok(&lib, &["seed", "list", "--profile", "triage"]).contains(&first_id), "the profile exists now");
 
     // A sentence, on /seeds; and a bad id, said next to the field.
     c.goto(&format!("{}/seeds", server.url)).await.unwrap();

@@ -3,6 +3,7 @@
 //! unrated pick, search by surname, id and phrase, and the lexical index
 //! rebuilt by `doctor` when damaged.
 
+use crate::common;
 use crate::common::{demo_library, json_lines, ok, output, root};
 use serde_json::Value;
 
@@ -21,7 +22,23 @@ fn the_default_is_hybrid_and_its_reasons_name_shared_words() {
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
     demo_library(&lib);
-    let table = ok(&lib, &["daily", "--date", "2026-03-03", "--top", "5"]);
+    let table = |columns: &str| {
+        let out = common::command(&lib, &["daily", "--date", "2026-03-03", "--top", "5"]).env("COLUMNS", columns).output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Fitted to the terminal: a header, each title and reason wrapped in
+    // the last column, and no line wider than the terminal.
+    let narrow = table("80");
+    let lines: Vec<&str> = narrow.lines().collect();
+    assert!(lines[1].trim_start().starts_with("#  score  id") && lines[1].ends_with("title, then why"), "{narrow}");
+    let column = lines[1].find("title").unwrap();
+    for l in &lines[1..] {
+        assert!(l.chars().count() <= 80, "{} columns: {l}", l.chars().count());
+        assert!(l.chars().nth(column - 1) == Some(' '), "the text column holds: {l}");
+    }
+    assert!(lines.iter().any(|l| l.trim_start().starts_with("↳ ")), "each reason on a line of its own: {narrow}");
+    let table = table("1000");
     assert!(table.contains("method hybrid"), "{table}");
     let picks = day(&lib, &["--top", "10"]);
     assert_eq!(picks.len(), 10);
@@ -66,7 +83,12 @@ fn a_dislike_goes_below_every_unrated_pick_and_a_like_lifts_its_neighbours() {
     assert_eq!(at, after.len() - 1, "below every unrated pick");
     assert_eq!(after[at]["rating"], -1);
     assert!(after[..at].iter().all(|p| p["rating"].is_null()));
-    let table = ok(&lib, &["daily", "--date", "2026-03-03", "--top", "10", "--include", "new,cross,replaced"]);
+    // A terminal wide enough for every title on one line.
+    let wide = common::command(&lib, &["daily", "--date", "2026-03-03", "--top", "10", "--include", "new,cross,replaced"])
+        .env("COLUMNS", "1000")
+        .output()
+        .unwrap();
+    let table = String::from_utf8(wide.stdout).unwrap();
     assert!(table.contains("[not interested]"));
     // The tag widens its column for every row: each title starts where the
     // others do, and each reason (the line after) under its title.
