@@ -114,7 +114,9 @@ pub fn table(out: &mut impl Write, d: &Digest, width: usize) -> io::Result<()> {
     let text_width = width.saturating_sub(title_at).max(30);
     let indent = " ".repeat(title_at);
     let wrapped = |text: &str, out: &mut dyn Write, first_line_written: bool| -> io::Result<()> {
-        for (i, line) in textwrap::wrap(text, text_width).iter().enumerate() {
+        // Lines break between words only: "Age-Minimizing" stays whole.
+        let options = textwrap::Options::new(text_width).word_splitter(textwrap::WordSplitter::NoHyphenation);
+        for (i, line) in textwrap::wrap(text, options).iter().enumerate() {
             if i == 0 && first_line_written {
                 writeln!(out, "{line}")?;
             } else {
