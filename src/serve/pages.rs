@@ -430,7 +430,10 @@ pub async fn paper(
 ) -> Response {
     page(st, who, move |st, who| {
         let Named { name: profile, key } = q.profile(who, &st.default_profile)?;
-        let Record { paper, versions, listings, rating, neighbours } = read::paper(st, who, &id, &q)?;
+        let Record { paper, mut versions, listings, rating, neighbours } = read::paper(st, who, &id, &q)?;
+        for v in &mut versions {
+            v.title = crate::report::math::display(&v.title).into_owned();
+        }
         let r = rated(st, &key)?;
         let rate_offer = q.rate_offer()?;
         let mut c = Card::new(&paper.paper, paper.first_date.as_deref());

@@ -134,6 +134,11 @@ fn pages_and_their_json_twins_match_the_command_line() {
     let (status, p) = s.get("/paper/2603.00356");
     assert_eq!(status, 200);
     assert!(p.contains("Token Management in Multi-Tenant AI Inference Platforms") && p.contains("Nearest papers"));
+    assert!(p.contains("<details open><summary>Abstract"), "a paper's own page shows its abstract");
+    // TeX as a reader reads it, on the page; the JSON keeps the source.
+    let (_, p) = s.get("/paper/2507.07144");
+    assert!(p.contains("M²-MFP: A Multi-Scale") && !p.contains("M$^2$"), "{p}");
+    assert!(s.json("/api/paper/2507.07144")["title"].as_str().unwrap().starts_with("M$^2$-MFP"));
 
     // Seeds and stats: as `seed list --json` and `stats --json`.
     assert_eq!(array(s.json("/api/seeds")), json_lines(&ok(&lib, &["seed", "list", "--json"])));
