@@ -79,7 +79,7 @@ pub enum Command {
     /// Manage the seed papers a profile is built from.
     Seed(SeedArgs),
     /// Rank a day's listing against a profile: what to read first, and why.
-    Daily(DailyArgs),
+    Daily(Box<DailyArgs>),
     /// Download today's announcements for arXiv categories (RSS, else the listing page).
     Fetch(FetchArgs),
     /// Rate a paper for a profile: + liked, - not interested, 0 clears.
@@ -436,6 +436,17 @@ pub struct DailyArgs {
     /// The sender's address (default: the SMTP user, else paperscout@localhost).
     #[arg(long, env = "PAPERSCOUT_MAIL_FROM", value_name = "ADDR")]
     pub mail_from: Option<String>,
+    /// Post the digest to a chat: a Slack or Discord webhook, a Matrix
+    /// room's send endpoint (…/rooms/ROOM/send/m.room.message) or an ntfy
+    /// topic (https://ntfy.sh/TOPIC); --format slack|discord|matrix|ntfy says
+    /// which (known webhook hosts need none). It is then not printed. The
+    /// address is a secret and is never shown.
+    #[arg(long, env = "PAPERSCOUT_POST", hide_env_values = true, value_name = "URL")]
+    pub post: Option<String>,
+    /// A file holding the bearer token for --post (Matrix's access token, an
+    /// ntfy token); else PAPERSCOUT_POST_TOKEN.
+    #[arg(long, value_name = "FILE")]
+    pub post_token_file: Option<PathBuf>,
     /// Your paperscout server (`paperscout serve`), e.g. http://lab.example:8080:
     /// each pick in the HTML, Markdown, Atom and JSON digest (and the e-mail)
     /// then links 👍 and 👎 to its page there, where one click rates it.

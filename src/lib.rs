@@ -20,6 +20,7 @@ pub mod mail;
 pub mod messages;
 pub mod paper;
 pub mod profile;
+pub mod push;
 pub mod rank;
 pub mod report;
 pub mod serve;

@@ -40,6 +40,10 @@ pub fn run(args: &DailyArgs, profile: &ProfileKey, verbose: bool) -> Result<()> 
     if verbose {
         crate::messages::note(format_args!("ranked {} entries in {:.0} ms", digest.candidates, start.elapsed().as_secs_f64() * 1e3));
     }
+    let platform = match &args.post {
+        Some(url) => Some(chat_platform(args.format, url)?),
+        None => None,
+    };
     let buf = report::render(args.format, &digest, &links)?;
     match &args.out {
         Some(path) => {
@@ -48,12 +52,20 @@ pub fn run(args: &DailyArgs, profile: &ProfileKey, verbose: bool) -> Result<()> 
             std::fs::write(&tmp, &buf).with_context(|| format!("cannot write {}", tmp.display()))?;
             std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
         }
-        // Mailed from cron, the digest need not also land in cron's own mail.
-        None if !args.mail_to.is_empty() => {}
+        // Mailed or posted from cron, the digest need not also land in cron's own mail.
+        None if !args.mail_to.is_empty() || args.post.is_some() => {}
         None => {
             let mut out = std::io::stdout().lock();
             out.write_all(&buf)?;
             out.flush()?;
+        }
+    }
+    if let (Some(url), Some(platform)) = (&args.post, platform) {
+        let token = post_token(args)?;
+        let target = crate::push::Target { url, platform, token: token.as_deref() };
+        let n = crate::push::post(&target, &digest, &links)?;
+        if verbose {
+            crate::messages::note(format_args!("posted {} picks to {} in {n} message(s)", digest.picks.len(), platform.name()));
         }
     }
     if !args.mail_to.is_empty() {
@@ -64,6 +76,42 @@ pub fn run(args: &DailyArgs, profile: &ProfileKey, verbose: bool) -> Result<()> 
         }
     }
     Ok(())
+}
+
+/// The platform `--post` goes to: the chat format asked for, else the one a
+/// well-known webhook address names.
+fn chat_platform(format: report::DigestFormat, url: &str) -> Result<report::chat::Platform> {
+    use report::chat::Platform;
+    if let Some(p) = format.platform() {
+        return Ok(p);
+    }
+    let parsed = url::Url::parse(url.trim()).ok();
+    let host = parsed.as_ref().and_then(|u| u.host_str()).unwrap_or_default().to_ascii_lowercase();
+    let path = parsed.as_ref().map(|u| u.path().to_string()).unwrap_or_default();
+    if format == report::DigestFormat::Table {
+        if host == "hooks.slack.com" {
+            return Ok(Platform::Slack);
+        }
+        if matches!(host.as_str(), "discord.com" | "discordapp.com") && path.starts_with("/api/webhooks/") {
+            return Ok(Platform::Discord);
+        }
+        if path.contains("/_matrix/client/") {
+            return Ok(Platform::Matrix);
+        }
+        if host == "ntfy.sh" {
+            return Ok(Platform::Ntfy);
+        }
+    }
+    bail!("--post sends a chat message: say which with --format slack, discord, matrix or ntfy")
+}
+
+/// The bearer token for `--post`: from the file given, else the environment.
+fn post_token(args: &DailyArgs) -> Result<Option<String>> {
+    let token = match &args.post_token_file {
+        Some(f) => Some(std::fs::read_to_string(f).with_context(|| format!("cannot read the token file {}", f.display()))?),
+        None => std::env::var("PAPERSCOUT_POST_TOKEN").ok(),
+    };
+    Ok(token.map(|t| t.trim().to_string()).filter(|t| !t.is_empty()))
 }
 
 /// The e-mail: Markdown reads well as plain text, and the HTML page is the

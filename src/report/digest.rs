@@ -73,7 +73,7 @@ fn version_id(p: &Paper) -> String {
 
 /// The paper's arXiv page and PDF. Only an id of arXiv's grammar makes a
 /// link: a library entry is not trusted to.
-fn arxiv_links(p: &Paper) -> Option<(String, String)> {
+pub(crate) fn arxiv_links(p: &Paper) -> Option<(String, String)> {
     if !p.has_arxiv_id() {
         return None;
     }
@@ -199,7 +199,7 @@ fn values(d: &Digest, links: &Links) -> Vec<serde_json::Value> {
 /// `<img onerror=…>` stay visible text, not markup), Markdown's own
 /// punctuation is backslash-escaped so that no link, image, emphasis or
 /// table cell is made of a listing's words, and control characters go.
-fn md(s: &str) -> String {
+pub(crate) fn md(s: &str) -> String {
     let mut o = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         match c {

@@ -1,5 +1,6 @@
 //! Presenting results: the stages before this never print.
 
+pub mod chat;
 pub mod cite;
 pub mod digest;
 pub mod feed;
@@ -22,6 +23,27 @@ pub enum DigestFormat {
     Atom,
     Bibtex,
     Ris,
+    /// Slack incoming-webhook messages (Block Kit), one JSON object a line.
+    Slack,
+    /// Discord webhook messages (embeds), one JSON object a line.
+    Discord,
+    /// Matrix `m.room.message` events (HTML), one JSON object a line.
+    Matrix,
+    /// ntfy JSON publishes (Markdown), one JSON object a line.
+    Ntfy,
+}
+
+impl DigestFormat {
+    /// The chat platform this format posts to, if it is one.
+    pub fn platform(self) -> Option<chat::Platform> {
+        match self {
+            DigestFormat::Slack => Some(chat::Platform::Slack),
+            DigestFormat::Discord => Some(chat::Platform::Discord),
+            DigestFormat::Matrix => Some(chat::Platform::Matrix),
+            DigestFormat::Ntfy => Some(chat::Platform::Ntfy),
+            _ => None,
+        }
+    }
 }
 
 /// The digest in one format; every form goes through this one function,
@@ -38,6 +60,13 @@ pub fn render(format: DigestFormat, d: &Digest, links: &Links) -> std::io::Resul
         DigestFormat::Atom => feed::atom(&mut buf, d, links)?,
         DigestFormat::Bibtex => cite::bibtex(&mut buf, &cite::of_picks(d))?,
         DigestFormat::Ris => cite::ris(&mut buf, &cite::of_picks(d))?,
+        DigestFormat::Slack | DigestFormat::Discord | DigestFormat::Matrix | DigestFormat::Ntfy => {
+            let platform = format.platform().ok_or_else(|| std::io::Error::other("not a chat format"))?;
+            for m in chat::messages(platform, d, links, "paperscout") {
+                serde_json::to_writer(&mut buf, &m)?;
+                buf.push(b'\n');
+            }
+        }
     }
     Ok(buf)
 }

@@ -8,6 +8,7 @@ mod common;
 
 mod architecture;
 mod browser;
+mod chat;
 mod bulk_import;
 mod daily;
 mod delivery;

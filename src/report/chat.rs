@@ -1,0 +1,396 @@
+//! The digest as chat messages: Slack (incoming webhook, Block Kit),
+//! Discord (webhook, embeds), Matrix (`m.room.message` with HTML) and ntfy
+//! (JSON publish, Markdown). Each platform's limits are kept by splitting
+//! the picks over as many messages as they need, never by dropping one;
+//! a field too long for its box is cut with an ellipsis. Listing text is
+//! escaped for each platform's markup, so no title makes a link, a
+//! mention or a formatting run.
+
+use crate::paper::Paper;
+use crate::report::digest::{arxiv_links, reason_text};
+use crate::report::links::Links;
+use crate::workflow::digest::{Digest, Pick};
+use serde_json::{json, Value};
+
+/// Where a digest is posted, and so how it is shaped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Platform {
+    Slack,
+    Discord,
+    Matrix,
+    Ntfy,
+}
+
+impl Platform {
+    pub fn name(self) -> &'static str {
+        match self {
+            Platform::Slack => "slack",
+            Platform::Discord => "discord",
+            Platform::Matrix => "matrix",
+            Platform::Ntfy => "ntfy",
+        }
+    }
+}
+
+/// Slack: at most 50 blocks a message, 3,000 characters a section's text,
+/// 150 a header's.
+const SLACK_BLOCKS: usize = 50;
+const SLACK_SECTION: usize = 3000;
+const SLACK_HEADER: usize = 150;
+/// Discord: at most 10 embeds a message and 6,000 characters over all of
+/// them; a title holds 256, a description 4,096, the content 2,000.
+const DISCORD_EMBEDS: usize = 10;
+const DISCORD_TOTAL: usize = 6000;
+const DISCORD_TITLE: usize = 256;
+const DISCORD_DESCRIPTION: usize = 4096;
+/// Matrix homeservers refuse events over 65,536 bytes; both bodies are in one.
+const MATRIX_BYTES: usize = 24_000;
+/// ntfy keeps a message of up to 4,096 bytes as text (more becomes an attachment).
+const NTFY_BYTES: usize = 4000;
+
+/// The messages that carry `d` to `platform`, in order, each a JSON body.
+/// `topic` is ntfy's (the last segment of the URL it is posted to).
+pub fn messages(platform: Platform, d: &Digest, links: &Links, topic: &str) -> Vec<Value> {
+    match platform {
+        Platform::Slack => slack(d, links),
+        Platform::Discord => discord(d, links),
+        Platform::Matrix => matrix(d, links),
+        Platform::Ntfy => ntfy(d, links, topic),
+    }
+}
+
+fn heading(d: &Digest) -> String {
+    format!("arXiv digest for {}", d.span())
+}
+
+fn summary(d: &Digest) -> String {
+    if d.picks.is_empty() {
+        return format!("no entries for {} (profile {}, method {})", d.span(), d.profile, d.method);
+    }
+    format!("{} of {} entries · profile {} · method {}", d.picks.len(), d.candidates, d.profile, d.method)
+}
+
+/// "First, Second, Third et al.": three names at most.
+fn first_authors(p: &Paper) -> String {
+    let shown: Vec<&str> = p.authors.iter().take(3).map(String::as_str).collect();
+    let mut s = shown.join(", ");
+    if p.authors.len() > 3 {
+        s.push_str(" et al.");
+    }
+    s
+}
+
+/// `s` at most `max` characters, cut with an ellipsis.
+fn cut(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+    t.push('…');
+    t
+}
+
+/// `s` at most `max` bytes, cut at a character boundary with an ellipsis.
+fn cut_bytes(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max.saturating_sub('…'.len_utf8());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
+}
+
+fn plain(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+}
+
+/// A pick's text as every platform shows it: TeX as text, no controls.
+struct Item {
+    rank: usize,
+    title: String,
+    authors: String,
+    reason: String,
+    abs: Option<String>,
+    pdf: Option<String>,
+    up: Option<String>,
+    down: Option<String>,
+}
+
+fn item(p: &Pick, d: &Digest, links: &Links) -> Item {
+    let (abs, pdf) = arxiv_links(&p.paper).map_or((None, None), |(a, f)| (Some(a), Some(f)));
+    let rate = links.rate(&p.paper, &d.profile);
+    Item {
+        rank: p.rank,
+        title: plain(&crate::report::math::display(&p.paper.title)),
+        authors: plain(&first_authors(&p.paper)),
+        reason: plain(&reason_text(p)),
+        abs,
+        pdf,
+        up: rate.as_ref().map(|r| r.up.clone()),
+        down: rate.map(|r| r.down),
+    }
+}
+
+// ---- Slack ----
+
+/// Slack's mrkdwn: `&`, `<` and `>` are its only escapes; `*`, `_`, `~` and
+/// `` ` `` are set apart with a zero-width space so they format nothing.
+fn slack_text(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '*' | '_' | '~' | '`' => {
+                o.push(c);
+                o.push('\u{200B}');
+            }
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// A link's label may not hold `|`, which ends it.
+fn slack_link(url: &str, label: &str) -> String {
+    format!("<{url}|{}>", slack_text(label).replace('|', "¦"))
+}
+
+fn slack_section(it: &Item) -> Value {
+    let title = match &it.abs {
+        Some(url) => slack_link(url, &cut(&it.title, 300)),
+        None => slack_text(&cut(&it.title, 300)),
+    };
+    let mut links = Vec::new();
+    if let Some(pdf) = &it.pdf {
+        links.push(format!("<{pdf}|PDF>"));
+    }
+    if let (Some(up), Some(down)) = (&it.up, &it.down) {
+        links.push(format!("<{up}|👍> <{down}|👎>"));
+    }
+    let head = format!("*{}.* {title}\n{}", it.rank, slack_text(&cut(&it.authors, 300)));
+    let tail = if links.is_empty() { String::new() } else { format!("\n{}", links.join(" · ")) };
+    // The reason gives way first: the title, the names and the links stay whole.
+    let room = SLACK_SECTION.saturating_sub(head.chars().count() + tail.chars().count() + 4);
+    let reason = cut(&slack_text(&it.reason), room);
+    let text = format!("{head}\n_{reason}_{tail}");
+    json!({ "type": "section", "text": { "type": "mrkdwn", "text": cut(&text, SLACK_SECTION) } })
+}
+
+fn slack(d: &Digest, links: &Links) -> Vec<Value> {
+    let items: Vec<Item> = d.picks.iter().map(|p| item(p, d, links)).collect();
+    let head = |part: usize, parts: usize| {
+        let title = if parts > 1 { format!("{} ({part}/{parts})", heading(d)) } else { heading(d) };
+        vec![
+            json!({ "type": "header", "text": { "type": "plain_text", "text": cut(&title, SLACK_HEADER) } }),
+            json!({ "type": "context", "elements": [{ "type": "mrkdwn", "text": slack_text(&summary(d)) }] }),
+        ]
+    };
+    let per = SLACK_BLOCKS - 2;
+    let chunks: Vec<&[Item]> = if items.is_empty() { vec![&[]] } else { items.chunks(per).collect() };
+    let parts = chunks.len();
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(i, chunk)| {
+            let mut blocks = head(i + 1, parts);
+            blocks.extend(chunk.iter().map(slack_section));
+            json!({ "text": format!("{}: {}", heading(d), summary(d)), "blocks": blocks, "unfurl_links": false })
+        })
+        .collect()
+}
+
+// ---- Discord ----
+
+/// Discord's Markdown, escaped with backslashes; mentions are also refused
+/// by `allowed_mentions`, so "@everyone" in a title pings no one.
+fn discord_text(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    // A heading or a list starts a line; the rest format anywhere.
+    if s.starts_with(['#', '-']) {
+        o.push('\\');
+    }
+    for c in s.chars() {
+        if matches!(c, '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '[' | ']' | '@') {
+            o.push('\\');
+        }
+        o.push(c);
+    }
+    o
+}
+
+fn discord_embed(it: &Item) -> Value {
+    let mut lines = vec![discord_text(&cut(&it.authors, 300))];
+    let mut links = Vec::new();
+    if let Some(pdf) = &it.pdf {
+        links.push(format!("[PDF]({pdf})"));
+    }
+    if let (Some(up), Some(down)) = (&it.up, &it.down) {
+        links.push(format!("[👍 like]({up}) · [👎 not interested]({down})"));
+    }
+    let tail = links.join(" · ");
+    let room = DISCORD_DESCRIPTION.saturating_sub(lines[0].chars().count() + tail.chars().count() + 8);
+    lines.push(format!("*{}*", cut(&discord_text(&it.reason), room.min(900))));
+    if !tail.is_empty() {
+        lines.push(tail);
+    }
+    let mut e = json!({
+        "title": cut(&format!("{}. {}", it.rank, it.title), DISCORD_TITLE),
+        "description": cut(&lines.join("\n"), DISCORD_DESCRIPTION),
+    });
+    if let Some(url) = &it.abs {
+        e["url"] = json!(url);
+    }
+    e
+}
+
+fn embed_size(e: &Value) -> usize {
+    ["title", "description"].iter().map(|k| e[k].as_str().map_or(0, |s| s.chars().count())).sum()
+}
+
+fn discord(d: &Digest, links: &Links) -> Vec<Value> {
+    let embeds: Vec<Value> = d.picks.iter().map(|p| discord_embed(&item(p, d, links))).collect();
+    // Greedy: a message takes embeds while both limits hold.
+    let mut groups: Vec<Vec<Value>> = Vec::new();
+    let mut size = 0;
+    for e in embeds {
+        let n = embed_size(&e);
+        match groups.last_mut() {
+            Some(g) if g.len() < DISCORD_EMBEDS && size + n <= DISCORD_TOTAL => {
+                size += n;
+                g.push(e);
+            }
+            _ => {
+                size = n;
+                groups.push(vec![e]);
+            }
+        }
+    }
+    if groups.is_empty() {
+        groups.push(Vec::new());
+    }
+    let parts = groups.len();
+    groups
+        .into_iter()
+        .enumerate()
+        .map(|(i, embeds)| {
+            let part = if parts > 1 { format!(" ({}/{parts})", i + 1) } else { String::new() };
+            let content = cut(&format!("**{}**{part} · {}", discord_text(&heading(d)), discord_text(&summary(d))), 2000);
+            json!({ "content": content, "embeds": embeds, "allowed_mentions": { "parse": [] } })
+        })
+        .collect()
+}
+
+// ---- Matrix ----
+
+fn html(s: &str) -> String {
+    crate::report::digest::esc(s)
+}
+
+fn matrix_item(it: &Item) -> (String, String) {
+    let mut text = format!("{}. {}\n   {}\n   {}", it.rank, it.title, it.authors, it.reason);
+    let title = match &it.abs {
+        Some(url) => format!("<a href=\"{}\">{}</a>", html(url), html(&it.title)),
+        None => html(&it.title),
+    };
+    let mut links = Vec::new();
+    if let Some(abs) = &it.abs {
+        text.push_str(&format!("\n   {abs}"));
+    }
+    if let Some(pdf) = &it.pdf {
+        links.push(format!("<a href=\"{}\">PDF</a>", html(pdf)));
+    }
+    if let (Some(up), Some(down)) = (&it.up, &it.down) {
+        links.push(format!("<a href=\"{}\">👍 like</a> · <a href=\"{}\">👎 not interested</a>", html(up), html(down)));
+        text.push_str(&format!("\n   👍 {up}\n   👎 {down}"));
+    }
+    let mut h = format!("<li><b>{title}</b><br>{}<br><i>{}</i>", html(&it.authors), html(&it.reason));
+    if !links.is_empty() {
+        h.push_str(&format!("<br>{}", links.join(" · ")));
+    }
+    h.push_str("</li>");
+    (text, h)
+}
+
+/// Splits `sizes` into runs whose sum stays within `max` (a run holds one
+/// item at least): the index ranges of each message's picks.
+fn runs(sizes: &[usize], max: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut size) = (0, 0);
+    for (i, &n) in sizes.iter().enumerate() {
+        if i > start && size + n > max {
+            out.push(start..i);
+            (start, size) = (i, 0);
+        }
+        size += n;
+    }
+    out.push(start..sizes.len());
+    out
+}
+
+fn matrix(d: &Digest, links: &Links) -> Vec<Value> {
+    let items: Vec<(String, String)> = d.picks.iter().map(|p| matrix_item(&item(p, d, links))).collect();
+    let sizes: Vec<usize> = items.iter().map(|(t, h)| t.len() + h.len()).collect();
+    let groups = runs(&sizes, MATRIX_BYTES);
+    let parts = groups.len();
+    groups
+        .into_iter()
+        .enumerate()
+        .map(|(i, range)| {
+            let part = if parts > 1 { format!(" ({}/{parts})", i + 1) } else { String::new() };
+            let g = &items[range.clone()];
+            let body = format!("{}{part}\n{}\n\n{}", heading(d), summary(d), g.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join("\n\n"));
+            let formatted = format!(
+                "<h3>{}{}</h3><p>{}</p><ol start=\"{}\">{}</ol>",
+                html(&heading(d)),
+                html(&part),
+                html(&summary(d)),
+                range.start + 1,
+                g.iter().map(|(_, h)| h.as_str()).collect::<String>()
+            );
+            json!({ "msgtype": "m.text", "body": cut_bytes(&body, MATRIX_BYTES), "format": "org.matrix.custom.html", "formatted_body": formatted })
+        })
+        .collect()
+}
+
+// ---- ntfy ----
+
+fn ntfy_item(it: &Item) -> String {
+    let title = crate::report::digest::md(&it.title);
+    let title = match &it.abs {
+        Some(url) => format!("[{title}]({url})"),
+        None => title,
+    };
+    let mut s =
+        format!("**{}.** {title}  \n{}  \n_{}_", it.rank, crate::report::digest::md(&it.authors), crate::report::digest::md(&it.reason));
+    let mut links = Vec::new();
+    if let Some(pdf) = &it.pdf {
+        links.push(format!("[PDF]({pdf})"));
+    }
+    if let (Some(up), Some(down)) = (&it.up, &it.down) {
+        links.push(format!("[👍]({up}) [👎]({down})"));
+    }
+    if !links.is_empty() {
+        s.push_str(&format!("  \n{}", links.join(" · ")));
+    }
+    cut_bytes(&s, NTFY_BYTES - 200)
+}
+
+fn ntfy(d: &Digest, links: &Links, topic: &str) -> Vec<Value> {
+    let items: Vec<String> = d.picks.iter().map(|p| ntfy_item(&item(p, d, links))).collect();
+    let sizes: Vec<usize> = items.iter().map(|s| s.len() + 2).collect();
+    let groups = runs(&sizes, NTFY_BYTES - summary(d).len() - 2);
+    let parts = groups.len();
+    groups
+        .into_iter()
+        .enumerate()
+        .map(|(i, range)| {
+            let part = if parts > 1 { format!(" ({}/{parts})", i + 1) } else { String::new() };
+            let message = format!("{}\n\n{}", summary(d), items[range].join("\n\n"));
+            json!({ "topic": topic, "title": format!("{}{part}", heading(d)), "message": message, "markdown": true, "tags": ["books"] })
+        })
+        .collect()
+}
