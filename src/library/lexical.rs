@@ -24,7 +24,7 @@ use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, Tant
 
 pub const ENGINE: &str = "tantivy (BM25; English stemming and stop words)";
 /// What a change of schema or analyzer bumps: an index of another format is rebuilt.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 /// Analyzer of titles and abstracts.
 pub const WORDS: &str = "paperscout_words";
 /// Analyzer of author names: folded and lower-cased, never stemmed.
@@ -57,6 +57,8 @@ pub struct Fields {
     /// Title and abstract together: the field document frequencies count.
     pub text: Field,
     pub authors: Field,
+    /// Where the authors work, as words: "Max Planck", "ETH Zurich".
+    pub affiliations: Field,
 }
 
 fn schema() -> Schema {
@@ -66,7 +68,8 @@ fn schema() -> Schema {
     let words = TextOptions::default()
         .set_indexing_options(TextFieldIndexing::default().set_tokenizer(WORDS).set_index_option(IndexRecordOption::WithFreqsAndPositions));
     b.add_text_field("title", words.clone());
-    b.add_text_field("text", words);
+    b.add_text_field("text", words.clone());
+    b.add_text_field("affiliations", words);
     b.add_text_field(
         "authors",
         TextOptions::default().set_indexing_options(
@@ -78,7 +81,14 @@ fn schema() -> Schema {
 
 fn fields(schema: &Schema) -> Result<Fields> {
     let f = |name: &str| schema.get_field(name).with_context(|| format!("the lexical index has no field {name}"));
-    Ok(Fields { rowid: f("rowid")?, id: f("id")?, title: f("title")?, text: f("text")?, authors: f("authors")? })
+    Ok(Fields {
+        rowid: f("rowid")?,
+        id: f("id")?,
+        title: f("title")?,
+        text: f("text")?,
+        authors: f("authors")?,
+        affiliations: f("affiliations")?,
+    })
 }
 
 /// How far the index has followed the database: stored as the payload of
@@ -128,11 +138,11 @@ impl LexicalIndex {
         }
         let index = Index::open_in_dir(dir).with_context(|| format!("cannot open the lexical index in {}", dir.display()))?;
         register(&index);
-        let fields = fields(&index.schema())?;
         let mark = read_mark(&index)?;
         if mark.format != FORMAT {
             bail!("the lexical index in {} is of another format ({}, this paperscout writes {FORMAT})", dir.display(), mark.format);
         }
+        let fields = fields(&index.schema())?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         Ok(Some(LexicalIndex { index, reader, fields, mark }))
     }
@@ -217,6 +227,22 @@ impl LexicalIndex {
         self.top(&BooleanQuery::new(parts), k)
     }
 
+    /// Papers with an author at a place that carries every word of `place`
+    /// (any order, any form): "Max Planck", "planck institute".
+    pub fn search_affiliation(&self, place: &str, k: usize) -> Result<Vec<Hit>> {
+        let mut analyzer = word_analyzer();
+        let mut stream = analyzer.token_stream(place);
+        let mut parts: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        while let Some(t) = stream.next() {
+            let term = Term::from_field_text(self.fields.affiliations, &t.text);
+            parts.push((Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))));
+        }
+        if parts.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.top(&BooleanQuery::new(parts), k)
+    }
+
     fn top(&self, query: &dyn Query, k: usize) -> Result<Vec<Hit>> {
         let searcher = self.searcher();
         let found = searcher.search(query, &TopDocs::with_limit(k.max(1)).order_by_score())?;
@@ -241,6 +267,13 @@ fn document(f: &Fields, p: &StoredPaper) -> TantivyDocument {
     );
     for a in &p.paper.authors {
         d.add_text(f.authors, a);
+    }
+    let mut places: Vec<&str> = Vec::new();
+    for a in p.paper.affiliations.iter().map(|a| a.trim()).filter(|a| !a.is_empty()) {
+        if !places.contains(&a) {
+            places.push(a);
+            d.add_text(f.affiliations, a);
+        }
     }
     d
 }

@@ -22,7 +22,7 @@ pub fn write_neighbours(out: &mut impl Write, found: &[crate::workflow::neighbou
 /// The object `like --json` prints for one neighbour (the server's too).
 pub fn neighbour(n: &crate::workflow::neighbours::Neighbour) -> serde_json::Value {
     let p = &n.paper.paper;
-    serde_json::json!({
+    let mut v = serde_json::json!({
         "id": p.id,
         "version": p.version,
         "score": (n.score * 10_000.0).round() / 10_000.0,
@@ -31,7 +31,12 @@ pub fn neighbour(n: &crate::workflow::neighbours::Neighbour) -> serde_json::Valu
         "primary": p.primary,
         "subjects": p.subjects,
         "listing_date": n.paper.first_date,
-    })
+    });
+    // As `parse --json` has them: only where a source named any.
+    if let (false, Some(o)) = (p.affiliations.is_empty(), v.as_object_mut()) {
+        o.insert("affiliations".into(), p.affiliations.clone().into());
+    }
+    v
 }
 
 /// One object per paper found: [`neighbour`]'s fields and `matched` (how:

@@ -197,6 +197,8 @@ pub struct Card {
     pub pdf_url: Option<String>,
     pub title: String,
     pub authors: String,
+    /// Where the authors work, each place once: "MIT · Max Planck Institute".
+    pub affiliations: String,
     /// "First author et al. · primary category", for the compact list.
     pub byline: String,
     pub subjects: String,
@@ -218,6 +220,18 @@ pub struct Card {
     pub comments: String,
     /// How a search found it ("author", "words + meaning"); empty elsewhere.
     pub matched: String,
+}
+
+/// Each named affiliation once, in the order the authors name them (one
+/// author's several are split at their `; `).
+fn places(affiliations: &[String]) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for a in affiliations.iter().flat_map(|a| a.split("; ")).map(str::trim).filter(|a| !a.is_empty()) {
+        if !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    out.join(" · ")
 }
 
 impl Card {
@@ -243,6 +257,7 @@ impl Card {
             // TeX shown as a reader reads it: `($r=0.83$)` as (r=0.83).
             title: crate::report::math::display(&p.title).into_owned(),
             authors: p.authors.join(", "),
+            affiliations: places(&p.affiliations),
             byline: [lead, p.subjects.first().cloned().unwrap_or_default()]
                 .into_iter()
                 .filter(|s| !s.is_empty())

@@ -27,6 +27,7 @@ const WORDS_FLOOR: f32 = 0.3;
 pub enum Match {
     Id,
     Author,
+    Affiliation,
     Words,
     Meaning,
 }
@@ -36,7 +37,7 @@ impl Match {
         match self {
             // An exact id is the answer, whatever else matched.
             Match::Id => 100.0,
-            Match::Author => 1.5,
+            Match::Author | Match::Affiliation => 1.5,
             Match::Words | Match::Meaning => 1.0,
         }
     }
@@ -45,6 +46,7 @@ impl Match {
         match self {
             Match::Id => "id",
             Match::Author => "author",
+            Match::Affiliation => "affiliation",
             Match::Words => "words",
             Match::Meaning => "meaning",
         }
@@ -91,6 +93,7 @@ pub fn find(
         // A name is a few words; a sentence is not searched as one.
         if query.split_whitespace().count() <= 4 {
             lists.push((Match::Author, ix.search_author(query, DEPTH)?.iter().map(|h| h.rowid).collect()));
+            lists.push((Match::Affiliation, ix.search_affiliation(query, DEPTH)?.iter().map(|h| h.rowid).collect()));
         }
     }
     if let Some((vectors, v)) = meaning {

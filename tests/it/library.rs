@@ -177,3 +177,40 @@ fn killed_ingest_keeps_committed_work_and_second_writer_waits() {
     let stats = stdout(&run(&lib, &["stats"]));
     assert!(stats.contains("papers    3000"), "{stats}");
 }
+
+/// Affiliations a listing names are kept: in the library, in JSON, and
+/// searchable; a library made before they were kept reads as before and
+/// gains them at its next write.
+#[test]
+fn affiliations_are_kept_searchable_and_added_to_an_older_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let mailing = common::root().join("../shared/real-documents/mailing-cs-AI-LG-SE-2026-01-20-full.txt");
+    let mailing = mailing.to_str().unwrap();
+    let found = |lib: &Path, q: &str| -> Vec<serde_json::Value> {
+        let o = run(lib, &["search", q, "--no-meaning", "--json", "-k", "5"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        common::json_lines(&stdout(&o))
+    };
+    assert!(run(&lib, &["ingest", "--no-embed", mailing]).status.success());
+    let hits = found(&lib, "Harvard Medical School");
+    let hit = hits.iter().find(|h| h["id"] == "2601.13969").unwrap_or_else(|| panic!("found by where its authors work: {hits:?}"));
+    assert!(hit["matched"].as_array().unwrap().contains(&"affiliation".into()), "{hit}");
+    let places = hit["affiliations"].as_array().expect("affiliations in the JSON");
+    assert_eq!(places.len(), hit["authors"].as_array().unwrap().len(), "one per author");
+    assert!(places[0].as_str().unwrap().starts_with("Department of Biomedical Informatics, Harvard Medical School"));
+
+    // As a library of the version before: no column. It is read as it was,
+    // and the next ingest adds the column and fills it.
+    let old = dir.path().join("old");
+    assert!(run(&old, &["ingest", "--no-embed", mailing]).status.success());
+    let db = rusqlite::Connection::open(old.join("library.sqlite")).unwrap();
+    db.execute_batch("ALTER TABLE papers DROP COLUMN affiliations").unwrap();
+    drop(db);
+    std::fs::remove_dir_all(old.join("derived")).ok();
+    let before = found(&old, "Polonuer");
+    assert!(before.iter().any(|h| h["id"] == "2601.13969" && h.get("affiliations").is_none()), "{before:?}");
+    assert!(run(&old, &["ingest", "--no-embed", mailing]).status.success());
+    let after = found(&old, "Harvard Medical School");
+    assert!(after.iter().any(|h| h["id"] == "2601.13969" && h["affiliations"].is_array()), "{after:?}");
+}

@@ -25,6 +25,9 @@ pub struct Store {
     /// Libraries written before `embed_failures` existed lack it until
     /// their next write; a read-only open must not create it.
     has_failures: bool,
+    /// Libraries written before affiliations were kept lack their column
+    /// until their next write.
+    has_affiliations: bool,
 }
 
 /// `file:` URI of `path` for SQLite, with the characters URIs reserve escaped.
@@ -80,8 +83,9 @@ impl Store {
             }
             Some(v) => check_schema(path, &v)?,
         }
+        schema::add_columns(&conn).map_err(|e| open_error(path, e))?;
         schema::upgrade_rows(&conn).map_err(|e| open_error(path, e))?;
-        Ok(Store { conn, has_failures: true })
+        Ok(Store { conn, has_failures: true, has_affiliations: true })
     }
 
     /// Opens for reading only: a reader needs no write access to the
@@ -118,7 +122,8 @@ impl Store {
             if has_meta { conn.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0)).optional()? } else { None };
         let has_failures: bool =
             conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'embed_failures'", [], |r| r.get(0))?;
-        Ok((Store { conn, has_failures }, version))
+        let has_affiliations = schema::has_column(&conn, "papers", "affiliations")?;
+        Ok((Store { conn, has_failures, has_affiliations }, version))
     }
 
     pub fn conn(&self) -> &Connection {

@@ -58,6 +58,14 @@ pub struct Listing {
 }
 
 impl Store {
+    fn select_paper(&self) -> &'static str {
+        if self.has_affiliations {
+            SELECT_PAPER
+        } else {
+            SELECT_PAPER_BEFORE_AFFILIATIONS
+        }
+    }
+
     /// A counter bumped by every write that changes which vectors belong to
     /// which papers; derived files record the value they were built from.
     pub fn generation(&self) -> Result<i64> {
@@ -150,25 +158,25 @@ impl Store {
     }
 
     pub fn get_paper(&self, id: &str) -> Result<Option<StoredPaper>> {
-        let mut stmt = self.conn.prepare_cached(&format!("{SELECT_PAPER} WHERE p.id = ?1"))?;
+        let mut stmt = self.conn.prepare_cached(&format!("{} WHERE p.id = ?1", self.select_paper()))?;
         Ok(stmt.query_row([id], row_to_paper).optional()?)
     }
 
     pub fn get_paper_by_rowid(&self, rowid: i64) -> Result<Option<StoredPaper>> {
-        let mut stmt = self.conn.prepare_cached(&format!("{SELECT_PAPER} WHERE p.rowid = ?1"))?;
+        let mut stmt = self.conn.prepare_cached(&format!("{} WHERE p.rowid = ?1", self.select_paper()))?;
         Ok(stmt.query_row([rowid], row_to_paper).optional()?)
     }
 
     /// The entries listed on `day`, one per paper (a paper listed in
     /// several categories that day counts once, by its most novel kind).
     pub fn listing_day(&self, day: &str) -> Result<Vec<DayEntry>> {
-        let select = SELECT_PAPER.replace(" FROM papers p", ", l.k FROM papers p");
+        let select = self.select_paper().replace(" FROM papers p", ", l.k FROM papers p");
         let mut stmt = self.conn.prepare(&format!(
             "{select} JOIN (SELECT id, min(CASE kind WHEN 'new' THEN 0 WHEN 'cross' THEN 1 ELSE 2 END) AS k
              FROM listings WHERE date = ?1 GROUP BY id) l ON l.id = p.id ORDER BY p.rowid"
         ))?;
         let mut seen = self.conn.prepare_cached("SELECT min(date) FROM listings WHERE id = ?1 AND date < ?2")?;
-        let rows = stmt.query_map([day], |r| Ok((row_to_paper(r)?, r.get::<_, i64>(12)?)))?;
+        let rows = stmt.query_map([day], |r| Ok((row_to_paper(r)?, r.get::<_, i64>(AFTER_PAPER)?)))?;
         let mut out = Vec::new();
         for row in rows {
             let (paper, k) = row?;
@@ -342,13 +350,13 @@ impl Store {
     /// Every paper that has a vector for `model`, with it, in rowid order
     /// (read a row at a time: `export` of millions).
     pub fn for_each_paper_with_vector(&self, model: &str, mut f: impl FnMut(&StoredPaper, &[f32]) -> Result<()>) -> Result<()> {
-        let select = SELECT_PAPER.replace(" FROM papers p", ", v.vec FROM papers p");
+        let select = self.select_paper().replace(" FROM papers p", ", v.vec FROM papers p");
         let mut stmt =
             self.conn.prepare(&format!("{select} JOIN vectors v ON v.model = ?1 AND v.text_hash = p.text_hash ORDER BY p.rowid"))?;
         let mut rows = stmt.query([model])?;
         while let Some(row) = rows.next()? {
             let paper = row_to_paper(row)?;
-            f(&paper, &blob_to_vec(row.get_ref(12)?.as_blob()?))?;
+            f(&paper, &blob_to_vec(row.get_ref(AFTER_PAPER)?.as_blob()?))?;
         }
         Ok(())
     }
@@ -356,7 +364,7 @@ impl Store {
     /// Papers past rowid `after`, in rowid order (read a row at a time: the
     /// lexical index catches up with millions); `f` returns false to stop.
     pub fn papers_after(&self, after: i64, mut f: impl FnMut(StoredPaper) -> Result<bool>) -> Result<()> {
-        let mut stmt = self.conn.prepare(&format!("{SELECT_PAPER} WHERE p.rowid > ?1 ORDER BY p.rowid"))?;
+        let mut stmt = self.conn.prepare(&format!("{} WHERE p.rowid > ?1 ORDER BY p.rowid", self.select_paper()))?;
         let mut rows = stmt.query([after])?;
         while let Some(row) = rows.next()? {
             if !f(row_to_paper(row)?)? {
@@ -403,7 +411,12 @@ impl Store {
 }
 
 const SELECT_PAPER: &str = "SELECT p.rowid, p.id, p.version, p.title, p.authors, p.abstract,
-    p.subjects, p.primary_cat, p.comments, p.journal_ref, p.first_date, p.text_hash FROM papers p";
+    p.subjects, p.primary_cat, p.comments, p.journal_ref, p.first_date, p.text_hash, p.affiliations FROM papers p";
+/// The same, of a library whose papers have no affiliations column yet.
+const SELECT_PAPER_BEFORE_AFFILIATIONS: &str = "SELECT p.rowid, p.id, p.version, p.title, p.authors, p.abstract,
+    p.subjects, p.primary_cat, p.comments, p.journal_ref, p.first_date, p.text_hash, NULL FROM papers p";
+/// The first column a query adds after [`SELECT_PAPER`]'s.
+const AFTER_PAPER: usize = 13;
 
 fn row_to_paper(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPaper> {
     let authors: String = r.get(4)?;
@@ -417,7 +430,7 @@ fn row_to_paper(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPaper> {
             kind: Kind::New,
             title: r.get(3)?,
             authors: serde_json::from_str(&authors).unwrap_or_default(),
-            affiliations: Vec::new(),
+            affiliations: r.get::<_, Option<String>>(12)?.and_then(|a| serde_json::from_str(&a).ok()).unwrap_or_default(),
             abstract_text: r.get(5)?,
             subjects: serde_json::from_str(&subjects).unwrap_or_default(),
             primary: r.get(7)?,

@@ -18,7 +18,8 @@ CREATE TABLE IF NOT EXISTS papers (
     comments    TEXT,
     journal_ref TEXT,
     first_date  TEXT,               -- earliest listing date seen
-    text_hash   BLOB NOT NULL       -- hash of the text the embedder sees
+    text_hash   BLOB NOT NULL,      -- hash of the text the embedder sees
+    affiliations TEXT               -- JSON list beside authors; NULL where no source named one
 );
 CREATE TABLE IF NOT EXISTS versions (
     id        TEXT NOT NULL,
@@ -112,6 +113,20 @@ CREATE TABLE IF NOT EXISTS embed_failures (
     PRIMARY KEY (model, text_hash)
 ) WITHOUT ROWID;
 ";
+
+/// Columns added since a library's tables were made: added to an older
+/// library when it is first opened for writing. A reader of a library not
+/// yet written by this version reads them as absent ([`has_column`]).
+pub(super) fn add_columns(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
+    if !has_column(conn, "papers", "affiliations")? {
+        conn.execute_batch("ALTER TABLE papers ADD COLUMN affiliations TEXT")?;
+    }
+    Ok(())
+}
+
+pub(super) fn has_column(conn: &rusqlite::Connection, table: &str, column: &str) -> rusqlite::Result<bool> {
+    conn.query_row("SELECT count(*) > 0 FROM pragma_table_info(?1) WHERE name = ?2", [table, column], |r| r.get(0))
+}
 
 pub(super) fn check_schema(path: &Path, version: &str) -> Result<()> {
     if version != SCHEMA_VERSION.to_string() {

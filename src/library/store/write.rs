@@ -144,6 +144,13 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
             }
         }
     };
+    // Few formats name affiliations: one that does adds them, one that does
+    // not leaves them. Kept only beside the same author list, so that the
+    // i-th affiliation is still the i-th author's.
+    if p.affiliations.iter().any(|a| !a.is_empty()) && p.affiliations.len() == p.authors.len() {
+        tx.prepare_cached("UPDATE papers SET affiliations = ?3 WHERE id = ?1 AND authors = ?2 AND affiliations IS NOT ?3")?
+            .execute(params![p.id, authors, serde_json::to_string(&p.affiliations)?])?;
+    }
     if let Some(date) = p.listing_date.as_ref().filter(|_| outcome != Upsert::New) {
         tx.prepare_cached("UPDATE papers SET first_date = ?2 WHERE id = ?1 AND (first_date IS NULL OR first_date > ?2)")?
             .execute(params![p.id, date])?;
@@ -170,13 +177,14 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
 }
 
 /// A paper's rowid and what the derived files record of it (text hash,
-/// subjects, first date in the vector files; authors in the lexical index).
-type Placement = (i64, (Vec<u8>, String, Option<String>, String));
+/// subjects, first date in the vector files; authors and affiliations in
+/// the lexical index).
+type Placement = (i64, (Vec<u8>, String, Option<String>, String, Option<String>));
 
 fn placement(tx: &Transaction<'_>, id: &str) -> Result<Option<Placement>> {
     Ok(tx
-        .prepare_cached("SELECT rowid, text_hash, subjects, first_date, authors FROM papers WHERE id = ?1")?
-        .query_row([id], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))))
+        .prepare_cached("SELECT rowid, text_hash, subjects, first_date, authors, affiliations FROM papers WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))))
         .optional()?)
 }
 
