@@ -234,6 +234,26 @@ pub struct ServeArgs {
     /// Connections open at once; more wait until one closes.
     #[arg(long, default_value_t = 512, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_connections: u64,
+    /// Deliver each reader's digest every day at this time (HH:MM, this
+    /// machine's time zone; TZ=Europe/Berlin chooses one): fetch --fetch's
+    /// categories once, then rank each reader's profile and send it where
+    /// they asked on Settings (e-mail, Slack, Discord, Matrix, ntfy). A day
+    /// reaches a reader once, across restarts. Set it after arXiv's
+    /// announcement (20:00 US Eastern).
+    #[arg(long, value_name = "HH:MM")]
+    pub morning: Option<String>,
+    /// arXiv categories the morning fetches first, e.g. cs.LG,cs.CL.
+    #[arg(long = "fetch", value_name = "CATEGORY", value_delimiter = ',', requires = "morning")]
+    pub morning_fetch: Vec<String>,
+    #[command(flatten)]
+    pub fetch_opts: FetchOpts,
+    /// This server's address as readers reach it (https://lab.example:8180):
+    /// the digests' 👍/👎 links lead there.
+    #[arg(long, env = "PAPERSCOUT_LINK_BASE", value_name = "URL", requires = "morning")]
+    pub link_base: Option<String>,
+    /// Print what each reader would receive this morning, send nothing, and exit.
+    #[arg(long, requires = "morning")]
+    pub dry_run: bool,
     #[command(flatten)]
     pub library: LibraryArgs,
     #[command(flatten)]

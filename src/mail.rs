@@ -23,6 +23,22 @@ pub struct Letter {
     pub html: String,
 }
 
+impl Letter {
+    /// A digest as mail: Markdown reads well as plain text, and the HTML
+    /// page is the rich part.
+    pub fn of(digest: &crate::workflow::digest::Digest, links: &crate::report::Links) -> Result<Letter> {
+        use crate::report::{render, DigestFormat};
+        let n = digest.picks.len();
+        let mut subject = format!("paperscout: {n} paper{} for {}", if n == 1 { "" } else { "s" }, digest.span());
+        if digest.profile != "default" {
+            subject.push_str(&format!(" ({})", digest.profile));
+        }
+        let text = String::from_utf8(render(DigestFormat::Markdown, digest, links)?)?;
+        let html = String::from_utf8(render(DigestFormat::Html, digest, links)?)?;
+        Ok(Letter { subject, text, html })
+    }
+}
+
 /// User name and password from PAPERSCOUT_SMTP_USER with
 /// PAPERSCOUT_SMTP_PASSWORD or PAPERSCOUT_SMTP_PASSWORD_FILE; none when no
 /// user is set (a server that takes mail without logging in).

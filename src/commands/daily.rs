@@ -2,9 +2,9 @@ use crate::cli::DailyArgs;
 use crate::library::store::ProfileKey;
 use crate::library::{self, Library};
 use crate::mail;
-use crate::report::{self, DigestFormat};
+use crate::report;
 use crate::workflow::day;
-use crate::workflow::digest::{self, DayOptions, Digest};
+use crate::workflow::digest::{self, DayOptions};
 use crate::workflow::neighbours;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
@@ -70,7 +70,7 @@ pub fn run(args: &DailyArgs, profile: &ProfileKey, verbose: bool) -> Result<()> 
     }
     if !args.mail_to.is_empty() {
         let delivery = mail::Delivery { smtp: args.smtp.as_deref(), from: args.mail_from.as_deref(), to: &args.mail_to };
-        mail::send(&delivery, letter(&digest, &links)?)?;
+        mail::send(&delivery, mail::Letter::of(&digest, &links)?)?;
         if verbose {
             crate::messages::note(format_args!("mailed {} picks to {}", digest.picks.len(), args.mail_to.join(", ")));
         }
@@ -112,19 +112,6 @@ fn post_token(args: &DailyArgs) -> Result<Option<String>> {
         None => std::env::var("PAPERSCOUT_POST_TOKEN").ok(),
     };
     Ok(token.map(|t| t.trim().to_string()).filter(|t| !t.is_empty()))
-}
-
-/// The e-mail: Markdown reads well as plain text, and the HTML page is the
-/// rich part.
-fn letter(digest: &Digest, links: &report::Links) -> Result<mail::Letter> {
-    let n = digest.picks.len();
-    let mut subject = format!("paperscout: {n} paper{} for {}", if n == 1 { "" } else { "s" }, digest.span());
-    if digest.profile != "default" {
-        subject.push_str(&format!(" ({})", digest.profile));
-    }
-    let text = String::from_utf8(report::render(DigestFormat::Markdown, digest, links)?)?;
-    let html = String::from_utf8(report::render(DigestFormat::Html, digest, links)?)?;
-    Ok(mail::Letter { subject, text, html })
 }
 
 /// The rating links `--link-base` asks for; a bad URL is one error naming

@@ -11,6 +11,33 @@ pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
         (Some(cert), Some(key)) => Some(crate::serve::tls_config(cert, key)?),
         _ => None,
     };
+    let morning = match &args.morning {
+        None => None,
+        Some(at) => Some(crate::serve::MorningPlan {
+            at: chrono::NaiveTime::parse_from_str(at.trim(), "%H:%M")
+                .map_err(|_| anyhow::anyhow!("--morning {at:?}: give the time as HH:MM, like 07:30"))?,
+            fetch: args.morning_fetch.clone(),
+            fetch_opts: args.fetch_opts.clone(),
+            links: match &args.link_base {
+                Some(base) => crate::report::Links::to_server(base).map_err(|e| anyhow::anyhow!("--link-base: {e}"))?,
+                None => crate::report::Links::default(),
+            },
+            profile: args.profile.clone(),
+        }),
+    };
+    if let (true, Some(plan)) = (args.dry_run, &morning) {
+        let m = crate::workflow::morning::Morning {
+            dir: &dir,
+            fetch: &plan.fetch,
+            fetch_opts: &plan.fetch_opts,
+            model: &args.model,
+            links: &plan.links,
+            profile: &plan.profile,
+        };
+        let (day, sent) = crate::workflow::morning::run(&m, true)?;
+        println!("{}", crate::serve::morning_summary(&day, &sent));
+        return Ok(());
+    }
     crate::serve::run(crate::serve::Options {
         dir,
         addr: args.addr.clone(),
@@ -25,5 +52,6 @@ pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
             header_timeout: Duration::from_secs(args.client_timeout),
             max_connections: args.max_connections as usize,
         },
+        morning,
     })
 }

@@ -11,13 +11,16 @@ mod listen;
 mod login;
 mod pages;
 mod read;
+mod schedule;
 mod session;
+mod settings;
 mod state;
 mod throttle;
 mod upload;
 mod view;
 
 pub use listen::{tls_config, Limits};
+pub use schedule::{summary as morning_summary, Plan as MorningPlan};
 
 use crate::embed::ModelArgs;
 use crate::library::Library;
@@ -52,6 +55,8 @@ pub struct Options {
     pub no_token: bool,
     pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
     pub limits: Limits,
+    /// Deliver each reader's digest every morning.
+    pub morning: Option<MorningPlan>,
 }
 
 pub fn run(opts: Options) -> Result<()> {
@@ -93,6 +98,13 @@ pub fn run(opts: Options) -> Result<()> {
         crate::messages::warning(format_args!(
             "serving on {addr} without --tls-cert: passwords and cookies cross the network in clear unless a TLS proxy stands in front"
         ));
+    }
+    if let Some(plan) = opts.morning.clone() {
+        crate::messages::note(format_args!(
+            "delivering each reader's digest every day at {} (this machine's time)",
+            plan.at.format("%H:%M")
+        ));
+        schedule::start(plan, opts.dir.clone(), opts.model.clone());
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server's runtime")?;
     runtime.block_on(async move {
@@ -139,6 +151,8 @@ pub fn router(state: Arc<State>, body_timeout: Duration) -> Router {
         .route("/seeds", get(pages::seeds))
         .route("/feed-key", post(pages::new_feed_key))
         .route("/stats", get(pages::stats))
+        .route("/settings", get(settings::settings))
+        .route("/api/settings", post(settings::save))
         .route("/favicon.ico", get(favicon))
         .route("/api/daily", get(api::daily))
         .route("/feed.atom", get(api::feed))

@@ -255,6 +255,15 @@
         .then(function () { button.disabled = false; });
     });
   });
+  var settings = document.querySelector("form[data-settings]");
+  if (settings) settings.addEventListener("submit", function (e) {
+    e.preventDefault();
+    var f = settings.elements, body = { email: f.email.value.trim(), chat_format: f.chat_format.value, profile: profile };
+    // An empty address keeps the saved one; choosing no chat removes it.
+    if (f.chat_url.value.trim() || !f.chat_format.value) body.chat_url = f.chat_url.value.trim();
+    post("/api/settings", body).then(function () { sayAfterReload("Saved."); })
+      .catch(function (err) { message(settings, err.message, false); });
+  });
   var filterForm = document.getElementById("add-filter");
   if (filterForm) filterForm.addEventListener("submit", function (e) {
     e.preventDefault();

@@ -47,7 +47,7 @@ pub struct Base {
 }
 
 impl Base {
-    fn new(st: &State, who: &Who, title: impl Into<String>, profile: &str, profiles: Vec<String>) -> Base {
+    pub(super) fn new(st: &State, who: &Who, title: impl Into<String>, profile: &str, profiles: Vec<String>) -> Base {
         let q = if profile == st.default_profile { String::new() } else { format!("?profile={profile}") };
         Base {
             title: title.into(),
@@ -113,7 +113,7 @@ fn error_page(st: &State, who: &Who, f: Failure) -> Response {
 
 /// The profiles of the user `who` acts for, by their names, for the page's
 /// profile menu: a library that cannot be read now offers the default.
-fn profiles_of(st: &State, who: &Who) -> Vec<String> {
+pub(super) fn profiles_of(st: &State, who: &Who) -> Vec<String> {
     match read::profiles(st, who) {
         Ok(names) => names,
         Err(f) => {
@@ -124,7 +124,7 @@ fn profiles_of(st: &State, who: &Who) -> Vec<String> {
 }
 
 /// Runs `work` off the async threads and renders its page, or the error page.
-async fn page<F>(st: Arc<State>, who: Who, work: F) -> Response
+pub(super) async fn page<F>(st: Arc<State>, who: Who, work: F) -> Response
 where
     F: FnOnce(&State, &Who) -> Result<Response, Failure> + Send + 'static,
 {

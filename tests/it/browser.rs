@@ -378,6 +378,7 @@ async fn compact_phone_dark_and_every_page_accessible() {
         format!("/like/{id}"),
         "/search?q=scheduling+LLM+inference".to_string(),
         "/stats".to_string(),
+        "/settings".to_string(),
         "/day/1999-01-01".to_string(),
     ];
     // The sign-in page, of a server with an account.

@@ -11,11 +11,11 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 #[derive(Debug, Clone)]
-struct Arrived {
-    method: String,
-    path: String,
+pub(crate) struct Arrived {
+    pub method: String,
+    pub path: String,
     headers: Vec<(String, String)>,
-    body: Value,
+    pub body: Value,
 }
 
 impl Arrived {
@@ -26,7 +26,7 @@ impl Arrived {
 
 /// A server that answers each request with the next of `answers` (then
 /// 200), and keeps what arrived.
-fn recorder(answers: Vec<(u16, Vec<(&'static str, &'static str)>)>) -> (String, Arc<Mutex<Vec<Arrived>>>) {
+pub(crate) fn recorder(answers: Vec<(u16, Vec<(&'static str, &'static str)>)>) -> (String, Arc<Mutex<Vec<Arrived>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let got = Arc::new(Mutex::new(Vec::new()));

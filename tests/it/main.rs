@@ -8,8 +8,8 @@ mod common;
 
 mod architecture;
 mod browser;
-mod chat;
 mod bulk_import;
+mod chat;
 mod daily;
 mod delivery;
 mod embed_bounds;
@@ -24,6 +24,7 @@ mod kill_trials;
 mod library;
 mod listing_feeds;
 mod listing_fixtures;
+mod morning;
 mod output_safety;
 mod ranking;
 mod ratings;

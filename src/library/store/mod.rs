@@ -3,6 +3,7 @@
 //! which category and section) and vectors keyed by (model, text hash).
 
 mod damage;
+pub mod deliveries;
 pub mod profiles;
 mod read;
 mod schema;

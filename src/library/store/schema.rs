@@ -106,6 +106,21 @@ CREATE TABLE IF NOT EXISTS sessions (
     csrf    TEXT NOT NULL,
     expires INTEGER NOT NULL        -- Unix seconds
 ) WITHOUT ROWID;
+-- Where each reader's morning digest goes ('' is the owner of a library
+-- without accounts), and what was delivered: a day once per channel.
+CREATE TABLE IF NOT EXISTS channels (
+    user        TEXT PRIMARY KEY,
+    email       TEXT,
+    chat_url    TEXT,               -- a secret: a webhook's address is its password
+    chat_format TEXT
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS deliveries (
+    user    TEXT NOT NULL,
+    day     TEXT NOT NULL,
+    channel TEXT NOT NULL,          -- 'email' or the chat format
+    at      TEXT NOT NULL,
+    PRIMARY KEY (user, day, channel)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS embed_failures (
     model     TEXT NOT NULL,
     text_hash BLOB NOT NULL,        -- a text this model could not embed: not tried again
