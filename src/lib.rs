@@ -18,6 +18,7 @@ pub mod library;
 pub mod listing;
 pub mod mail;
 pub mod messages;
+pub mod morning;
 pub mod paper;
 pub mod profile;
 pub mod push;

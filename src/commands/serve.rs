@@ -26,7 +26,7 @@ pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
         }),
     };
     if let (true, Some(plan)) = (args.dry_run, &morning) {
-        let m = crate::workflow::morning::Morning {
+        let m = crate::morning::Morning {
             dir: &dir,
             fetch: &plan.fetch,
             fetch_opts: &plan.fetch_opts,
@@ -34,7 +34,7 @@ pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
             links: &plan.links,
             profile: &plan.profile,
         };
-        let (day, sent) = crate::workflow::morning::run(&m, true)?;
+        let (day, sent) = crate::morning::run(&m, true)?;
         println!("{}", crate::serve::morning_summary(&day, &sent));
         return Ok(());
     }

@@ -6,9 +6,11 @@
 //! - names separated by commas, semicolons and ` and ` outside parentheses;
 //! - affiliations in parentheses after a name, `A. Smith (MIT)`, or as
 //!   numbered markers `A (1 and 2), B (2)` resolved by a trailing list
-//!   `((1) Univ A, (2) Univ B)`;
-//! - a collaboration before its members, `LHCb collaboration: R. Aaij, …`,
-//!   and `for the Belle Collaboration` after them;
+//!   `((1) Univ A, (2) Univ B)`; older lines leave out the comma after
+//!   them, `A (1,2) B (3)`, `A. Smith (MIT) B. Jones (CMU)`;
+//! - a collaboration or team before its members, `LHCb collaboration:
+//!   R. Aaij, …`, `MOSI.AI: D. Yu, …`, and `for the Belle Collaboration`
+//!   after them;
 //! - TeX accents and macros (`Schr\"odinger`), turned into Unicode.
 
 use super::tex;
@@ -83,7 +85,7 @@ pub fn read(line: &str) -> Authors {
     let (line, numbered) = numbered_list(&line);
     let mut out = Authors::default();
     let mut any_affiliation = false;
-    for piece in split(line) {
+    for piece in split(line).into_iter().flat_map(split_glued) {
         for piece in split_collaboration(piece) {
             let (name, affiliation) = name_and_affiliation(piece, &numbered);
             let Some(name) = clean_name(name) else {
@@ -218,14 +220,140 @@ fn is_group(name: &str) -> bool {
     GROUPS.iter().any(|g| last.eq_ignore_ascii_case(g))
 }
 
-/// `LHCb collaboration: R. Aaij` → the collaboration and its first member.
+/// `LHCb collaboration: R. Aaij` or `MOSI.AI: Donghua Yu` → the team and
+/// its first member. Only a colon outside parentheses counts, so that an
+/// affiliation such as `(MIT: CSAIL)` stays whole.
 fn split_collaboration(piece: &str) -> Vec<&str> {
-    if let Some((group, member)) = piece.split_once(':') {
-        if is_group(group) {
+    if let Some(colon) = top_level(piece, b':') {
+        let (group, member) = (&piece[..colon], &piece[colon + 1..]);
+        if is_group(group) || (is_team(group) && starts_a_name(member)) {
             return vec![group, member];
         }
     }
     vec![piece]
+}
+
+/// A team named without the word "collaboration" (`MOSI.AI`, `GLM-4.5
+/// Team`, `OpenAI`): a few words, one of them written the way people's
+/// names never are (two capitals, a digit, a dot inside the word). An
+/// initial rules it out, so that `J. McDonald: …` is never taken for one.
+fn is_team(group: &str) -> bool {
+    let words: Vec<&str> = group.split_whitespace().collect();
+    if words.is_empty() || words.len() > 6 || words.iter().any(|w| is_initials(w)) {
+        return false;
+    }
+    words.iter().any(|w| {
+        let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+        let capitals = w.chars().filter(|c| c.is_uppercase()).count();
+        let inner_dot = w.trim_end_matches('.').contains('.');
+        letters > 0 && (capitals >= 2 || inner_dot || w.chars().any(|c| c.is_ascii_digit()))
+    })
+}
+
+/// `J.`, `J.-P.`, `A.B.`: letters that stand alone between dots and hyphens.
+fn is_initials(word: &str) -> bool {
+    word.contains('.') && word.split(['.', '-']).all(|part| part.chars().count() <= 1)
+}
+
+/// Whether what follows a colon reads as a person: a capital first, and no
+/// more words than a name has before its affiliation.
+fn starts_a_name(text: &str) -> bool {
+    let text = text.trim_start();
+    let name = &text[..top_level(text, b'(').unwrap_or(text.len())];
+    text.chars().next().is_some_and(char::is_uppercase) && (1..=6).contains(&name.split_whitespace().count())
+}
+
+/// The first `byte` of `s` outside parentheses and brackets.
+fn top_level(s: &str, byte: u8) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            _ if b == byte && depth == 0 => return Some(i),
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Splits a piece where a name follows a parenthesis with no comma between,
+/// as older listings and mailings write them: `A (1,2) B (3)`, `A. Smith
+/// (MIT) B. Jones (CMU)`. After numbered markers a name always starts a new
+/// person; after other text it must look like an affiliation and a name,
+/// since `Chun-Fu (Richard) Chen (MIT)` is one person with a nickname.
+fn split_glued(piece: &str) -> Vec<&str> {
+    let groups = top_level_groups(piece);
+    let mut out = Vec::new();
+    let mut start = 0;
+    // Where the current person's name ends: their first parenthesis.
+    let mut name_end = None;
+    for (k, &(open, close)) in groups.iter().enumerate() {
+        let next_open = groups.get(k + 1).map(|g| g.0);
+        let after = piece[close + 1..next_open.unwrap_or(piece.len())].trim();
+        let before = piece[start..*name_end.get_or_insert(open)].trim();
+        if before.is_empty() || !after.chars().next().is_some_and(char::is_alphabetic) {
+            continue;
+        }
+        let inner = &piece[open + 1..close];
+        let split = if marker_labels(inner).is_some() {
+            true
+        } else {
+            // Two of three signs, and a full name after: one sign alone is
+            // what a nickname gives.
+            let signs = [looks_like_affiliation(inner), next_open.is_some(), before.split_whitespace().count() >= 2];
+            let full_name = after.split_whitespace().count() >= 2 && after.chars().next().is_some_and(char::is_uppercase);
+            full_name && signs.iter().filter(|&&s| s).count() >= 2
+        };
+        if split {
+            out.push(&piece[start..=close]);
+            start = close + 1;
+            name_end = None;
+        }
+    }
+    out.push(&piece[start..]);
+    out
+}
+
+/// The `(`…`)` pairs of `s` at its top level, as byte positions.
+fn top_level_groups(s: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut open = 0;
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'(' => {
+                if depth == 0 {
+                    open = i;
+                }
+                depth += 1;
+            }
+            b')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push((open, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `MIT`, `Univ. Tokyo`, `LPTHE, Paris`: more than one word, two capitals,
+/// or punctuation; a nickname (`Richard`) is one plain word.
+fn looks_like_affiliation(inner: &str) -> bool {
+    let inner = inner.trim();
+    inner.split_whitespace().count() > 1
+        || inner.chars().any(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '&' | '/'))
+        || inner.chars().filter(|c| c.is_uppercase()).count() >= 2
+}
+
+/// `1,2`, `1 and 3`, `a`: the labels of numbered markers, if that is all
+/// the parenthesis holds.
+fn marker_labels(inner: &str) -> Option<Vec<&str>> {
+    let labels: Vec<&str> = inner.split([',', ' ']).map(str::trim).filter(|w| !w.is_empty() && *w != "and" && *w != "&").collect();
+    (!labels.is_empty() && labels.iter().all(|l| marker_at(&format!("({l})")).is_some())).then_some(labels)
 }
 
 /// Splits a name from the parenthesised affiliations after it; numbered
@@ -242,9 +370,7 @@ fn name_and_affiliation<'a>(piece: &'a str, numbered: &HashMap<String, String>) 
         if before.is_empty() {
             break;
         }
-        let labels: Vec<&str> = inner.split([',', ' ']).map(str::trim).filter(|w| !w.is_empty() && *w != "and" && *w != "&").collect();
-        let is_marker = !labels.is_empty() && labels.iter().all(|l| marker_at(&format!("({l})")).is_some());
-        if is_marker {
+        if let Some(labels) = marker_labels(inner) {
             for label in labels.iter().rev() {
                 match numbered.get(*label) {
                     Some(text) => found.push(text.clone()),
@@ -341,5 +467,96 @@ mod tests {
         assert_eq!(names(r#"C. Bal\'azs, Hannes J\'onsson and Erwin Schr\"odinger"#), ["C. Balázs", "Hannes Jónsson", "Erwin Schrödinger"]);
         // A colon that is not after a group stays in the name.
         assert_eq!(names("Title: Foo"), ["Title: Foo"]);
+    }
+
+    #[test]
+    fn names_after_a_parenthesis_without_a_comma() {
+        let a = read("A. Author (1,2) B. Author (3), C. Author (4) ((1) Univ X, (2) Inst Y, (3) Lab Z, (4) Dept W)");
+        assert_eq!(a.names, ["A. Author", "B. Author", "C. Author"]);
+        assert_eq!(a.affiliations, ["Univ X; Inst Y", "Lab Z", "Dept W"]);
+        let a = read("A. Author (MIT) B. Author (CMU)");
+        assert_eq!((a.names, a.affiliations), (vec!["A. Author".to_string(), "B. Author".into()], vec!["MIT".to_string(), "CMU".into()]));
+        // Markers with no list to resolve them, and a surname particle.
+        let a = read("P. Dupont (1) J. van der Berg (2) and K. Lee (1 and 2)");
+        assert_eq!(a.names, ["P. Dupont", "J. van der Berg", "K. Lee"]);
+        assert_eq!(a.affiliations, ["(1)", "(2)", "(1); (2)"]);
+        // A one-word affiliation, and a one-word name before a longer one.
+        let a = read("R. S. Rao (Princeton) T. Okafor (Caltech), Deepti (IIT Delhi) M. Ito (Kyoto U.)");
+        assert_eq!(a.names, ["R. S. Rao", "T. Okafor", "Deepti", "M. Ito"]);
+        assert_eq!(a.affiliations, ["Princeton", "Caltech", "IIT Delhi", "Kyoto U."]);
+        let a = read("J. Kowalski (Dept. of Physics, Univ. of Warsaw) L. Novak");
+        assert_eq!(a.names, ["J. Kowalski", "L. Novak"]);
+        assert_eq!(a.affiliations, ["Dept. of Physics, Univ. of Warsaw", ""]);
+        // Nicknames are part of a name, with or without an affiliation after.
+        let a = read("Chun-Wei (Rick) Lin, Meng (Daisy) Zhou (MIT) and Yan (Sue Ellen) Ko (NTU), Lars (Lasse) Berg");
+        assert_eq!(a.names, ["Chun-Wei (Rick) Lin", "Meng (Daisy) Zhou", "Yan (Sue Ellen) Ko", "Lars (Lasse) Berg"]);
+        assert_eq!(a.affiliations, ["", "MIT", "NTU", ""]);
+        // A list cut short after a marker.
+        assert_eq!(names("A. Author (1) et al. ((1) Univ X)"), ["A. Author"]);
+    }
+
+    #[test]
+    fn a_team_before_a_colon() {
+        assert_eq!(names("MOSI.AI: Donghua Yu, Zhengyuan Lin, Yiwei Zhao"), ["MOSI.AI", "Donghua Yu", "Zhengyuan Lin", "Yiwei Zhao"]);
+        assert_eq!(names("Nova-2 Models: Ana Ruiz and Bo Li"), ["Nova-2 Models", "Ana Ruiz", "Bo Li"]);
+        assert_eq!(names("DeepMind Robotics: A. Ng"), ["DeepMind Robotics", "A. Ng"]);
+        let a = read("OpenLM.ai: Ana Ruiz (1), Bo Li (2) ((1) Univ X, (2) Lab Y)");
+        assert_eq!(a.names, ["OpenLM.ai", "Ana Ruiz", "Bo Li"]);
+        assert_eq!(a.affiliations, ["", "Univ X", "Lab Y"]);
+        // What reads as a person, or has no person after it, is left alone.
+        assert_eq!(names("J. McDonald: A. Smith"), ["J. McDonald: A. Smith"]);
+        assert_eq!(names("Smith, J.: Jones"), ["Smith", "J.: Jones"]);
+        assert_eq!(names("Anna Berg: A Study"), ["Anna Berg: A Study"]);
+        assert_eq!(names("RNA-Seq: a review"), ["RNA-Seq: a review"]);
+        assert_eq!(names("ACME:"), ["ACME:"]);
+        assert_eq!(names(":"), [":"]);
+        // A colon inside an affiliation is not the team's.
+        let a = read("A. Smith (MIT: CSAIL), B. Jones");
+        assert_eq!(
+            (a.names, a.affiliations),
+            (vec!["A. Smith".to_string(), "B. Jones".into()], vec!["MIT: CSAIL".to_string(), String::new()])
+        );
+    }
+
+    /// The same lines as each format carries them reach the same reading.
+    #[test]
+    fn every_format_reads_them_alike() {
+        let line = "MOSI.AI: Ana Ruiz (1,2) Bo Li (3), C. Dahl (1) ((1) Univ X, (2) Inst Y, (3) Lab Z)";
+        let want = (
+            vec!["MOSI.AI".to_string(), "Ana Ruiz".into(), "Bo Li".into(), "C. Dahl".into()],
+            vec![String::new(), "Univ X; Inst Y".into(), "Lab Z".into(), "Univ X".into()],
+        );
+        let mailing = format!(
+            "\\\\\narXiv:2306.00001\nDate: Wed, 7 Jun 2023 18:23:40 GMT   (14kb)\n\nTitle: T\nAuthors: {}\n\
+             Categories: cs.CL\n\\\\\n  Abstract.\n\\\\ ( https://arxiv.org/abs/2306.00001 ,  14kb)\n",
+            // Wrapped, as mailings wrap long lines, between the glued names.
+            line.replacen(" Bo Li", "\n  Bo Li", 1)
+        );
+        let rss = format!(
+            "<rss><channel><title>cs updates</title><item><title>T</title><description>arXiv:2306.00001v1 Announce Type: new \n\
+             Abstract: A.</description><category>cs.CL</category><dc:creator>{line}</dc:creator></item></channel></rss>"
+        );
+        let raw = format!(
+            "<OAI-PMH><ListRecords><record><header><identifier>oai:arXiv.org:2306.00001</identifier></header><metadata><arXivRaw>\
+             <id>2306.00001</id><version version='v1'><date>Wed, 7 Jun 2023 18:23:40 GMT</date></version><title>T</title>\
+             <authors>{line}</authors><categories>cs.CL</categories><abstract>A.</abstract></arXivRaw></metadata></record>\
+             </ListRecords></OAI-PMH>"
+        );
+        let jsonl =
+            format!("{{\"id\":\"2306.00001\",\"title\":\"T\",\"authors\":\"{line}\",\"categories\":\"cs.CL\",\"abstract\":\"A.\"}}\n");
+        // A listing page links each name and leaves the rest as text.
+        let linked = line.replace("Ana Ruiz", "<a href=\"/a/ruiz_a_1\">Ana Ruiz</a>").replace("Bo Li", "<a href=\"/a/li_b_1\">Bo Li</a>");
+        let html = format!(
+            "<html><body><h3>New submissions for Wed, 7 Jun 23</h3><dl><dt><a href=\"/abs/2306.00001\" title=\"Abstract\">\
+             arXiv:2306.00001</a></dt><dd><div class=\"meta\"><div class=\"list-title\"><span class=\"descriptor\">Title:</span> T\
+             </div><div class=\"list-authors\"><span class=\"descriptor\">Authors:</span> {linked}</div><div class=\"list-subjects\">\
+             <span class=\"descriptor\">Subjects:</span> <span class=\"primary-subject\">Computation and Language (cs.CL)</span>\
+             </div><p>A.</p></div></dd></dl></body></html>"
+        );
+        for (name, doc) in [("m.txt", mailing), ("r.xml", rss), ("o.xml", raw), ("s.jsonl", jsonl), ("l.html", html)] {
+            let parsed = crate::listing::parse_bytes(doc.as_bytes(), name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let p = &parsed.papers[0];
+            assert_eq!((&p.authors, &p.affiliations), (&want.0, &want.1), "{name}");
+        }
     }
 }

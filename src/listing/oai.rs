@@ -149,7 +149,9 @@ fn arxiv_record(record: &Record, source: &str) -> Result<Paper, String> {
         match field.name.as_str() {
             "authors" => in_authors = true,
             "author" if in_authors => people.push(Person::default()),
-            "keyname" => people.last_mut().map_or((), |p| p.keyname = value()),
+            // A surname can come in two `<keyname>`s (`van der` and `Berg`);
+            // each is part of it.
+            "keyname" => people.last_mut().map_or((), |p| push_word(&mut p.keyname, value())),
             "forenames" => people.last_mut().map_or((), |p| p.forenames = value()),
             "suffix" => people.last_mut().map_or((), |p| p.suffix = value()),
             "affiliation" => {
@@ -172,6 +174,13 @@ fn arxiv_record(record: &Record, source: &str) -> Result<Paper, String> {
     authors.set_on(&mut paper);
     paper.listing_date = record.text("created").and_then(fields::iso_date);
     Ok(paper)
+}
+
+fn push_word(to: &mut String, word: String) {
+    if !to.is_empty() && !word.is_empty() {
+        to.push(' ');
+    }
+    to.push_str(&word);
 }
 
 fn raw_record(record: &Record, source: &str) -> Result<Paper, String> {
@@ -246,6 +255,19 @@ mod tests {
         assert_eq!(p.affiliations, ["Smith College", ""]);
         assert_eq!((p.version, p.listing_date.as_deref()), (None, Some("2007-03-30")));
         assert_eq!(resumption(xml).token, None);
+    }
+
+    #[test]
+    fn a_surname_in_two_keynames_is_kept_whole() {
+        let xml = "<OAI-PMH><ListRecords><record><header><identifier>oai:arXiv.org:0801.0003</identifier></header>\
+            <metadata><arXiv><id>0801.0003</id><created>2008-01-01</created><authors><author><keyname>van der</keyname>\
+            <keyname>Berg</keyname><forenames>Jan P.</forenames><suffix>III</suffix><affiliation>Leiden</affiliation></author>\
+            <author><keyname>Garc\\'ia</keyname><keyname>M\\'arquez</keyname><forenames>Ana</forenames></author>\
+            <author><keyname>Okafor</keyname><forenames>T.</forenames></author></authors><title>T</title>\
+            <categories>hep-th</categories><abstract>A.</abstract></arXiv></metadata></record></ListRecords></OAI-PMH>";
+        let p = &parse(xml, "k").unwrap().papers[0];
+        assert_eq!(p.authors, ["Jan P. van der Berg III", "Ana García Márquez", "T. Okafor"]);
+        assert_eq!(p.affiliations, ["Leiden", "", ""]);
     }
 
     #[test]

@@ -5,8 +5,8 @@
 
 use crate::embed::ModelArgs;
 use crate::fetch::FetchOpts;
+use crate::morning::{self, Morning, Outcome, Sent};
 use crate::report::Links;
-use crate::workflow::morning::{self, Morning, Outcome, Sent};
 use chrono::{Local, NaiveDate, NaiveTime};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -8,7 +8,7 @@ use super::pages::{page, profiles_of, render, Base};
 use super::session::Who;
 use super::state::State;
 use crate::library::store::deliveries::{self, Channels};
-use crate::workflow::morning;
+use crate::morning;
 use askama::Template;
 use axum::extract::State as Shared;
 use axum::http::StatusCode;

@@ -9,7 +9,6 @@ pub mod day;
 pub mod digest;
 pub mod fetch;
 pub mod ingest;
-pub mod morning;
 pub mod neighbours;
 pub mod paper;
 pub mod query;

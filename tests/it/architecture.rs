@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["commands", "serve"],
     &["cli"],
-    &["report", "mail", "accounts", "eval"],
+    &["report", "mail", "push", "morning", "accounts", "eval"],
     &["workflow"],
     &["profile", "rank"],
     &["library", "fetch"],

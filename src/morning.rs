@@ -60,7 +60,7 @@ pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
         crate::workflow::day::fetch_day(m.fetch, m.fetch_opts, m.dir, m.model, &key, false).context("the morning's fetch")?;
     }
     let lib = Library::open_read(m.dir)?;
-    let day = lib.store.newest_day()?.ok_or(super::Error::NoListings)?;
+    let day = lib.store.newest_day()?.ok_or(crate::workflow::Error::NoListings)?;
     let model = lib.store.default_model()?.context("the library holds no vectors yet")?;
     let flat = lib.flat_vectors(&model)?;
     let words = digest::words_for(lib.lexical()?.as_ref());
