@@ -641,5 +641,19 @@ async fn seeds_added_from_the_browser_and_digest_links() {
     eventually("the rating from the link", 10, || async { rating_of(&c, target).await == "-1" }).await;
     let rated = json_lines(&ok(&lib, &["seed", "list", "--json"]));
     assert!(rated.iter().any(|s| s["key"] == target.as_str() && s["negative"] == true));
+
+    // Settings: where the morning digest goes, saved from the page; the
+    // webhook's address is shown by its host only, then.
+    c.goto(&format!("{}/settings", server.url)).await.unwrap();
+    c.find(Locator::Css("#set-email")).await.unwrap().send_keys("me@example.org").await.unwrap();
+    c.find(Locator::Css("#set-format")).await.unwrap().send_keys("slack").await.unwrap();
+    c.find(Locator::Css("#set-url")).await.unwrap().send_keys("https://hooks.slack.com/services/T0/B0/not-to-be-shown").await.unwrap();
+    c.find(Locator::Css("#settings button[type=submit]")).await.unwrap().click().await.unwrap();
+    eventually("the saved settings", 10, || async {
+        js(&c, "return document.body.textContent.includes('slack at https://hooks.slack.com/');").await == json!(true)
+    })
+    .await;
+    assert_eq!(js(&c, "return document.documentElement.outerHTML.includes('not-to-be-shown');").await, json!(false));
+    assert_eq!(js(&c, "return document.getElementById('set-email').value;").await, json!("me@example.org"));
     c.close().await.unwrap();
 }

@@ -199,6 +199,14 @@ fn affiliations_are_kept_searchable_and_added_to_an_older_library() {
     let places = hit["affiliations"].as_array().expect("affiliations in the JSON");
     assert_eq!(places.len(), hit["authors"].as_array().unwrap().len(), "one per author");
     assert!(places[0].as_str().unwrap().starts_with("Department of Biomedical Informatics, Harvard Medical School"));
+    // Under the authors on the paper's page, each place once.
+    let s = common::Server::start(&lib);
+    let (status, page) = s.get("/paper/2601.13969");
+    assert_eq!(status, 200, "{page}");
+    let affil = page.split("<div class=\"affil\">").nth(1).and_then(|r| r.split("</div>").next()).expect("an affiliations line");
+    assert!(affil.starts_with("Department of Biomedical Informatics, Harvard Medical School, Boston, MA, USA · "), "{affil}");
+    assert_eq!(affil.matches("Department of Biomedical Informatics, Harvard Medical School").count(), 1, "each place once: {affil}");
+    drop(s);
 
     // As a library of the version before: no column. It is read as it was,
     // and the next ingest adds the column and fills it.
