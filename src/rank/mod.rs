@@ -117,6 +117,25 @@ pub struct Scored {
 /// says so (all-MiniLM-L6-v2 puts unrelated computer-science abstracts at
 /// 0.0–0.3 of each other; docs/quality.md).
 pub const WEAK_MATCH: f32 = 0.35;
+/// The weight of term `id` in `t`, 0 when absent.
+fn weight_of(t: &Terms, id: u32) -> f32 {
+    t.entries.binary_search_by_key(&id, |e| e.0).map_or(0.0, |i| t.entries[i].1)
+}
+
+/// The nearest-seed cosine under which a day's pick is weak: below the
+/// model's own floor ([`WEAK_MATCH`]), or below the day's median, so that
+/// a pick the words lifted high but whose meaning is far looks weak
+/// wherever it ranks, and a day of little for the reader says so.
+pub fn weak_below(day: &[Scored]) -> f32 {
+    let mut nearest: Vec<f32> = day.iter().filter_map(|s| s.reasons.first().map(|r| r.1)).collect();
+    if nearest.is_empty() {
+        return WEAK_MATCH;
+    }
+    let mid = nearest.len() / 2;
+    let (_, median, _) = nearest.select_nth_unstable_by(mid, f32::total_cmp);
+    WEAK_MATCH.max(*median)
+}
+
 /// Neighbours used by `knn`.
 const KNN_K: usize = 3;
 /// How strongly closeness to a disliked seed lowers a `knn` score.
@@ -264,14 +283,20 @@ impl Ranker {
         self.words.cosine(terms, own)
     }
 
-    /// The candidate's words that weigh most in [`Self::word_similarity`].
-    fn shared_words(&self, terms: &Terms) -> Vec<String> {
+    /// The candidate's words that weigh most in [`Self::word_similarity`],
+    /// without seed `skip`'s part: a rated paper shares every word with
+    /// itself, which is no reason.
+    fn shared_words(&self, terms: &Terms, skip: Option<usize>) -> Vec<String> {
+        let own = skip.filter(|&s| !self.seeds[s].negative).map(|s| (&self.seeds[s].terms, self.seeds[s].weight));
         let mut parts: Vec<(f32, usize)> = terms
             .entries
             .iter()
             .enumerate()
-            .filter_map(|(i, (t, w))| self.words.weight(*t).map(|p| (w * p, i)))
-            .filter(|(c, _)| *c > 0.0)
+            .filter_map(|(i, (t, w))| {
+                let p = self.words.weight(*t)? - own.map_or(0.0, |(o, ow)| ow * weight_of(o, *t));
+                Some((w * p, i))
+            })
+            .filter(|(c, _)| *c > 1e-6)
             .collect();
         parts.sort_by(|a, b| b.0.total_cmp(&a.0));
         parts
@@ -336,7 +361,7 @@ impl Ranker {
                     _ => self.dense_score(c),
                 };
                 dense.push(score);
-                Scored { score, reasons: self.reasons(&cosines), words: self.shared_words(c.terms), word_share: None }
+                Scored { score, reasons: self.reasons(&cosines), words: self.shared_words(c.terms, c.own_seed), word_share: None }
             })
             .collect();
         if self.method != Method::Hybrid {
@@ -483,6 +508,20 @@ mod tests {
         let mut words = out[0].words.clone();
         words.sort();
         assert_eq!(words, vec!["caches", "serverless"]);
+    }
+
+    #[test]
+    fn a_rated_paper_shares_no_words_with_itself() {
+        let mut vocab = Vocabulary::new(None);
+        let mut own = seed("own", &[1.0, 0.0], false, "");
+        own.terms = vocab.terms("Speculative decoding drafts", "");
+        let mut other = seed("other", &[0.8, 0.6], false, "");
+        other.terms = vocab.terms("Speculative sampling", "");
+        let r = Ranker::new(Method::Hybrid, vec![own.clone(), other], &[]);
+        let t = own.terms.clone();
+        let out = r.score_all(&[Candidate { vector: &[1.0, 0.0], terms: &t, own_seed: Some(0) }]);
+        assert_eq!(out[0].words, vec!["speculative"], "only what it shares with the other seed");
+        assert_eq!(out[0].reasons[0].0, 1, "its nearest seed is another one");
     }
 
     #[test]

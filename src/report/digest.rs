@@ -6,42 +6,41 @@ use crate::report::links::Links;
 use crate::workflow::digest::{Digest, Pick, Reason};
 use std::io::{self, Write};
 
-/// Why a paper was picked: its closest seeds by meaning, the words it
-/// shares with the seeds, and plainly when the match is weak.
+/// Why a paper was picked, the decisive part first: the reader's own
+/// rating, its closest seeds by meaning (by short title), the distinctive
+/// words it shares with them, and plainly when the match is weak.
 pub fn reason_text(p: &Pick) -> String {
-    let mut s = match p.reasons.first() {
-        Some(r) if p.weak => format!("weak match: nearest seed {} ({:.2})", short_title(r), r.similarity),
+    let mut parts: Vec<String> = Vec::new();
+    match p.rating {
+        Some(r) if r > 0 => parts.push("you liked this".into()),
+        Some(_) => parts.push("you marked this not interested".into()),
+        None => {}
+    }
+    match p.reasons.first() {
+        Some(r) if p.weak => parts.push(format!("weak match: nearest seed {} ({:.2})", short_title(r), r.similarity)),
         Some(r) => {
             let mut s = format!("close to your seed {} ({:.2})", short_title(r), r.similarity);
             if let Some(r2) = p.reasons.get(1) {
-                s.push_str(&format!("; also {} ({:.2})", short_title(r2), r2.similarity));
+                s.push_str(&format!(", also {} ({:.2})", short_title(r2), r2.similarity));
             }
-            s
+            parts.push(s);
         }
-        None => String::new(),
-    };
+        None => {}
+    }
     // Words that lift the score no higher than the day's average are no reason.
     if !p.words.is_empty() && p.word_share.is_none_or(|share| share > 0.0) {
         let words: Vec<String> = p.words.iter().map(|w| format!("\u{201c}{w}\u{201d}")).collect();
-        if !s.is_empty() {
-            s.push_str("; ");
-        }
-        s.push_str(&format!("shares {} with your seeds", words.join(", ")));
-        if let Some(share) = p.word_share {
-            s.push_str(&format!(" (words {:.0}% of its lift)", 100.0 * share));
-        }
+        parts.push(format!("shares {}", words.join(", ")));
     }
-    s
+    parts.join("; ")
 }
 
+/// A seed by its title, cut short, in quotes; never by its key (an id or a
+/// hash says nothing at a glance).
 fn short_title(r: &Reason) -> String {
-    let t: String = r.title.chars().take(48).collect();
-    let t = if t.len() < r.title.len() { format!("{t}…") } else { t };
-    if r.seed.starts_with("text:") {
-        format!("\"{t}\"")
-    } else {
-        format!("{} \"{t}\"", r.seed)
-    }
+    let t: String = r.title.chars().take(40).collect();
+    let t = if t.chars().count() < r.title.chars().count() { format!("{}…", t.trim_end()) } else { t };
+    format!("\u{201c}{}\u{201d}", crate::report::math::display(&t))
 }
 
 /// The entry's kind with what the user already did about it.

@@ -41,8 +41,9 @@ pub struct Pick {
     /// Hybrid: the share of its lift above the day's average that came
     /// from words rather than meaning (0 to 1).
     pub word_share: Option<f32>,
-    /// Its closest seed is not close ([`rank::WEAK_MATCH`]): the best of a
-    /// day with nothing for this profile, not a strong match.
+    /// Its closest seed is not close: farther than the model's floor
+    /// ([`rank::WEAK_MATCH`]) or than the day's median paper
+    /// ([`rank::weak_below`]), wherever the words ranked it.
     pub weak: bool,
     /// Set for a replaced entry first listed on an earlier day.
     pub seen_before: Option<String>,
@@ -335,6 +336,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
     }
     let candidates: Vec<Candidate<'_>> = kept.iter().map(|(_, v, t, own)| Candidate { vector: v, terms: t, own_seed: *own }).collect();
     let scores = if cold { Vec::new() } else { ranker.score_all(&candidates) };
+    let weak_below = rank::weak_below(&scores);
     let mut scored: Vec<(Pick, usize)> = Vec::with_capacity(kept.len());
     for (i, (pick, ..)) in kept.iter().enumerate() {
         let mut pick = pick.clone();
@@ -348,7 +350,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
                 .iter()
                 .map(|&(i, sim)| Reason { seed: seeds[i].key.clone(), title: seeds[i].title.clone(), similarity: sim })
                 .collect();
-            pick.weak = s.reasons.first().is_none_or(|r| r.1 < rank::WEAK_MATCH);
+            pick.weak = s.reasons.first().is_none_or(|r| r.1 < weak_below);
             pick.words = s.words.clone();
             pick.word_share = s.word_share;
         }
