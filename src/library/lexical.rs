@@ -214,27 +214,21 @@ impl LexicalIndex {
     /// Papers one of whose authors carries every word of `name` (any order,
     /// accents folded): "stoica", "Ion Stoica".
     pub fn search_author(&self, name: &str, k: usize) -> Result<Vec<Hit>> {
-        let mut analyzer = name_analyzer();
-        let mut stream = analyzer.token_stream(name);
-        let mut parts: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        while let Some(t) = stream.next() {
-            let term = Term::from_field_text(self.fields.authors, &t.text);
-            parts.push((Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))));
-        }
-        if parts.is_empty() {
-            return Ok(Vec::new());
-        }
-        self.top(&BooleanQuery::new(parts), k)
+        self.every_word(self.fields.authors, name_analyzer(), name, k)
     }
 
     /// Papers with an author at a place that carries every word of `place`
     /// (any order, any form): "Max Planck", "planck institute".
     pub fn search_affiliation(&self, place: &str, k: usize) -> Result<Vec<Hit>> {
-        let mut analyzer = word_analyzer();
-        let mut stream = analyzer.token_stream(place);
+        self.every_word(self.fields.affiliations, word_analyzer(), place, k)
+    }
+
+    /// Papers whose `field` holds every word of `text` as `analyzer` cuts it.
+    fn every_word(&self, field: Field, mut analyzer: TextAnalyzer, text: &str, k: usize) -> Result<Vec<Hit>> {
+        let mut stream = analyzer.token_stream(text);
         let mut parts: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         while let Some(t) = stream.next() {
-            let term = Term::from_field_text(self.fields.affiliations, &t.text);
+            let term = Term::from_field_text(field, &t.text);
             parts.push((Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))));
         }
         if parts.is_empty() {

@@ -253,33 +253,16 @@ fn embed_size(e: &Value) -> usize {
 
 fn discord(d: &Digest, links: &Links) -> Vec<Value> {
     let embeds: Vec<Value> = d.picks.iter().map(|p| discord_embed(&item(p, d, links))).collect();
-    // Greedy: a message takes embeds while both limits hold.
-    let mut groups: Vec<Vec<Value>> = Vec::new();
-    let mut size = 0;
-    for e in embeds {
-        let n = embed_size(&e);
-        match groups.last_mut() {
-            Some(g) if g.len() < DISCORD_EMBEDS && size + n <= DISCORD_TOTAL => {
-                size += n;
-                g.push(e);
-            }
-            _ => {
-                size = n;
-                groups.push(vec![e]);
-            }
-        }
-    }
-    if groups.is_empty() {
-        groups.push(Vec::new());
-    }
+    let sizes: Vec<usize> = embeds.iter().map(embed_size).collect();
+    let groups = runs(&sizes, DISCORD_TOTAL, DISCORD_EMBEDS);
     let parts = groups.len();
     groups
         .into_iter()
         .enumerate()
-        .map(|(i, embeds)| {
+        .map(|(i, range)| {
             let part = if parts > 1 { format!(" ({}/{parts})", i + 1) } else { String::new() };
             let content = cut(&format!("**{}**{part} · {}", discord_text(&heading(d)), discord_text(&summary(d))), 2000);
-            json!({ "content": content, "embeds": embeds, "allowed_mentions": { "parse": [] } })
+            json!({ "content": content, "embeds": &embeds[range], "allowed_mentions": { "parse": [] } })
         })
         .collect()
 }
@@ -315,13 +298,14 @@ fn matrix_item(it: &Item) -> (String, String) {
     (text, h)
 }
 
-/// Splits `sizes` into runs whose sum stays within `max` (a run holds one
-/// item at least): the index ranges of each message's picks.
-fn runs(sizes: &[usize], max: usize) -> Vec<std::ops::Range<usize>> {
+/// Splits `sizes` into runs of at most `most` items whose sum stays within
+/// `max` (a run holds one item at least): each message's picks. No picks
+/// still make one (empty) run: the message that says so.
+fn runs(sizes: &[usize], max: usize, most: usize) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let (mut start, mut size) = (0, 0);
     for (i, &n) in sizes.iter().enumerate() {
-        if i > start && size + n > max {
+        if i > start && (size + n > max || i - start >= most) {
             out.push(start..i);
             (start, size) = (i, 0);
         }
@@ -334,7 +318,7 @@ fn runs(sizes: &[usize], max: usize) -> Vec<std::ops::Range<usize>> {
 fn matrix(d: &Digest, links: &Links) -> Vec<Value> {
     let items: Vec<(String, String)> = d.picks.iter().map(|p| matrix_item(&item(p, d, links))).collect();
     let sizes: Vec<usize> = items.iter().map(|(t, h)| t.len() + h.len()).collect();
-    let groups = runs(&sizes, MATRIX_BYTES);
+    let groups = runs(&sizes, MATRIX_BYTES, usize::MAX);
     let parts = groups.len();
     groups
         .into_iter()
@@ -382,7 +366,7 @@ fn ntfy_item(it: &Item) -> String {
 fn ntfy(d: &Digest, links: &Links, topic: &str) -> Vec<Value> {
     let items: Vec<String> = d.picks.iter().map(|p| ntfy_item(&item(p, d, links))).collect();
     let sizes: Vec<usize> = items.iter().map(|s| s.len() + 2).collect();
-    let groups = runs(&sizes, NTFY_BYTES - summary(d).len() - 2);
+    let groups = runs(&sizes, NTFY_BYTES - summary(d).len() - 2, usize::MAX);
     let parts = groups.len();
     groups
         .into_iter()
