@@ -44,7 +44,11 @@ pub fn start(plan: Plan, dir: PathBuf, model: ModelArgs) {
                     links: &plan.links,
                     profile: &plan.profile,
                 };
-                let failed = match morning::run(&m, false) {
+                // A panic in a reader's delivery must not end the mornings
+                // of the days after: it counts as a failed run.
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| morning::run(&m, false)))
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("the morning's run stopped on an internal error")));
+                let failed = match run {
                     Ok((day, sent)) => {
                         crate::messages::note(format_args!("morning of {today}: {}", summary(&day, &sent)));
                         sent.iter().any(|s| matches!(s.outcome, Outcome::Failed(_)))
