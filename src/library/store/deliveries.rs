@@ -14,7 +14,18 @@ pub struct Channels {
     pub chat_format: Option<String>,
 }
 
+/// A library last written before channels were kept has no such tables
+/// until its next write; read, it has no channels and no deliveries.
+fn kept(conn: &Connection) -> Result<bool> {
+    Ok(conn.query_row("SELECT count(*) = 2 FROM sqlite_master WHERE type = 'table' AND name IN ('channels', 'deliveries')", [], |r| {
+        r.get(0)
+    })?)
+}
+
 pub fn channels_of(conn: &Connection, user: &str) -> Result<Option<Channels>> {
+    if !kept(conn)? {
+        return Ok(None);
+    }
     Ok(conn
         .prepare_cached("SELECT user, email, chat_url, chat_format FROM channels WHERE user = ?1")?
         .query_row([user], |r| Ok(Channels { user: r.get(0)?, email: r.get(1)?, chat_url: r.get(2)?, chat_format: r.get(3)? }))
@@ -23,6 +34,9 @@ pub fn channels_of(conn: &Connection, user: &str) -> Result<Option<Channels>> {
 
 /// Every reader with a channel, by name.
 pub fn all_channels(conn: &Connection) -> Result<Vec<Channels>> {
+    if !kept(conn)? {
+        return Ok(Vec::new());
+    }
     let mut stmt = conn.prepare_cached(
         "SELECT user, email, chat_url, chat_format FROM channels WHERE email IS NOT NULL OR chat_url IS NOT NULL ORDER BY user",
     )?;
@@ -40,6 +54,9 @@ pub fn set_channels(conn: &Connection, c: &Channels) -> Result<()> {
 }
 
 pub fn delivered(conn: &Connection, user: &str, day: &str, channel: &str) -> Result<bool> {
+    if !kept(conn)? {
+        return Ok(false);
+    }
     Ok(conn
         .prepare_cached("SELECT 1 FROM deliveries WHERE user = ?1 AND day = ?2 AND channel = ?3")?
         .query_row([user, day, channel], |_| Ok(()))
