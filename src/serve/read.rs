@@ -31,7 +31,16 @@ pub fn day(st: &State, who: &Who, q: &Params, date: Option<Day>, opts: DayOption
         digest::check_known_profile(&named.name, &profiles(st, who)?)?;
     }
     let snap = st.vectors(&lib)?;
+    // A day ranked once for every reader who asks, until the library or a
+    // profile changes (each of those moves a generation on).
+    let key = lib.store.profile_generation(&opts.profile)?.map(|p| format!("{}|{p}|{date:?}|{opts:?}", snap.generation));
+    if let Some(d) = key.as_deref().and_then(|k| st.ranked_day(k)) {
+        return Ok(Digest { profile: named.name, ..d });
+    }
     let mut d = digest::rank_listed_day(&lib, &snap.vectors.flat, &snap.words, date, &opts)?;
+    if let Some(k) = key {
+        st.keep_ranked_day(k, d.clone());
+    }
     d.profile = named.name;
     Ok(d)
 }

@@ -10,7 +10,9 @@ use crate::library::lexical::LexicalIndex;
 use crate::library::store::ProfileKey;
 use crate::library::{Library, Served, UseIndex, Vectors};
 use crate::rank::WordCache;
+use crate::workflow::digest::Digest;
 use anyhow::{Context, Result};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
@@ -65,6 +67,10 @@ pub struct Snapshot {
     pub served: Served,
 }
 
+/// Ranked days kept at once (a day of 300 papers is about half a MB): a
+/// day for each profile, method and Top a lab asks for.
+const RANKED_DAYS: usize = 32;
+
 pub struct State {
     pub dir: PathBuf,
     /// The names requests must give in `Host`.
@@ -88,6 +94,9 @@ pub struct State {
     snapshot: Mutex<Option<Arc<Snapshot>>>,
     /// The last calibration, by the index it measured.
     served: Mutex<Option<(ServedKey, Served)>>,
+    /// Days already ranked, by what their ranking depends on (see
+    /// `read::day`): a page of 50 readers ranks the day once.
+    ranked: Mutex<HashMap<String, Digest>>,
     pub verbose: bool,
     /// Serialises this server's writes; SQLite takes one writer at a time anyway.
     write: Mutex<()>,
@@ -159,9 +168,26 @@ impl State {
             returned: Condvar::new(),
             snapshot: Mutex::new(None),
             served: Mutex::new(None),
+            ranked: Mutex::new(HashMap::new()),
             verbose: false,
             write: Mutex::new(()),
         })
+    }
+
+    /// A day ranked before under `key`.
+    pub fn ranked_day(&self, key: &str) -> Option<Digest> {
+        self.ranked.lock().ok()?.get(key).cloned()
+    }
+
+    /// Keeps a ranked day; the oldest generations' go when the table is full
+    /// (all at once: keys of a past generation are never asked again).
+    pub fn keep_ranked_day(&self, key: String, d: Digest) {
+        if let Ok(mut ranked) = self.ranked.lock() {
+            if ranked.len() >= RANKED_DAYS {
+                ranked.clear();
+            }
+            ranked.insert(key, d);
+        }
     }
 
     /// A read connection from the fixed pool, waiting (bounded) for one to

@@ -190,6 +190,14 @@ fn writes_need_the_token_and_ratings_change_the_ranking() {
     }
     let (_, page) = s.get("/?include=new,cross,replaced&top=40");
     assert!(page.contains(&format!("data-id=\"{top}\" data-rating=\"-1\"")));
+    // A day is ranked once and kept, but a change from the command line
+    // (another process) shows at the next request all the same.
+    let second = after.iter().find(|p| p["rating"].is_null()).unwrap()["id"].as_str().unwrap().to_string();
+    assert_eq!(array(s.json("/api/daily?top=40&include=new,cross,replaced")), after, "the same ranking, asked twice");
+    ok(&lib, &["rate", &second, "+"]);
+    let again = array(s.json("/api/daily?top=40&include=new,cross,replaced"));
+    assert_eq!(again.iter().find(|p| p["id"] == second.as_str()).unwrap()["rating"], 1, "the CLI's rating is seen");
+    ok(&lib, &["rate", &second, "0"]);
 
     // 👍, then clear it: the seed goes with the rating.
     assert_eq!(s.post("/api/ratings", Some(&token), &json!({"id": top, "rating": 1}).to_string()).0, 200);

@@ -73,6 +73,21 @@ impl Store {
         Ok(g.and_then(|g| g.parse().ok()).unwrap_or(0))
     }
 
+    /// A number every change to the profile's seeds, ratings, seen papers
+    /// or filters moves on (triggers keep it); `None` in a library not yet
+    /// written by a version that keeps it.
+    pub fn profile_generation(&self, profile: &super::ProfileKey) -> Result<Option<i64>> {
+        let kept: Option<String> = self.conn.query_row("SELECT value FROM meta WHERE key = 'profiles'", [], |r| r.get(0)).optional()?;
+        if kept.is_none() {
+            return Ok(None);
+        }
+        let g: Option<String> = self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [format!("profile:{}", profile.as_str())], |r| r.get(0))
+            .optional()?;
+        Ok(Some(g.and_then(|g| g.parse().ok()).unwrap_or(0)))
+    }
+
     /// The model the last ingest embedded with: id queries use its vectors.
     pub fn default_model(&self) -> Result<Option<String>> {
         Ok(self.conn.query_row("SELECT value FROM meta WHERE key = 'model'", [], |r| r.get(0)).optional()?)

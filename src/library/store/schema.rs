@@ -127,6 +127,23 @@ CREATE TABLE IF NOT EXISTS embed_failures (
     error     TEXT NOT NULL,
     PRIMARY KEY (model, text_hash)
 ) WITHOUT ROWID;
+-- Every change to what a profile ranks by moves that profile's number in
+-- meta ('profile:KEY') on, so that a server can keep a day's ranking until
+-- then, whoever wrote (the page, the command line, an older paperscout).
+-- 'profiles' marks a library that has the triggers.
+INSERT OR IGNORE INTO meta (key, value) VALUES ('profiles', '1');
+CREATE TRIGGER IF NOT EXISTS seeds_insert_moves_profile AFTER INSERT ON seeds BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
+CREATE TRIGGER IF NOT EXISTS seeds_delete_moves_profile AFTER DELETE ON seeds BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
+CREATE TRIGGER IF NOT EXISTS seeds_update_moves_profile AFTER UPDATE ON seeds BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
+CREATE TRIGGER IF NOT EXISTS ratings_insert_moves_profile AFTER INSERT ON ratings BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
+CREATE TRIGGER IF NOT EXISTS ratings_delete_moves_profile AFTER DELETE ON ratings BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
+CREATE TRIGGER IF NOT EXISTS ratings_update_moves_profile AFTER UPDATE ON ratings BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
+CREATE TRIGGER IF NOT EXISTS seen_insert_moves_profile AFTER INSERT ON seen BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
+CREATE TRIGGER IF NOT EXISTS seen_delete_moves_profile AFTER DELETE ON seen BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
+CREATE TRIGGER IF NOT EXISTS seen_update_moves_profile AFTER UPDATE ON seen BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
+CREATE TRIGGER IF NOT EXISTS filters_insert_moves_profile AFTER INSERT ON filters BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
+CREATE TRIGGER IF NOT EXISTS filters_delete_moves_profile AFTER DELETE ON filters BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
+CREATE TRIGGER IF NOT EXISTS filters_update_moves_profile AFTER UPDATE ON filters BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
 ";
 
 /// Columns added since a library's tables were made: added to an older
