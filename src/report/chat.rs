@@ -182,22 +182,19 @@ fn slack_section(it: &Item) -> Value {
 
 fn slack(d: &Digest, links: &Links) -> Vec<Value> {
     let items: Vec<Item> = d.picks.iter().map(|p| item(p, d, links)).collect();
-    let head = |part: usize, parts: usize| {
-        let title = if parts > 1 { format!("{} ({part}/{parts})", heading(d)) } else { heading(d) };
-        vec![
-            json!({ "type": "header", "text": { "type": "plain_text", "text": cut(&title, SLACK_HEADER) } }),
-            json!({ "type": "context", "elements": [{ "type": "mrkdwn", "text": slack_text(&summary(d)) }] }),
-        ]
-    };
-    let per = SLACK_BLOCKS - 2;
-    let chunks: Vec<&[Item]> = if items.is_empty() { vec![&[]] } else { items.chunks(per).collect() };
-    let parts = chunks.len();
-    chunks
+    // The header and the summary take two of a message's blocks.
+    let groups = runs(&vec![0; items.len()], 0, SLACK_BLOCKS - 2);
+    let parts = groups.len();
+    groups
         .into_iter()
         .enumerate()
-        .map(|(i, chunk)| {
-            let mut blocks = head(i + 1, parts);
-            blocks.extend(chunk.iter().map(slack_section));
+        .map(|(i, range)| {
+            let title = format!("{}{}", heading(d), part_label(i, parts));
+            let mut blocks = vec![
+                json!({ "type": "header", "text": { "type": "plain_text", "text": cut(&title, SLACK_HEADER) } }),
+                json!({ "type": "context", "elements": [{ "type": "mrkdwn", "text": slack_text(&summary(d)) }] }),
+            ];
+            blocks.extend(items[range].iter().map(slack_section));
             json!({ "text": format!("{}: {}", heading(d), summary(d)), "blocks": blocks, "unfurl_links": false })
         })
         .collect()
@@ -260,7 +257,7 @@ fn discord(d: &Digest, links: &Links) -> Vec<Value> {
         .into_iter()
         .enumerate()
         .map(|(i, range)| {
-            let part = if parts > 1 { format!(" ({}/{parts})", i + 1) } else { String::new() };
+            let part = part_label(i, parts);
             let content = cut(&format!("**{}**{part} · {}", discord_text(&heading(d)), discord_text(&summary(d))), 2000);
             json!({ "content": content, "embeds": &embeds[range], "allowed_mentions": { "parse": [] } })
         })
@@ -298,6 +295,15 @@ fn matrix_item(it: &Item) -> (String, String) {
     (text, h)
 }
 
+/// " (2/3)" after the heading of the second of three messages; nothing for one.
+fn part_label(i: usize, parts: usize) -> String {
+    if parts > 1 {
+        format!(" ({}/{parts})", i + 1)
+    } else {
+        String::new()
+    }
+}
+
 /// Splits `sizes` into runs of at most `most` items whose sum stays within
 /// `max` (a run holds one item at least): each message's picks. No picks
 /// still make one (empty) run: the message that says so.
@@ -324,7 +330,7 @@ fn matrix(d: &Digest, links: &Links) -> Vec<Value> {
         .into_iter()
         .enumerate()
         .map(|(i, range)| {
-            let part = if parts > 1 { format!(" ({}/{parts})", i + 1) } else { String::new() };
+            let part = part_label(i, parts);
             let g = &items[range.clone()];
             let body = format!("{}{part}\n{}\n\n{}", heading(d), summary(d), g.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join("\n\n"));
             let formatted = format!(
@@ -372,7 +378,7 @@ fn ntfy(d: &Digest, links: &Links, topic: &str) -> Vec<Value> {
         .into_iter()
         .enumerate()
         .map(|(i, range)| {
-            let part = if parts > 1 { format!(" ({}/{parts})", i + 1) } else { String::new() };
+            let part = part_label(i, parts);
             let message = format!("{}\n\n{}", summary(d), items[range].join("\n\n"));
             json!({ "topic": topic, "title": format!("{}{part}", heading(d)), "message": message, "markdown": true, "tags": ["books"] })
         })
