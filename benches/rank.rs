@@ -1,6 +1,7 @@
 //! The hybrid ranking's own cost, apart from the library: learning a
 //! profile after a rating (1,000 seeds and ratings, 200 background papers)
-//! and scoring a day of 1,500 papers with it, beside the cold knn method
+//! and scoring a day of 1,500 papers with it (the reader's mix of signals
+//! fit to those ratings included), beside the cold knn method
 //! in the same run. Synthetic unit vectors (384 dimensions) and word
 //! vectors of 80 terms, so it needs no library or model:
 //!   cargo bench --bench rank
@@ -31,7 +32,11 @@ impl Rng {
         ids.sort_unstable();
         ids.dedup();
         let w = 1.0 / (ids.len() as f32).sqrt();
-        Terms { surface: ids.iter().map(|i| format!("w{i}")).collect(), entries: ids.into_iter().map(|i| (i, w)).collect() }
+        Terms {
+            surface: ids.iter().map(|i| format!("w{i}")).collect(),
+            phrase: ids.iter().map(|i| i % 3 == 0).collect(),
+            entries: ids.into_iter().map(|i| (i, w)).collect(),
+        }
     }
 }
 
@@ -43,6 +48,7 @@ fn bench(c: &mut Criterion) {
             label: format!("s{i}"),
             vector: rng.unit(dim),
             terms: rng.terms(),
+            subjects: vec![["cs.LG", "cs.CL", "cs.DC"][i % 3].to_string()],
             weight: 1.0,
             // 200 seeds the user gave, 500 👍 and 300 👎.
             negative: i >= 700,
@@ -51,8 +57,10 @@ fn bench(c: &mut Criterion) {
         })
         .collect();
     let background: Vec<Vec<f32>> = (0..200).map(|_| rng.unit(dim)).collect();
-    let day: Vec<(Vec<f32>, Terms)> = (0..1500).map(|_| (rng.unit(dim), rng.terms())).collect();
-    let candidates: Vec<Candidate<'_>> = day.iter().map(|(v, t)| Candidate { vector: v, terms: t, own_seed: None }).collect();
+    let day: Vec<(Vec<f32>, Terms, Vec<String>)> =
+        (0..1500).map(|i| (rng.unit(dim), rng.terms(), vec![["cs.LG", "cs.CV", "cs.DC", "math.OC"][i % 4].to_string()])).collect();
+    let candidates: Vec<Candidate<'_>> =
+        day.iter().map(|(v, t, s)| Candidate { vector: v, terms: t, subjects: s, own_seed: None }).collect();
 
     let mut g = c.benchmark_group("rank");
     g.sample_size(20);

@@ -690,6 +690,14 @@ pub struct EvalHistoryArgs {
     /// Seed of the sampling: the same seed on the same library gives the same figures.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Only the authors of one half (split by a hash of the name): weights
+    /// are fit on `fit` and reported on `check`.
+    #[arg(long, value_enum)]
+    pub half: Option<crate::eval::history::Half>,
+    /// Also write each case's hybrid signals as JSON lines to FILE (what
+    /// scripts/fit-weights reads).
+    #[arg(long, value_name = "FILE")]
+    pub signals: Option<std::path::PathBuf>,
     /// One JSON document instead of a table.
     #[arg(long)]
     pub json: bool,

@@ -186,6 +186,7 @@ pub fn add(conn: &Connection, profile: &ProfileKey, seeds: &[SeedInput], weight:
             negative,
             added: stamp(i),
             origin: s.origin.clone(),
+            subjects: Vec::new(),
         };
         profiles::put_seed(conn, profile, &seed)?;
     }
@@ -319,6 +320,7 @@ mod tests {
                 label: s.key.clone(),
                 vector: if s.key == "2507.07400" { vec![0.0, 1.0] } else { vec![1.0, 0.0] },
                 terms: crate::rank::Terms::default(),
+                subjects: Vec::new(),
                 weight: 1.0,
                 negative: false,
                 rated: false,
@@ -329,7 +331,7 @@ mod tests {
         let r = crate::rank::Ranker::new(crate::rank::Method::DecayedMean, vectors, &[]);
         // The newest of four weighs 1 of 1 + 1/1.30 + 1/1.48 + 1/1.60 (33%).
         let none = crate::rank::Terms::default();
-        let score = |v: &[f32]| r.score_one(&crate::rank::Candidate { vector: v, terms: &none, own_seed: None }).score;
+        let score = |v: &[f32]| r.score_one(&crate::rank::Candidate { vector: v, terms: &none, subjects: &[], own_seed: None }).score;
         let newest_share = score(&[0.0, 1.0]) / (score(&[0.0, 1.0]) + score(&[1.0, 0.0]));
         assert!((newest_share - 0.326).abs() < 0.01, "{newest_share}");
 

@@ -309,7 +309,17 @@ fn run_history(args: &EvalHistoryArgs, verbose: bool) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     let lib = Library::open_read(&dir)?;
     let start = Instant::now();
-    let report = history::run(&lib, history::Options { cases: args.cases, seed: args.seed })?;
+    let opts = history::Options { cases: args.cases, seed: args.seed, half: args.half, signals: args.signals.is_some() };
+    let report = history::run(&lib, opts)?;
+    if let Some(path) = &args.signals {
+        let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+        let mut w = std::io::BufWriter::new(file);
+        for case in &report.signals {
+            serde_json::to_writer(&mut w, case)?;
+            writeln!(w)?;
+        }
+        w.flush().with_context(|| format!("cannot write {}", path.display()))?;
+    }
     if verbose {
         crate::messages::note(format_args!("replayed {} cases in {:.1}s", report.cases, library::secs(start)));
     }

@@ -323,6 +323,7 @@ impl Encoded {
             label: pid.to_string(),
             vector: vector_of(&self.vectors, pid)?.to_vec(),
             terms: self.terms.get(pid).cloned().unwrap_or_default(),
+            subjects: Vec::new(),
             weight: 1.0,
             negative,
             rated,
@@ -335,6 +336,7 @@ impl Encoded {
         Ok(Candidate {
             vector: vector_of(&self.vectors, pid)?,
             terms: self.terms.get(pid).unwrap_or_else(|| NONE.get_or_init(Terms::default)),
+            subjects: &[],
             own_seed: None,
         })
     }

@@ -11,8 +11,9 @@
 //! name, are left out.
 
 use super::{median, random_reciprocal_rank, Rng};
+use crate::library::store::DatedPaper;
 use crate::library::Library;
-use crate::rank::{Candidate, Method, Ranker, SeedVector, Terms, Vocabulary};
+use crate::rank::{Candidate, Method, Ranker, SeedVector, Signals, Terms, Vocabulary};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -31,6 +32,40 @@ const RECALL_AT: usize = 10;
 pub struct Options {
     pub cases: usize,
     pub seed: u64,
+    /// Only the authors of one half.
+    pub half: Option<Half>,
+    /// Keep each case's hybrid signals in the report.
+    pub signals: bool,
+}
+
+/// The two halves of the authors, split by a hash of the name that stays
+/// the same from run to run and library to library: what weights are fit
+/// on is never what they are reported on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Half {
+    Fit,
+    Check,
+}
+
+impl Half {
+    fn of(name: &str) -> Half {
+        // FNV-1a: fixed by its definition, unlike std's hasher.
+        let h = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+        if h % 2 == 0 {
+            Half::Fit
+        } else {
+            Half::Check
+        }
+    }
+}
+
+/// One case's signals for the hybrid, raw, and where its hidden papers are.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaseSignals {
+    pub hidden: Vec<usize>,
+    #[serde(flatten)]
+    pub signals: Signals,
 }
 
 /// MRR and recall@10 of one method over all cases.
@@ -63,6 +98,9 @@ pub struct Report {
     pub methods: Vec<MethodScore>,
     /// What ranking the day at random would score on average.
     pub random: MethodScore,
+    pub half: Option<Half>,
+    #[serde(skip)]
+    pub signals: Vec<CaseSignals>,
 }
 
 /// A library paper as the replay needs it.
@@ -73,6 +111,7 @@ struct Entry {
     day: usize,
     title: String,
     abstract_text: String,
+    subjects: Vec<String>,
 }
 
 /// Everything read from the library in one pass.
@@ -94,14 +133,14 @@ pub fn normalise_author(name: &str) -> String {
 
 /// One pass over the papers that have a vector and a first listing date.
 fn read_history(lib: &Library, position: &HashMap<i64, usize>) -> Result<History> {
-    let mut raw: Vec<(i64, usize, String, Vec<String>, String, String)> = Vec::new();
+    let mut raw: Vec<(i64, usize, String, Vec<String>, DatedPaper)> = Vec::new();
     let mut days = BTreeMap::new();
     for p in lib.store.dated_papers()? {
         let Some(&pos) = position.get(&p.rowid) else { continue };
         // A malformed author list loses that paper's authors, not the run.
         let authors: Vec<String> = serde_json::from_str(&p.authors_json).unwrap_or_default();
         days.insert(p.first_date.clone(), 0usize);
-        raw.push((p.rowid, pos, p.first_date, authors, p.title, p.abstract_text));
+        raw.push((p.rowid, pos, p.first_date.clone(), authors, p));
     }
     for (i, v) in days.values_mut().enumerate() {
         *v = i;
@@ -112,10 +151,10 @@ fn read_history(lib: &Library, position: &HashMap<i64, usize>) -> Result<History
         by_day: vec![Vec::new(); days.len()],
         by_author: HashMap::new(),
     };
-    for (rowid, pos, date, authors, title, abstract_text) in raw {
+    for (rowid, pos, date, authors, p) in raw {
         let idx = h.entries.len();
         let day = days[&date];
-        h.entries.push(Entry { rowid, pos, day, title, abstract_text });
+        h.entries.push(Entry { rowid, pos, day, title: p.title, abstract_text: p.abstract_text, subjects: p.subjects });
         h.by_day[day].push(idx);
         let mut names: Vec<String> = authors.iter().map(|a| normalise_author(a)).filter(|a| !a.is_empty()).collect();
         names.sort_unstable();
@@ -214,7 +253,10 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
     let flat = lib.flat_vectors(&model)?;
     let position: HashMap<i64, usize> = (0..flat.count).map(|p| (flat.rowid(p), p)).collect();
     let h = read_history(lib, &position)?;
-    let eligible = eligible_authors(&h);
+    let mut eligible = eligible_authors(&h);
+    if let Some(half) = opts.half {
+        eligible.retain(|name| Half::of(name) == half);
+    }
     if eligible.is_empty() {
         bail!(
             "no author in the library at {} has papers on {MIN_DAYS} or more listing days (and at most {MAX_AUTHOR_PAPERS} papers)",
@@ -235,6 +277,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
     let (mut random_rr, mut random_recall) = (0.0, 0.0);
     let (mut pool_sizes, mut seed_counts) = (Vec::new(), Vec::new());
     let mut several_hidden = 0;
+    let mut signals = Vec::new();
     for name in &sampled {
         let mut mine = h.by_author.get(*name).cloned().unwrap_or_default();
         mine.sort_by_key(|&i| (h.entries[i].day, h.entries[i].rowid));
@@ -248,6 +291,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
                     label: e.rowid.to_string(),
                     vector: flat.vector(e.pos).to_vec(),
                     terms: terms_of(i, &mut vocab),
+                    subjects: e.subjects.clone(),
                     weight: 1.0,
                     negative: false,
                     rated: false,
@@ -266,13 +310,16 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
         let day: Vec<Candidate<'_>> = candidates
             .iter()
             .zip(&words)
-            .map(|(&i, t)| Candidate { vector: flat.vector(h.entries[i].pos), terms: t, own_seed: None })
+            .map(|(&i, t)| Candidate { vector: flat.vector(h.entries[i].pos), terms: t, subjects: &h.entries[i].subjects, own_seed: None })
             .collect();
         for (m, method) in Method::ALL.iter().enumerate() {
             let ranker = Ranker::new(*method, seeds.clone(), &bg);
             let scores: Vec<(f32, i64)> =
                 ranker.score_all(&day).into_iter().zip(candidates).map(|(s, &i)| (s.score, h.entries[i].rowid)).collect();
             outcomes[m].push(outcome(&hidden_ranks(&scores, &hidden)));
+            if opts.signals && *method == Method::Hybrid {
+                signals.push(CaseSignals { hidden: hidden.clone(), signals: ranker.signals(&day) });
+            }
         }
         random_rr += random_reciprocal_rank(candidates.len(), hidden.len());
         random_recall += RECALL_AT.min(candidates.len()) as f64 / candidates.len().max(1) as f64;
@@ -314,6 +361,8 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
             recall_at_10: per_case(random_recall),
             mrr_behind_best: None,
         },
+        half: opts.half,
+        signals,
     })
 }
 

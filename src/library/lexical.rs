@@ -8,7 +8,8 @@
 //!
 //! Ranking reads two things from it: the analyzer (so the words of a seed
 //! and of a candidate are cut the way the index cuts them) and document
-//! frequencies over the whole library. Search reads BM25.
+//! frequencies over the whole library, of words and of phrases (two words
+//! in a row: "KV cache", "speculative decoding"). Search reads BM25.
 
 use super::store::{Store, StoredPaper};
 use anyhow::{bail, Context, Result};
@@ -18,13 +19,14 @@ use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, STRING};
 use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
+    AsciiFoldingFilter, Language, LowerCaser, PreTokenizedString, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
+    Token,
 };
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
 
 pub const ENGINE: &str = "tantivy (BM25; English stemming and stop words)";
 /// What a change of schema or analyzer bumps: an index of another format is rebuilt.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 /// Analyzer of titles and abstracts.
 pub const WORDS: &str = "paperscout_words";
 /// Analyzer of author names: folded and lower-cased, never stemmed.
@@ -45,6 +47,47 @@ pub fn word_analyzer() -> TextAnalyzer {
         .build()
 }
 
+/// One word of a text as the index has it: its stem and where it stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stem {
+    pub stem: String,
+    pub at: std::ops::Range<usize>,
+}
+
+/// The stems of `text` in order.
+pub fn stems(analyzer: &mut TextAnalyzer, text: &str) -> Vec<Stem> {
+    let mut out = Vec::new();
+    let mut stream = analyzer.token_stream(text);
+    while let Some(t) = stream.next() {
+        out.push(Stem { stem: t.text.clone(), at: t.offset_from..t.offset_to });
+    }
+    out
+}
+
+/// The phrases of a text: each two stems in a row once the stop words are
+/// out (as scikit-learn's n-grams are: "cache of the model" holds "cache
+/// model"), keyed "first second", spanning both words in `text`, but never
+/// across a stop of punctuation or a line ("… the cache. Speculative …").
+/// The index counts them in the `phrases` field, the ranker weighs them
+/// beside single words: both read them here.
+pub fn phrases<'a>(text: &'a str, stems: &'a [Stem]) -> impl Iterator<Item = Stem> + 'a {
+    const STOPS: &[char] = &['.', ',', ';', ':', '!', '?', '(', ')', '[', ']', '{', '}', '\n', '$'];
+    stems
+        .windows(2)
+        .filter(|w| text.get(w[0].at.end..w[1].at.start).is_some_and(|gap| !gap.contains(STOPS)))
+        .map(|w| Stem { stem: format!("{} {}", w[0].stem, w[1].stem), at: w[0].at.start..w[1].at.end })
+}
+
+/// The phrases of `text` as tokens the index takes as they are.
+fn phrase_tokens(text: &str) -> PreTokenizedString {
+    let stems = stems(&mut word_analyzer(), text);
+    let tokens = phrases(text, &stems)
+        .enumerate()
+        .map(|(position, p)| Token { offset_from: p.at.start, offset_to: p.at.end, position, text: p.stem, position_length: 1 })
+        .collect();
+    PreTokenizedString { text: String::new(), tokens }
+}
+
 fn name_analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(SimpleTokenizer::default()).filter(LowerCaser).filter(AsciiFoldingFilter).build()
 }
@@ -59,6 +102,8 @@ pub struct Fields {
     pub authors: Field,
     /// Where the authors work, as words: "Max Planck", "ETH Zurich".
     pub affiliations: Field,
+    /// The title's and abstract's phrases ([`phrases`]), counted only.
+    pub phrases: Field,
 }
 
 fn schema() -> Schema {
@@ -70,6 +115,10 @@ fn schema() -> Schema {
     b.add_text_field("title", words.clone());
     b.add_text_field("text", words.clone());
     b.add_text_field("affiliations", words);
+    b.add_text_field(
+        "phrases",
+        TextOptions::default().set_indexing_options(TextFieldIndexing::default().set_index_option(IndexRecordOption::Basic)),
+    );
     b.add_text_field(
         "authors",
         TextOptions::default().set_indexing_options(
@@ -88,6 +137,7 @@ fn fields(schema: &Schema) -> Result<Fields> {
         text: f("text")?,
         authors: f("authors")?,
         affiliations: f("affiliations")?,
+        phrases: f("phrases")?,
     })
 }
 
@@ -154,11 +204,11 @@ impl LexicalIndex {
         let f = fields(&index.schema())?;
         let mut writer: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, 32 << 20)?;
         for (i, (title, abstract_text)) in papers.into_iter().enumerate() {
-            writer.add_document(doc!(
-                f.rowid => i as u64 + 1,
-                f.title => title,
-                f.text => format!("{title}\n{abstract_text}"),
-            ))?;
+            let text = format!("{title}\n{abstract_text}");
+            let mut d = doc!(f.rowid => i as u64 + 1, f.title => title);
+            d.add_pre_tokenized_text(f.phrases, phrase_tokens(&text));
+            d.add_text(f.text, text);
+            writer.add_document(d)?;
         }
         writer.commit()?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
@@ -201,14 +251,22 @@ impl LexicalIndex {
 
     /// Papers matching `query` best first by BM25: words (stemmed as the
     /// index stems them; "quoted phrases" must occur as written) in the
-    /// title (counted double), abstract or authors. Never fails on syntax:
-    /// what does not parse is read as plain words.
+    /// title (counted double), abstract or authors, and more for each two
+    /// of its words a paper has in a row ("KV cache" above a paper that
+    /// says "cache" and "KV" apart). Never fails on syntax: what does not
+    /// parse is read as plain words.
     pub fn search(&self, query: &str, k: usize) -> Result<Vec<Hit>> {
         let f = self.fields;
         let mut parser = QueryParser::for_index(&self.index, vec![f.title, f.text, f.authors]);
         parser.set_field_boost(f.title, 2.0);
         let (parsed, _errors) = parser.parse_query_lenient(query);
-        self.top(&parsed, k)
+        let stems = stems(&mut word_analyzer(), query);
+        let mut parts: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, parsed)];
+        for p in phrases(query, &stems) {
+            let term = Term::from_field_text(f.phrases, &p.stem);
+            parts.push((Occur::Should, Box::new(TermQuery::new(term, IndexRecordOption::Basic))));
+        }
+        self.top(&BooleanQuery::new(parts), k)
     }
 
     /// Papers one of whose authors carries every word of `name` (any order,
@@ -257,8 +315,9 @@ fn document(f: &Fields, p: &StoredPaper) -> TantivyDocument {
         f.rowid => p.rowid as u64,
         f.id => p.paper.id.as_str(),
         f.title => p.paper.title.as_str(),
-        f.text => text,
     );
+    d.add_pre_tokenized_text(f.phrases, phrase_tokens(&text));
+    d.add_text(f.text, text);
     for a in &p.paper.authors {
         d.add_text(f.authors, a);
     }
@@ -339,6 +398,16 @@ pub fn update(dir: &Path, store: &Store, rebuild: bool) -> Result<Updated> {
         commit.commit()?;
     }
     writer.wait_merging_threads()?;
+    if built {
+        // One segment: ranking looks up a document frequency for every
+        // word and phrase of a day (tens of thousands), once per segment.
+        let segments = index.searchable_segment_ids()?;
+        if segments.len() > 1 {
+            let mut writer: IndexWriter<TantivyDocument> = index.writer(WRITER_HEAP)?;
+            writer.merge(&segments).wait()?;
+            writer.wait_merging_threads()?;
+        }
+    }
     Ok(Updated { added, removed, built })
 }
 
@@ -361,5 +430,30 @@ mod tests {
         assert_eq!(words("The Caching of KV-caches"), vec!["cach", "kv", "cach"]);
         assert_eq!(words("Schrödinger équations"), vec!["schroding", "equat"]);
         assert_eq!(words("blockchains"), words("blockchain"));
+    }
+
+    #[test]
+    fn search_puts_a_phrase_said_together_first() {
+        // The same words, as often, in papers of the same length.
+        let papers =
+            [("Decoding speculative runs", "decoding speculative runs"), ("Speculative decoding runs", "speculative decoding runs")];
+        let index = LexicalIndex::in_memory(papers.iter().copied()).unwrap();
+        let hits = index.search("speculative decoding", 2).unwrap();
+        assert_eq!(hits.iter().map(|h| h.rowid).collect::<Vec<_>>(), [2, 1]);
+    }
+
+    #[test]
+    fn phrases_are_two_words_in_a_row_within_a_clause() {
+        let text = "Speculative decoding of the KV-cache. Caching, again";
+        let stems = stems(&mut word_analyzer(), text);
+        let found: Vec<(String, &str)> = phrases(text, &stems).map(|p| (p.stem, &text[p.at])).collect();
+        assert_eq!(
+            found,
+            [
+                ("specul decod".to_string(), "Speculative decoding"),
+                ("decod kv".into(), "decoding of the KV"),
+                ("kv cach".into(), "KV-cache")
+            ]
+        );
     }
 }

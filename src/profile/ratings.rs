@@ -48,6 +48,7 @@ pub fn rate(conn: &Connection, profile: &ProfileKey, paper: &StoredPaper, rating
         negative: rating < 0,
         added: now.to_string(),
         origin: ORIGIN.to_string(),
+        subjects: Vec::new(),
     };
     profiles::put_rating_seed(conn, profile, &seed)?;
     mark_seen(conn, profile, id, now)?;

@@ -338,6 +338,7 @@ pub fn apply(lib: &mut Library, profile: &ProfileKey, plan: &Plan) -> Result<()>
             negative: false,
             added: item.added.clone(),
             origin: s.origin.clone(),
+            subjects: Vec::new(),
         };
         profiles::put_synced_seed(&tx, profile, &seed, SOURCE, &item.item)?;
     }

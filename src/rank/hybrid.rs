@@ -1,6 +1,7 @@
 //! The default method. Cold, it fuses meaning (the cosine to the nearest
-//! liked seed) and words (the TF-IDF cosine to the liked seeds' words),
-//! each first put on the day's own scale. Rated, it also learns: a
+//! liked seed and to their centroid), words (the TF-IDF cosine of words
+//! and phrases to the liked seeds') and fields (the categories' cosine to
+//! the liked seeds'), each first put on the day's own scale. Rated, it also learns: a
 //! per-profile logistic regression over paper vectors, liked seeds and 👍
 //! against 👎 (most of the negative weight) and random library papers,
 //! whose prior is Rocchio's query — the seeds' mean, plus ½ the mean of the
@@ -11,9 +12,21 @@
 use super::learn::{self, Example, LinearModel};
 use super::{Candidate, Ranker, SeedVector, Terms};
 use crate::vector::dot;
+use serde::Serialize;
 
-/// Weight of meaning against words in the cold score (per-day z-scores).
-pub const DENSE_WEIGHT: f32 = 0.6;
+/// The weights of the cold score's signals, on per-day z-scores.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Weights {
+    pub nearest: f32,
+    pub centroid: f32,
+    pub words: f32,
+    pub fields: f32,
+}
+
+/// Fit on the history replay's fit half, reported on the other half
+/// (docs/quality.md, "Phrases and fields").
+/// (The fit's top is flat: its ten best mixes lie within 0.001 MRR.)
+pub const COLD: Weights = Weights { nearest: 0.4, centroid: 0.0, words: 0.4, fields: 0.2 };
 /// Liked seeds the dense part averages over (1: the nearest).
 pub const NEAREST: usize = 1;
 /// Rocchio's weights of the 👍 mean and the 👎 mean in the prior.
@@ -130,16 +143,151 @@ impl Ratings {
     }
 }
 
+/// A day's scale for one signal: its mean and standard deviation.
+#[derive(Debug, Clone, Copy)]
+struct Scale {
+    mean: f32,
+    sd: f32,
+}
+
+impl Scale {
+    fn of(xs: &[f32]) -> Scale {
+        let n = xs.len().max(1) as f32;
+        let mean = xs.iter().sum::<f32>() / n;
+        let sd = (xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f32>() / n).sqrt();
+        Scale { mean, sd }
+    }
+
+    /// The distance from the mean in standard deviations (0 when the day's
+    /// values do not vary).
+    fn z(self, x: f32) -> f32 {
+        if self.sd <= 1e-6 {
+            0.0
+        } else {
+            (x - self.mean) / self.sd
+        }
+    }
+}
+
 /// Each value's distance from the mean in standard deviations (all 0 when
 /// they do not vary).
 fn standardise(xs: &[f32]) -> Vec<f32> {
-    let n = xs.len().max(1) as f32;
-    let mean = xs.iter().sum::<f32>() / n;
-    let sd = (xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f32>() / n).sqrt();
-    if sd <= 1e-6 {
-        return vec![0.0; xs.len()];
+    let scale = Scale::of(xs);
+    xs.iter().map(|&x| scale.z(x)).collect()
+}
+
+impl Weights {
+    fn array(self) -> [f32; 4] {
+        [self.nearest, self.centroid, self.words, self.fields]
     }
-    xs.iter().map(|x| (x - mean) / sd).collect()
+
+    fn from_array(w: [f32; 4]) -> Weights {
+        Weights { nearest: w[0], centroid: w[1], words: w[2], fields: w[3] }
+    }
+}
+
+/// Ratings, 👍 and 👎 both among them, before the mix of signals is the
+/// reader's own; fewer, and the cold weights hold.
+const MIX_MIN_RATINGS: usize = 4;
+/// The cold weights as the mix's prior logits: a paper one standard
+/// deviation above the day on every signal is this many logits liked.
+const MIX_PRIOR_SCALE: f32 = 2.0;
+/// How hard that prior holds against the ratings (whose weights sum to 2).
+const MIX_PRIOR_STRENGTH: f32 = 1.0;
+/// The newest seeds and ratings the mix learns from: four weights need no
+/// more, and each costs a pass over every liked seed (a reader with a
+/// thousand ratings is retrained in milliseconds, not a second).
+const MIX_EXAMPLES: usize = 200;
+
+/// The reader's mix of the signals: a logistic regression of what they
+/// liked (seeds and 👍) against what they did not (👎), each scored on
+/// the other seeds as a day's paper would be and put on this day's scale,
+/// with the cold weights as its prior. A reader whose 👎 share their
+/// field but not their words learns to weigh words; one who likes far
+/// from their seeds' words learns to weigh meaning. Never below 0: a
+/// signal can stop counting, not count against.
+fn mix(r: &Ranker, day: &Signals) -> Weights {
+    let seeds = r.seeds();
+    let rated = seeds.iter().filter(|s| s.rated || s.negative).count();
+    let (liked, disliked) = (seeds.iter().filter(|s| !s.negative).count(), seeds.iter().filter(|s| s.negative).count());
+    if rated < MIX_MIN_RATINGS || liked < 2 || disliked == 0 {
+        return COLD;
+    }
+    let mut newest: Vec<usize> = (0..seeds.len()).collect();
+    newest.sort_by(|&a, &b| seeds[b].added.cmp(&seeds[a].added).then(a.cmp(&b)));
+    newest.truncate(MIX_EXAMPLES);
+    let as_papers: Vec<Candidate<'_>> = newest
+        .iter()
+        .map(|&i| {
+            let s = &seeds[i];
+            Candidate { vector: &s.vector, terms: &s.terms, subjects: &s.subjects, own_seed: Some(i) }
+        })
+        .collect();
+    let own = r.signals(&as_papers);
+    let scales = [Scale::of(&day.nearest), Scale::of(&day.centroid), Scale::of(&day.words), Scale::of(&day.fields)];
+    let features: Vec<[f32; 4]> = (0..newest.len())
+        .map(|k| {
+            let raw = [own.nearest[k], own.centroid[k], own.words[k], own.fields[k]];
+            std::array::from_fn(|j| scales[j].z(raw[j]))
+        })
+        .collect();
+    let total = |neg: bool| newest.iter().filter(|&&i| seeds[i].negative == neg).map(|&i| seeds[i].weight).sum::<f32>();
+    let (pos_w, neg_w) = (total(false), total(true));
+    if pos_w <= 0.0 || neg_w <= 0.0 {
+        return COLD;
+    }
+    let examples: Vec<Example<'_>> = newest
+        .iter()
+        .zip(&features)
+        .map(|(&i, x)| {
+            let s = &seeds[i];
+            Example { x, liked: !s.negative, weight: s.weight / if s.negative { neg_w } else { pos_w } }
+        })
+        .collect();
+    let prior = COLD.array().map(|w| w * MIX_PRIOR_SCALE);
+    let model = learn::train(&examples, 4, MIX_PRIOR_STRENGTH, Some(&prior));
+    let mut w: [f32; 4] = std::array::from_fn(|k| model.w[k].max(0.0));
+    let sum: f32 = w.iter().sum();
+    if sum <= 1e-6 {
+        return COLD;
+    }
+    w.iter_mut().for_each(|x| *x /= sum);
+    Weights::from_array(w)
+}
+
+/// Each signal's raw value for every candidate of a day, before the day's
+/// scale is put on them.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Signals {
+    /// Cosine to the nearest liked seed.
+    pub nearest: Vec<f32>,
+    /// Cosine to the liked seeds' mean direction.
+    pub centroid: Vec<f32>,
+    /// TF-IDF cosine of words and phrases to the liked seeds'.
+    pub words: Vec<f32>,
+    /// Cosine of the categories to the liked seeds'.
+    pub fields: Vec<f32>,
+}
+
+impl Signals {
+    /// `nearest` holds each candidate's cosine to its nearest liked seed
+    /// (the caller has the cosines at hand for the reasons).
+    pub fn of(r: &Ranker, candidates: &[Candidate<'_>], nearest: Vec<f32>) -> Signals {
+        Signals {
+            nearest,
+            centroid: candidates.iter().map(|c| r.centroid_similarity(c.vector, c.own_seed)).collect(),
+            words: candidates.iter().map(|c| r.word_similarity(c.terms, c.own_seed)).collect(),
+            fields: candidates.iter().map(|c| r.field_similarity(c.subjects, c.own_seed)).collect(),
+        }
+    }
+
+    /// One candidate's score with no day to scale by: the signals' raw
+    /// values, weighted.
+    pub fn raw(&self, i: usize) -> f32 {
+        let w = COLD;
+        let total = w.nearest + w.centroid + w.words + w.fields;
+        (w.nearest * self.nearest[i] + w.centroid * self.centroid[i] + w.words * self.words[i] + w.fields * self.fields[i]) / total
+    }
 }
 
 /// A day scored: each candidate's fused score and the share of its lift
@@ -149,18 +297,18 @@ pub struct Scores {
     pub word_share: Vec<f32>,
 }
 
-/// Scores a day; `dense` holds each candidate's cosine to its nearest liked
-/// seed (the caller has the cosines at hand for the reasons).
-pub fn score(r: &Ranker, candidates: &[Candidate<'_>], dense: &[f32]) -> Scores {
-    let words: Vec<f32> = candidates.iter().map(|c| r.word_similarity(c.terms, c.own_seed)).collect();
-    let (dense, words) = (standardise(dense), standardise(&words));
+/// Scores a day from its signals.
+pub fn score(r: &Ranker, candidates: &[Candidate<'_>], signals: &Signals) -> Scores {
+    let w = if r.ratings.is_some() { mix(r, signals) } else { COLD };
+    let (nearest, centroid) = (standardise(&signals.nearest), standardise(&signals.centroid));
+    let (words, fields) = (standardise(&signals.words), standardise(&signals.fields));
     let mut fused = Vec::with_capacity(candidates.len());
     let mut word_share = Vec::with_capacity(candidates.len());
-    for (d, w) in dense.iter().zip(&words) {
-        let (d, w) = (DENSE_WEIGHT * d, (1.0 - DENSE_WEIGHT) * w);
-        fused.push(d + w);
-        let lift = d.max(0.0) + w.max(0.0);
-        word_share.push(if lift > 0.0 { w.max(0.0) / lift } else { 0.0 });
+    for i in 0..candidates.len() {
+        let parts = [w.nearest * nearest[i], w.centroid * centroid[i], w.words * words[i], w.fields * fields[i]];
+        fused.push(parts.iter().sum());
+        let lift: f32 = parts.iter().map(|p| p.max(0.0)).sum();
+        word_share.push(if lift > 0.0 { parts[2].max(0.0) / lift } else { 0.0 });
     }
     if let Some(q) = &r.ratings {
         let learned = standardise(&candidates.iter().map(|c| q.model.margin(c.vector)).collect::<Vec<_>>());
@@ -177,4 +325,58 @@ pub fn score(r: &Ranker, candidates: &[Candidate<'_>], dense: &[f32]) -> Scores 
 pub fn probabilities(r: &Ranker, candidates: &[Candidate<'_>]) -> Option<Vec<f32>> {
     let q = r.ratings.as_ref()?;
     Some(candidates.iter().map(|c| q.model.probability(c.vector)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rank::{Method, Vocabulary};
+
+    fn seed(vocab: &mut Vocabulary, v: [f32; 3], words: &str, negative: bool) -> SeedVector {
+        let n = dot(&v, &v).sqrt();
+        SeedVector {
+            label: words.into(),
+            vector: v.iter().map(|x| x / n).collect(),
+            terms: vocab.terms(words, ""),
+            subjects: Vec::new(),
+            weight: 1.0,
+            negative,
+            rated: true,
+            added: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_reader_whose_dislikes_are_near_in_meaning_but_not_in_words_learns_to_weigh_words() {
+        let mut vocab = Vocabulary::new(None);
+        let seeds = vec![
+            seed(&mut vocab, [1.0, 0.0, 0.0], "speculative decoding drafts", false),
+            seed(&mut vocab, [0.2, 1.0, 0.0], "speculative decoding trees", false),
+            seed(&mut vocab, [0.0, 0.3, 1.0], "speculative decoding verification", false),
+            seed(&mut vocab, [0.9, 0.1, 0.1], "protein folding", true),
+            seed(&mut vocab, [0.3, 0.9, 0.1], "weather forecasting", true),
+        ];
+        let r = Ranker::new(Method::Hybrid, seeds, &[]);
+        let day: Vec<(Vec<f32>, Terms)> = (0..20)
+            .map(|i| {
+                let t = i as f32 / 20.0;
+                let words = if i % 2 == 0 { "speculative decoding" } else { "graph coloring" };
+                (vec![1.0 - t, t, 0.5 * t], vocab.terms(words, ""))
+            })
+            .collect();
+        let c: Vec<Candidate<'_>> = day.iter().map(|(v, t)| Candidate { vector: v, terms: t, subjects: &[], own_seed: None }).collect();
+        let w = mix(&r, &r.signals(&c));
+        assert!(w.words > COLD.words, "{w:?}");
+        assert!((w.array().iter().sum::<f32>() - 1.0).abs() < 1e-5 && w.array().iter().all(|&x| x >= 0.0), "{w:?}");
+    }
+
+    #[test]
+    fn too_few_ratings_keep_the_cold_mix() {
+        let mut vocab = Vocabulary::new(None);
+        let seeds = vec![seed(&mut vocab, [1.0, 0.0, 0.0], "a b", false), seed(&mut vocab, [0.0, 1.0, 0.0], "c d", true)];
+        let r = Ranker::new(Method::Hybrid, seeds, &[]);
+        let t = vocab.terms("a", "");
+        let c = [Candidate { vector: &[1.0, 0.0, 0.0], terms: &t, subjects: &[], own_seed: None }];
+        assert_eq!(mix(&r, &r.signals(&c)).array(), COLD.array());
+    }
 }

@@ -7,12 +7,15 @@
 //! scale (z-scores over the candidates), so neither kind of similarity
 //! drowns the other whatever its spread that day.
 
+mod fields;
 mod hybrid;
 pub mod learn;
 pub mod words;
 
 use crate::vector::dot;
+use fields::FieldProfile;
 use hybrid::{Ratings, WordSum};
+pub use hybrid::{Signals, Weights, COLD};
 use learn::{sigmoid, Example, LinearModel};
 use serde::Serialize;
 use std::fmt;
@@ -79,6 +82,8 @@ pub struct SeedVector {
     pub vector: Vec<f32>,
     /// Its title and abstract as words.
     pub terms: Terms,
+    /// Its arXiv categories, primary first (none for free text).
+    pub subjects: Vec<String>,
     /// User weight (1 by default).
     pub weight: f32,
     pub negative: bool,
@@ -96,6 +101,8 @@ pub struct SeedVector {
 pub struct Candidate<'a> {
     pub vector: &'a [f32],
     pub terms: &'a Terms,
+    /// Its arXiv categories, primary first.
+    pub subjects: &'a [String],
     pub own_seed: Option<usize>,
 }
 
@@ -158,8 +165,16 @@ pub struct Ranker {
     /// Centroid or decayed mean direction, or the logistic weights.
     direction: Vec<f32>,
     bias: f32,
-    /// The liked seeds' word vectors, weighted and summed.
+    /// The seeds' word vectors, weighted and summed.
     words: WordSum,
+    /// Each seed's weight in that sum.
+    word_weights: Vec<f32>,
+    /// The liked seeds' categories.
+    fields: FieldProfile,
+    /// The liked seeds' weighted sum and its squared length: the centroid's
+    /// cosine without one seed is then a dot product, not a new mean.
+    liked_sum: Vec<f32>,
+    liked_norm2: f32,
     /// Hybrid: the rated papers, what the reader's weights are learned from.
     ratings: Option<Ratings>,
 }
@@ -179,14 +194,22 @@ impl Ranker {
             direction: vec![0.0; dim],
             bias: 0.0,
             words: WordSum::new(std::iter::empty()),
+            word_weights: Vec::new(),
+            fields: FieldProfile::default(),
+            liked_sum: Vec::new(),
+            liked_norm2: 0.0,
             ratings: None,
         };
-        r.words = WordSum::new(r.positives.iter().map(|&i| (&r.seeds[i].terms, r.seeds[i].weight)));
+        let liked: Vec<(usize, f32)> = r.positives.iter().map(|&i| (i, r.seeds[i].weight)).collect();
+        r.liked_sum = r.weighted_sum(&liked, 1.0);
+        r.liked_norm2 = dot(&r.liked_sum, &r.liked_sum);
+        // Liked seeds only: a 👎's words subtracted (Rocchio) lowered
+        // CSFCube's rated rows by 5 MAP (docs/quality.md).
+        r.word_weights = r.seeds.iter().map(|s| if s.negative { 0.0 } else { s.weight }).collect();
+        r.words = WordSum::new(r.seeds.iter().zip(&r.word_weights).filter(|(_, &w)| w != 0.0).map(|(s, &w)| (&s.terms, w)));
+        r.fields = FieldProfile::new(r.positives.iter().map(|&i| (r.seeds[i].subjects.as_slice(), r.seeds[i].weight)));
         match method {
-            Method::Centroid => {
-                let w: Vec<(usize, f32)> = r.positives.iter().map(|&i| (i, r.seeds[i].weight)).collect();
-                r.direction = r.mean(&w);
-            }
+            Method::Centroid => r.direction = r.centroid(),
             Method::DecayedMean => {
                 // Newest first; weight 1/(1+log10(rank+1)), normalised.
                 let mut order = r.positives.clone();
@@ -202,7 +225,10 @@ impl Ranker {
                 r.direction = m.w;
                 r.bias = m.b;
             }
-            Method::Hybrid => r.ratings = Ratings::learn(&r.seeds, background),
+            Method::Hybrid => {
+                r.direction = r.centroid();
+                r.ratings = Ratings::learn(&r.seeds, background);
+            }
         }
         r
     }
@@ -223,6 +249,34 @@ impl Ranker {
             }
         }
         out
+    }
+
+    /// The liked seeds' weighted mean direction.
+    fn centroid(&self) -> Vec<f32> {
+        let w: Vec<(usize, f32)> = self.positives.iter().map(|&i| (i, self.seeds[i].weight)).collect();
+        self.mean(&w)
+    }
+
+    /// The categories' cosine to the liked seeds' (without seed `skip`'s part).
+    fn field_similarity(&self, subjects: &[String], skip: Option<usize>) -> f32 {
+        let own = skip.filter(|&s| !self.seeds[s].negative).map(|s| (self.seeds[s].subjects.as_slice(), self.seeds[s].weight));
+        self.fields.cosine(subjects, own)
+    }
+
+    /// The cosine to the liked seeds' mean direction, without seed
+    /// `skip`'s part.
+    fn centroid_similarity(&self, v: &[f32], skip: Option<usize>) -> f32 {
+        let (mut num, mut norm2) = (dot(v, &self.liked_sum), self.liked_norm2);
+        if let Some(s) = skip.filter(|&s| !self.seeds[s].negative) {
+            let (own, w) = (&self.seeds[s].vector, self.seeds[s].weight);
+            num -= w * dot(v, own);
+            norm2 += -2.0 * w * dot(&self.liked_sum, own) + w * w * dot(own, own);
+        }
+        if norm2 <= 1e-12 {
+            0.0
+        } else {
+            num / norm2.sqrt()
+        }
     }
 
     /// Weighted mean scaled to unit length, so its dot product is a cosine.
@@ -279,15 +333,20 @@ impl Ranker {
     /// TF-IDF cosine between a candidate and the liked seeds' summed word
     /// vector (without seed `skip`'s part).
     fn word_similarity(&self, terms: &Terms, skip: Option<usize>) -> f32 {
-        let own = skip.filter(|&s| !self.seeds[s].negative).map(|s| (&self.seeds[s].terms, self.seeds[s].weight));
-        self.words.cosine(terms, own)
+        self.words.cosine(terms, self.own_words(skip))
+    }
+
+    /// Seed `skip`'s part of the word sum: its words and weight.
+    fn own_words(&self, skip: Option<usize>) -> Option<(&Terms, f32)> {
+        skip.map(|s| (&self.seeds[s].terms, self.word_weights[s])).filter(|(_, w)| *w != 0.0)
     }
 
     /// The candidate's words that weigh most in [`Self::word_similarity`],
-    /// without seed `skip`'s part: a rated paper shares every word with
-    /// itself, which is no reason.
+    /// without seed `skip`'s part (a rated paper shares every word with
+    /// itself, which is no reason): phrases first, and no word a phrase
+    /// shown already says ("speculative decoding", not also "decoding").
     fn shared_words(&self, terms: &Terms, skip: Option<usize>) -> Vec<String> {
-        let own = skip.filter(|&s| !self.seeds[s].negative).map(|s| (&self.seeds[s].terms, self.seeds[s].weight));
+        let own = self.own_words(skip);
         let mut parts: Vec<(f32, usize)> = terms
             .entries
             .iter()
@@ -297,14 +356,24 @@ impl Ranker {
                 Some((w * p, i))
             })
             .filter(|(c, _)| *c > 1e-6)
+            .filter(|&(_, i)| terms.surface[i].chars().count() > 1 && terms.surface[i].chars().any(char::is_alphabetic))
             .collect();
-        parts.sort_by(|a, b| b.0.total_cmp(&a.0));
-        parts
-            .into_iter()
-            .map(|(_, i)| shown(&terms.surface[i]))
-            .filter(|w| w.chars().count() > 1 && w.chars().any(char::is_alphabetic))
-            .take(WORDS)
-            .collect()
+        parts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Of the heaviest few, the phrases lead.
+        parts.truncate(2 * WORDS);
+        parts.sort_by_key(|&(_, i)| !terms.phrase[i]);
+        let mut out: Vec<String> = Vec::with_capacity(WORDS);
+        for (_, i) in parts {
+            let w = shown(&terms.surface[i]);
+            let said = |o: &String| o.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|x| x == w.to_lowercase());
+            if terms.phrase[i] || !out.iter().any(said) {
+                out.push(w);
+            }
+            if out.len() == WORDS {
+                break;
+            }
+        }
+        out
     }
 
     /// The cosines of `v` to every liked seed but `skip`: (seed, cosine).
@@ -345,6 +414,12 @@ impl Ranker {
         NEGATIVE_PULL * self.top_mean(c.vector, &self.negatives, 1, c.own_seed).max(0.0)
     }
 
+    /// The hybrid's signals for a day, raw (`eval history --signals`).
+    pub fn signals(&self, candidates: &[Candidate<'_>]) -> Signals {
+        let nearest = candidates.iter().map(|c| self.top_mean(c.vector, &self.positives, hybrid::NEAREST, c.own_seed)).collect();
+        Signals::of(self, candidates, nearest)
+    }
+
     /// Scores every candidate of a day (or any set ranked together).
     pub fn score_all(&self, candidates: &[Candidate<'_>]) -> Vec<Scored> {
         // One pass over the liked seeds per candidate gives both the reasons
@@ -367,7 +442,8 @@ impl Ranker {
         if self.method != Method::Hybrid {
             return scored;
         }
-        let day = hybrid::score(self, candidates, &dense);
+        let signals = Signals::of(self, candidates, dense);
+        let day = hybrid::score(self, candidates, &signals);
         for (i, s) in scored.iter_mut().enumerate() {
             s.score = sigmoid(day.fused[i]);
             s.word_share = Some(day.word_share[i]);
@@ -380,7 +456,7 @@ impl Ranker {
     pub fn score_one(&self, c: &Candidate<'_>) -> Scored {
         let mut s = self.score_all(std::slice::from_ref(c)).remove(0);
         if self.method == Method::Hybrid {
-            s.score = hybrid::DENSE_WEIGHT * self.dense_score(c) + (1.0 - hybrid::DENSE_WEIGHT) * self.word_similarity(c.terms, c.own_seed);
+            s.score = Signals::of(self, std::slice::from_ref(c), vec![self.dense_score(c)]).raw(0);
         }
         s
     }
@@ -452,6 +528,7 @@ mod tests {
             label: label.into(),
             vector: unit(v),
             terms: Terms::default(),
+            subjects: Vec::new(),
             weight: 1.0,
             negative,
             rated: false,
@@ -461,7 +538,7 @@ mod tests {
 
     fn scores(r: &Ranker, vs: &[&[f32]]) -> Vec<f32> {
         let none = Terms::default();
-        let c: Vec<Candidate<'_>> = vs.iter().map(|v| Candidate { vector: v, terms: &none, own_seed: None }).collect();
+        let c: Vec<Candidate<'_>> = vs.iter().map(|v| Candidate { vector: v, terms: &none, subjects: &[], own_seed: None }).collect();
         r.score_all(&c).into_iter().map(|s| s.score).collect()
     }
 
@@ -484,15 +561,16 @@ mod tests {
         for m in Method::ALL {
             let r = Ranker::new(m, seeds.clone(), &background);
             let s = r.score_all(&[
-                Candidate { vector: &near, terms: &near_words, own_seed: None },
-                Candidate { vector: &far, terms: &far_words, own_seed: None },
+                Candidate { vector: &near, terms: &near_words, subjects: &[], own_seed: None },
+                Candidate { vector: &far, terms: &far_words, subjects: &[], own_seed: None },
             ]);
             assert!(s[0].score > s[1].score, "{m}: {} <= {}", s[0].score, s[1].score);
             assert_eq!(s[0].reasons.len(), 2);
             assert!(s[0].reasons[0].1 >= s[0].reasons[1].1);
             let mut words = s[0].words.clone();
             words.sort();
-            assert_eq!(words, ["KV", "caches", "prefetched"], "{m}");
+            // Phrases first, and no word a phrase shown already says.
+            assert_eq!(words, ["KV caches", "caches prefetched"], "{m}");
             assert!(s[1].words.is_empty(), "a disliked seed's words are no reason");
         }
     }
@@ -504,7 +582,7 @@ mod tests {
         s.terms = vocab.terms("Caching for serverless functions", "");
         let r = Ranker::new(Method::Hybrid, vec![s], &[]);
         let t = vocab.terms("Serverless caches", "");
-        let out = r.score_all(&[Candidate { vector: &[1.0, 0.0], terms: &t, own_seed: None }]);
+        let out = r.score_all(&[Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: None }]);
         let mut words = out[0].words.clone();
         words.sort();
         assert_eq!(words, vec!["caches", "serverless"]);
@@ -519,7 +597,7 @@ mod tests {
         other.terms = vocab.terms("Speculative sampling", "");
         let r = Ranker::new(Method::Hybrid, vec![own.clone(), other], &[]);
         let t = own.terms.clone();
-        let out = r.score_all(&[Candidate { vector: &[1.0, 0.0], terms: &t, own_seed: Some(0) }]);
+        let out = r.score_all(&[Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: Some(0) }]);
         assert_eq!(out[0].words, vec!["speculative"], "only what it shares with the other seed");
         assert_eq!(out[0].reasons[0].0, 1, "its nearest seed is another one");
     }
@@ -562,8 +640,8 @@ mod tests {
         let b = seed("b", &[0.0, 1.0], false, "");
         let r = Ranker::new(Method::Knn, vec![a.clone(), b], &[]);
         let none = Terms::default();
-        let own = r.score_one(&Candidate { vector: &a.vector, terms: &none, own_seed: None });
-        let without = r.score_one(&Candidate { vector: &a.vector, terms: &none, own_seed: Some(0) });
+        let own = r.score_one(&Candidate { vector: &a.vector, terms: &none, subjects: &[], own_seed: None });
+        let without = r.score_one(&Candidate { vector: &a.vector, terms: &none, subjects: &[], own_seed: Some(0) });
         assert!(without.score < own.score);
         assert!(without.reasons.iter().all(|&(i, _)| i != 0), "a paper is not its own reason");
     }
@@ -577,7 +655,7 @@ mod tests {
         let disliked = unit(&[0.05, 1.0, 0.0]);
         let none = Terms::default();
         let c: Vec<Candidate<'_>> =
-            [&liked, &middle, &disliked].iter().map(|v| Candidate { vector: v, terms: &none, own_seed: None }).collect();
+            [&liked, &middle, &disliked].iter().map(|v| Candidate { vector: v, terms: &none, subjects: &[], own_seed: None }).collect();
         let r = Ranker::new(Method::Hybrid, seeds, &background);
         assert_eq!(most_uncertain(&r, &background, &c, 1), vec![1]);
         assert_eq!(most_uncertain(&r, &background, &c, 5).len(), 3);

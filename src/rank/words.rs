@@ -1,9 +1,16 @@
 //! Words as the ranker sees them: a paper's title and abstract as a sparse
-//! TF-IDF vector, cut by the lexical index's analyzer and weighted by its
-//! document frequencies over the library (arxiv-sanity-lite's settings:
-//! sublinear term frequency, smoothed idf, unit length).
+//! TF-IDF vector over single words and phrases (two words in a row), cut
+//! by the lexical index's analyzer and weighted by its document
+//! frequencies over the library: sublinear term frequency, smoothed idf,
+//! unit length. No document-frequency cap either way (docs/quality.md,
+//! "Phrases and fields"): dropping what a tenth of the library says
+//! (max_df 0.1) added nothing on the history replay once idf weighs common
+//! words down, and in a narrow library would drop the reader's own topic;
+//! dropping what one paper alone says (min_df 2) gained 0.006 MRR there
+//! but lost 0.9 MAP on CSFCube, and would silence the one paper of the day
+//! that shares a rare word with a free-text seed.
 
-use crate::library::lexical::{word_analyzer, LexicalIndex};
+use crate::library::lexical::{phrases, stems, word_analyzer, LexicalIndex};
 use std::collections::HashMap;
 use tantivy::schema::Field;
 use tantivy::tokenizer::TextAnalyzer;
@@ -11,11 +18,13 @@ use tantivy::{Searcher, Term};
 
 /// A sparse unit vector over term ids, sorted by id, with the first form
 /// each term had in the text (what a reason shows: "prefetching", not
-/// the stem "prefetch").
+/// the stem "prefetch"; "KV caches", not "kv cach") and whether it is a
+/// phrase.
 #[derive(Debug, Clone, Default)]
 pub struct Terms {
     pub entries: Vec<(u32, f32)>,
     pub surface: Vec<String>,
+    pub phrase: Vec<bool>,
 }
 
 impl Terms {
@@ -46,9 +55,10 @@ impl Terms {
 pub struct Vocabulary {
     analyzer: TextAnalyzer,
     searcher: Option<Searcher>,
-    field: Option<Field>,
+    fields: Option<(Field, Field)>,
     docs: f32,
     ids: HashMap<String, u32>,
+    /// Each term's idf.
     idf: Vec<f32>,
 }
 
@@ -60,54 +70,57 @@ impl Vocabulary {
         Vocabulary {
             analyzer: word_analyzer(),
             searcher,
-            field: index.map(|ix| ix.fields.text),
+            fields: index.map(|ix| (ix.fields.text, ix.fields.phrases)),
             docs,
             ids: HashMap::new(),
             idf: Vec::new(),
         }
     }
 
-    fn id(&mut self, stem: &str) -> u32 {
-        if let Some(&id) = self.ids.get(stem) {
+    /// A term's id; phrases are keyed "first second", words by their stem.
+    fn id(&mut self, key: &str, phrase: bool) -> u32 {
+        if let Some(&id) = self.ids.get(key) {
             return id;
         }
-        let df = match (&self.searcher, self.field) {
-            (Some(s), Some(f)) => s.doc_freq(&Term::from_field_text(f, stem)).unwrap_or(0) as f32,
+        let df = match (&self.searcher, self.fields) {
+            (Some(s), Some((words, phrases))) => {
+                let field = if phrase { phrases } else { words };
+                s.doc_freq(&Term::from_field_text(field, key)).unwrap_or(0) as f32
+            }
             _ => 0.0,
         };
-        // Smoothed as scikit-learn does: a word no paper has counts as rare.
+        // Smoothed as scikit-learn does: a term no paper has counts as rare.
         let idf = ((1.0 + self.docs) / (1.0 + df)).ln() + 1.0;
         let id = self.idf.len() as u32;
         self.idf.push(idf);
-        self.ids.insert(stem.to_string(), id);
+        self.ids.insert(key.to_string(), id);
         id
     }
 
     /// The TF-IDF vector of a title and abstract.
     pub fn terms(&mut self, title: &str, abstract_text: &str) -> Terms {
         let text = format!("{title}\n{abstract_text}");
-        // Stems in the order they first occur (so ids, and sums over them,
+        let words = stems(&mut self.analyzer, &text);
+        // Terms in the order they first occur (so ids, and sums over them,
         // come out the same on every run), each with its count and place.
         let mut order: HashMap<String, usize> = HashMap::new();
-        let mut counts: Vec<(String, usize, std::ops::Range<usize>)> = Vec::new();
-        {
-            let mut stream = self.analyzer.token_stream(&text);
-            while let Some(t) = stream.next() {
-                match order.get(&t.text) {
-                    Some(&i) => counts[i].1 += 1,
-                    None => {
-                        order.insert(t.text.clone(), counts.len());
-                        counts.push((t.text.clone(), 1, t.offset_from..t.offset_to));
-                    }
+        let mut counts: Vec<(String, usize, std::ops::Range<usize>, bool)> = Vec::new();
+        let all = words.iter().cloned().map(|w| (w, false)).chain(phrases(&text, &words).map(|p| (p, true)));
+        for (t, phrase) in all {
+            match order.get(&t.stem) {
+                Some(&i) => counts[i].1 += 1,
+                None => {
+                    order.insert(t.stem.clone(), counts.len());
+                    counts.push((t.stem, 1, t.at, phrase));
                 }
             }
         }
-        let mut rows: Vec<(u32, f32, String)> = counts
+        let mut rows: Vec<(u32, f32, String, bool)> = counts
             .into_iter()
-            .map(|(stem, tf, at)| {
-                let id = self.id(&stem);
-                let surface = text.get(at).map_or(stem, str::to_string);
-                (id, (1.0 + (tf as f32).ln()) * self.idf[id as usize], surface)
+            .map(|(key, tf, at, phrase)| {
+                let id = self.id(&key, phrase);
+                let surface = text.get(at).map_or(key, |s| s.split_whitespace().collect::<Vec<_>>().join(" "));
+                (id, (1.0 + (tf as f32).ln()) * self.idf[id as usize], surface, phrase)
             })
             .collect();
         let norm = rows.iter().map(|r| r.1 * r.1).sum::<f32>().sqrt();
@@ -115,8 +128,13 @@ impl Vocabulary {
             rows.iter_mut().for_each(|r| r.1 /= norm);
         }
         rows.sort_unstable_by_key(|r| r.0);
-        let (entries, surface) = rows.into_iter().map(|(id, w, s)| ((id, w), s)).unzip();
-        Terms { entries, surface }
+        let mut t = Terms::default();
+        for (id, w, surface, phrase) in rows {
+            t.entries.push((id, w));
+            t.surface.push(surface);
+            t.phrase.push(phrase);
+        }
+        t
     }
 
     /// Number of distinct terms seen so far (the length of a dense profile).
@@ -157,5 +175,34 @@ impl WordCache {
         let t = self.vocab.terms(title, abstract_text);
         self.by_text.insert(text_hash.to_vec(), t.clone());
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_phrase_said_together_is_nearer_than_its_words_apart() {
+        let papers = [
+            ("Speculative decoding with draft trees", "We speed up speculative decoding."),
+            ("Decoding speculative execution", "Speculative attacks on CPUs; decoding them."),
+            ("Protein folding", "Structures of proteins."),
+            ("Speculative decoding at scale", "Drafts verified in one pass."),
+        ];
+        let index = LexicalIndex::in_memory(papers.iter().copied()).unwrap();
+        let mut vocab = Vocabulary::new(Some(&index));
+        let seed = vocab.terms("Faster speculative decoding", "");
+        let together = vocab.terms(papers[0].0, papers[0].1);
+        let apart = vocab.terms(papers[1].0, papers[1].1);
+        let phrase = |t: &Terms| t.surface.iter().zip(&t.phrase).filter(|(_, &p)| p).map(|(s, _)| s.clone()).collect::<Vec<_>>();
+        assert!(phrase(&seed).contains(&"speculative decoding".to_string()), "{:?}", phrase(&seed));
+        assert!(phrase(&apart).iter().all(|p| p != "speculative decoding"));
+        assert!(seed.dot(&together) > seed.dot(&apart), "{} <= {}", seed.dot(&together), seed.dot(&apart));
+        // Its document frequency is the phrase's, not its words': three
+        // papers say both words, two say them together.
+        let id = |t: &Terms, s: &str| t.entries[t.surface.iter().position(|x| x == s).unwrap()].0;
+        let (p, w) = (id(&seed, "speculative decoding"), id(&seed, "speculative"));
+        assert!(vocab.idf[p as usize] > vocab.idf[w as usize]);
     }
 }

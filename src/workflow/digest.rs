@@ -160,6 +160,7 @@ pub fn seed_vectors(
             label: s.key.clone(),
             vector: v,
             terms: terms_of(words, &s.text_hash, &s.title, &s.abstract_text)?,
+            subjects: s.subjects.clone(),
             weight: s.weight,
             negative: s.negative,
             rated: s.origin == ratings::ORIGIN,
@@ -334,7 +335,8 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
         };
         kept.push((pick, v, terms, own_seed));
     }
-    let candidates: Vec<Candidate<'_>> = kept.iter().map(|(_, v, t, own)| Candidate { vector: v, terms: t, own_seed: *own }).collect();
+    let candidates: Vec<Candidate<'_>> =
+        kept.iter().map(|(p, v, t, own)| Candidate { vector: v, terms: t, subjects: &p.paper.subjects, own_seed: *own }).collect();
     let scores = if cold { Vec::new() } else { ranker.score_all(&candidates) };
     let weak_below = rank::weak_below(&scores);
     let mut scored: Vec<(Pick, usize)> = Vec::with_capacity(kept.len());

@@ -102,6 +102,10 @@ pub struct Seed {
     pub negative: bool,
     pub added: String,
     pub origin: String,
+    /// The categories of the library's paper of that id, primary first
+    /// (none for free text, or a paper the library does not hold).
+    #[serde(skip)]
+    pub subjects: Vec<String>,
 }
 
 pub fn has_seed(conn: &Connection, profile: &ProfileKey, key: &str) -> Result<bool> {
@@ -134,11 +138,14 @@ pub fn put_seed(conn: &Connection, profile: &ProfileKey, seed: &Seed) -> Result<
 /// The profile's seeds, the last added first.
 pub fn seeds(conn: &Connection, profile: &ProfileKey) -> Result<Vec<Seed>> {
     let mut stmt = conn.prepare(
-        "SELECT key, title, abstract, text_hash, weight, negative, added, origin FROM seeds
-         WHERE profile = ?1 ORDER BY added DESC, key",
+        "SELECT s.key, s.title, s.abstract, s.text_hash, s.weight, s.negative, s.added, s.origin, p.subjects
+         FROM seeds s LEFT JOIN papers p ON p.id = s.key
+         WHERE s.profile = ?1 ORDER BY s.added DESC, s.key",
     )?;
     let rows = stmt.query_map([profile], |r| {
+        let subjects: Option<String> = r.get(8)?;
         Ok(Seed {
+            subjects: subjects.and_then(|s| serde_json::from_str(&s).ok()).unwrap_or_default(),
             key: r.get(0)?,
             title: r.get(1)?,
             abstract_text: r.get(2)?,

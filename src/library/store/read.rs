@@ -40,6 +40,8 @@ pub struct DatedPaper {
     pub first_date: String,
     pub title: String,
     pub abstract_text: String,
+    /// Its categories, primary first.
+    pub subjects: Vec<String>,
 }
 
 /// A version of a paper the library has seen, with its title then.
@@ -116,11 +118,20 @@ impl Store {
 
     /// Every paper with a first listing date, in rowid order.
     pub fn dated_papers(&self) -> Result<Vec<DatedPaper>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT rowid, authors, first_date, title, abstract FROM papers WHERE first_date IS NOT NULL ORDER BY rowid")?;
+        let mut stmt = self.conn.prepare(
+            "SELECT rowid, authors, first_date, title, abstract, subjects FROM papers WHERE first_date IS NOT NULL ORDER BY rowid",
+        )?;
         let rows = stmt.query_map([], |r| {
-            Ok(DatedPaper { rowid: r.get(0)?, authors_json: r.get(1)?, first_date: r.get(2)?, title: r.get(3)?, abstract_text: r.get(4)? })
+            let subjects: String = r.get(5)?;
+            Ok(DatedPaper {
+                rowid: r.get(0)?,
+                authors_json: r.get(1)?,
+                first_date: r.get(2)?,
+                title: r.get(3)?,
+                abstract_text: r.get(4)?,
+                // A malformed list loses that paper's categories, not the run.
+                subjects: serde_json::from_str(&subjects).unwrap_or_default(),
+            })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
