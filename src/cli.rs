@@ -503,6 +503,12 @@ pub struct DoctorArgs {
     /// files 0600) where group or others may read it.
     #[arg(long)]
     pub fix: bool,
+    /// Time the CPU's precisions again (fp32, bf16 where the CPU has it)
+    /// and keep the faster that holds parity as the default (a few seconds).
+    #[arg(long)]
+    pub measure_precision: bool,
+    #[command(flatten)]
+    pub model: ModelArgs,
     #[command(flatten)]
     pub library: LibraryArgs,
 }

@@ -59,5 +59,8 @@ pub fn run(args: &DoctorArgs) -> Result<()> {
             println!("{model}: {bad} vector(s) hold NaN or infinity (made by a damaged model); their scores mean nothing");
         }
     }
+    if args.measure_precision {
+        println!("{}", crate::embed::remeasure_precision(&args.model)?.why());
+    }
     Ok(())
 }

@@ -23,6 +23,7 @@ mod pool;
 mod resolve;
 mod st;
 mod tokenize;
+pub mod trial;
 
 pub use bf16::native as bf16_native;
 pub use options::{BackendChoice, DeviceChoice, ModelArgs, Precision};
@@ -120,21 +121,41 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
         // f16 on the GPU, as text-embeddings-inference runs it: half the
         // memory traffic and the tensor cores, cosine >= 0.999.
         None if !on_cpu => Precision::Fp16,
-        // bf16 keeps parity (cosine >= 0.9999) and is 1.5x faster where the
-        // CPU multiplies bf16 natively; elsewhere it would only cost time.
-        None if native && bf16::native() => Precision::Bf16,
+        // On the CPU, fp32 until the trial below says otherwise (bf16 is
+        // 2x fp32 on one CPU and 0.6x on another; trial.rs).
         None => Precision::Fp32,
     };
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
-    let opts = RunOptions { device, candle_ops: !native, batch_tokens: args.batch_tokens, threads: args.threads, precision };
+    let mut opts = RunOptions { device, candle_ops: !native, batch_tokens: args.batch_tokens, threads: args.threads, precision };
+    if native && args.precision.is_none() {
+        let choice = trial::choose(&model, &opts, false)?;
+        if verbose {
+            crate::messages::note(format_args!("{}", choice.why()));
+        }
+        opts.precision = choice.precision();
+    }
     let embedder = SentenceEmbedder::open(&model, &opts)?;
     embedder.self_check()?;
     if verbose {
         crate::messages::note(format_args!("model: {}", embedder.summary()));
     }
     Ok(embedder)
+}
+
+/// Times the CPU paths again for the model `args` finds and keeps the
+/// answer (`doctor --precision`).
+pub fn remeasure_precision(args: &ModelArgs) -> Result<trial::Choice> {
+    let model = resolve(args.model.as_deref())?;
+    let opts = RunOptions {
+        device: Device::Cpu,
+        candle_ops: false,
+        batch_tokens: args.batch_tokens,
+        threads: args.threads,
+        precision: Precision::Fp32,
+    };
+    trial::choose(&model, &opts, true)
 }
 
 /// `auto` is CUDA when this build has it and a GPU answers, else the CPU

@@ -39,8 +39,10 @@ pub struct ModelArgs {
     /// to fp32. `fp16` (candle ops; the GPU's format) keeps weights and
     /// activations in half precision, cosine ≥ 0.999. Both are stored under
     /// a model id of their own. Default: what the library's vectors were
-    /// made with; else fp16 on CUDA, bf16 where the CPU has AVX-512 BF16,
-    /// fp32 elsewhere.
+    /// made with; else fp16 on CUDA; on the CPU the faster of fp32 and
+    /// bf16 (where the CPU has AVX-512 BF16) that keeps parity, as a short
+    /// trial on first use measured it (kept per CPU, binary and model;
+    /// `doctor` measures again; `-v` says which and why).
     #[arg(long, value_enum)]
     pub precision: Option<Precision>,
 }

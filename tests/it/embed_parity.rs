@@ -24,14 +24,52 @@ fn parity_with_sentence_transformers() {
     check_parity(e, "native", false);
 }
 
-/// What a user gets without flags: bf16 on CPUs with AVX-512 BF16, else
-/// fp32; parity either way.
+/// What a user gets without flags: the precision a trial on this CPU found
+/// fastest (bf16 only where the CPU has AVX-512 BF16); parity either way.
 #[test]
 fn parity_with_the_default_precision() {
     let a = ModelArgs { model: Some(model_dir()), ..ModelArgs::default() };
     let e = embed::open(&a, false).unwrap();
-    assert_eq!(e.model_id().ends_with(":bf16"), paperscout::embed::bf16_native());
+    assert!(!e.model_id().ends_with(":bf16") || paperscout::embed::bf16_native(), "{}", e.model_id());
     check_parity(&e, "default precision", false);
+}
+
+/// The default CPU precision is measured once, kept, said by `-v`, and
+/// measured again by `doctor --measure-precision`.
+#[test]
+fn the_default_precision_is_chosen_by_a_trial_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let lib = dir.path().join("lib");
+    let input = dir.path().join("in.jsonl");
+    std::fs::write(&input, "{\"id\": \"2601.00001\", \"title\": \"KV cache\", \"abstract\": \"Prefetching keys and values.\"}\n").unwrap();
+    let run = |args: &[&str]| {
+        let out = paperscout().args(args).env("PAPERSCOUT_MODEL", model_dir()).env("PAPERSCOUT_CACHE", &cache).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    };
+    let first = run(&["ingest", input.to_str().unwrap(), "--library", lib.to_str().unwrap(), "-v"]);
+    let line = first.lines().find(|l| l.contains("chosen by a trial")).unwrap_or_else(|| panic!("-v says which and why: {first}"));
+    assert!(line.contains("fp32") && line.contains("texts/s"), "{line}");
+    let kept: serde_json::Value = serde_json::from_slice(&std::fs::read(cache.join("precision.json")).unwrap()).unwrap();
+    let choice = kept[0]["precision"].as_str().unwrap().to_string();
+    assert!(line.contains(&format!("precision {choice} chosen")), "{line}");
+    if paperscout::embed::bf16_native() {
+        assert_eq!(kept[0]["measured"].as_array().unwrap().len(), 2, "fp32 and bf16 both timed: {kept}");
+    }
+    // The library's vectors are of the precision chosen.
+    let conn = rusqlite::Connection::open(lib.join("library.sqlite")).unwrap();
+    let model: String = conn.query_row("SELECT model FROM vectors LIMIT 1", [], |r| r.get(0)).unwrap();
+    assert_eq!(model.ends_with(":bf16"), choice == "bf16", "{model}");
+    // Kept: the next run measures nothing.
+    let before = std::fs::metadata(cache.join("precision.json")).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    run(&["embed", "-v", input.to_str().unwrap()]);
+    assert_eq!(std::fs::metadata(cache.join("precision.json")).unwrap().modified().unwrap(), before);
+    // doctor measures again.
+    let again = run(&["doctor", "--measure-precision", "--library", lib.to_str().unwrap()]);
+    assert!(again.contains("chosen by a trial"), "{again}");
+    assert_ne!(std::fs::metadata(cache.join("precision.json")).unwrap().modified().unwrap(), before);
 }
 
 #[test]

@@ -1,0 +1,237 @@
+//! The CPU precision chosen by measurement. bf16 is 1.5–2× faster than
+//! fp32 on an AMD Zen 4 and 0.6× on the Intel Xeons this project also
+//! meets (their bf16 dot products are slower than fp32 FMA without AMX
+//! tiles), so no flag or CPU feature can say which is faster: a short
+//! trial does, once per CPU model, binary and model, and the answer is
+//! kept in the user's cache directory. `doctor` measures again.
+//!
+//! Only the default is chosen here: `--precision` overrides it, and a
+//! library keeps the precision its vectors were made with (the model id
+//! names it), whichever CPU it is opened on.
+
+use super::bf16;
+use super::pipeline::{RunOptions, SentenceEmbedder};
+use super::resolve::ResolvedModel;
+use super::{Embedder, Precision};
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Parity a faster path must keep: the lowest cosine of its vectors to
+/// fp32's over the trial's texts.
+pub const PARITY: f32 = 0.9999;
+/// Texts timed per path (abstract-length; two batches' worth on two cores).
+const TEXTS: usize = 24;
+/// Timed runs per path; the best counts (the first run also warms caches).
+const RUNS: usize = 2;
+
+/// One path's trial.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Measured {
+    pub precision: String,
+    pub texts_per_s: f64,
+    /// Lowest cosine to fp32 over the texts (1 for fp32 itself).
+    pub parity: f32,
+}
+
+/// What a trial chose, and for what.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Choice {
+    pub cpu: String,
+    pub binary: String,
+    pub model: String,
+    pub threads: usize,
+    pub precision: String,
+    pub measured: Vec<Measured>,
+}
+
+impl Choice {
+    pub fn precision(&self) -> Precision {
+        if self.precision == "bf16" {
+            Precision::Bf16
+        } else {
+            Precision::Fp32
+        }
+    }
+
+    /// One line for `embed -v` and `doctor`: which, and why.
+    pub fn why(&self) -> String {
+        let runs: Vec<String> =
+            self.measured.iter().map(|m| format!("{} {:.1} texts/s (parity {:.5})", m.precision, m.texts_per_s, m.parity)).collect();
+        format!("precision {} chosen by a trial on {} with {} thread(s): {}", self.precision, self.cpu, self.threads, runs.join(", "))
+    }
+}
+
+/// The CPU's model name as the kernel reports it.
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, v)| v.trim().to_string()))
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+/// This binary, as the cache knows it: its version, size and build time,
+/// so that a rebuild measures again.
+fn binary() -> String {
+    let meta = std::env::current_exe().and_then(std::fs::metadata).ok();
+    let stamp = meta
+        .as_ref()
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs());
+    format!("{} {} {}", env!("CARGO_PKG_VERSION"), meta.map_or(0, |m| m.len()), stamp)
+}
+
+/// Where trials are kept: $PAPERSCOUT_CACHE, else $XDG_CACHE_HOME or
+/// ~/.cache, under paperscout/.
+fn cache_file() -> Option<PathBuf> {
+    let dir = std::env::var_os("PAPERSCOUT_CACHE").map(PathBuf::from).or_else(|| {
+        std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+            .map(|d| d.join("paperscout"))
+    })?;
+    Some(dir.join("precision.json"))
+}
+
+fn cached() -> Vec<Choice> {
+    cache_file().and_then(|f| std::fs::read(f).ok()).and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
+}
+
+/// Keeps `choice` beside the others (other CPUs, models, thread counts).
+/// A cache that cannot be written costs a trial next time, nothing else.
+fn keep(choice: &Choice) {
+    let Some(file) = cache_file() else { return };
+    let mut all: Vec<Choice> = cached().into_iter().filter(|c| !same(c, choice)).collect();
+    all.push(choice.clone());
+    let written = file.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| {
+        let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+        std::fs::write(&tmp, serde_json::to_vec_pretty(&all).unwrap_or_default())?;
+        std::fs::rename(&tmp, &file)
+    });
+    if let Err(e) = written {
+        crate::messages::note(format_args!("cannot keep the precision trial in {}: {e}", file.display()));
+    }
+}
+
+fn same(a: &Choice, b: &Choice) -> bool {
+    a.cpu == b.cpu && a.binary == b.binary && a.model == b.model && a.threads == b.threads
+}
+
+/// Texts of an abstract's length and vocabulary, different from each other.
+fn texts() -> Vec<String> {
+    const WORDS: &[&str] = &[
+        "We", "propose", "a", "method", "for", "efficient", "inference", "of", "large", "language", "models", "that", "reduces",
+        "the", "memory", "traffic", "of", "attention", "by", "caching", "keys", "and", "values", "across", "requests;", "experiments",
+        "on", "three", "benchmarks", "show", "speedups", "of", "up", "to", "2.3x", "with", "no", "loss", "in", "accuracy,", "while",
+        "graph", "neural", "networks", "learn", "protein", "structure", "from", "sparse", "measurements", "in", "robotics", "and",
+    ];
+    (0..TEXTS)
+        .map(|i| {
+            let n = 150 + (i * 37) % 90;
+            (0..n).map(|k| WORDS[(k * (i + 3) + i * 7) % WORDS.len()]).collect::<Vec<_>>().join(" ")
+        })
+        .collect()
+}
+
+fn time(embedder: &SentenceEmbedder, texts: &[&str]) -> Result<(f64, Vec<Vec<f32>>)> {
+    let mut best = f64::INFINITY;
+    let mut out = Vec::new();
+    for _ in 0..RUNS {
+        let start = Instant::now();
+        out = embedder.embed(texts, &|_| {})?;
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    Ok((texts.len() as f64 / best.max(1e-9), out))
+}
+
+fn lowest_cosine(a: &[Vec<f32>], b: &[Vec<f32>]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| {
+            let (xy, xx, yy) = x.iter().zip(y).fold((0.0, 0.0, 0.0), |(s, p, q), (u, v)| (s + u * v, p + u * u, q + v * v));
+            xy / (xx * yy).sqrt().max(1e-12)
+        })
+        .fold(1.0, f32::min)
+}
+
+/// Times every CPU path this machine has on the same texts and picks the
+/// fastest that keeps parity.
+fn measure(model: &ResolvedModel, opts: &RunOptions) -> Result<Choice> {
+    let owned = texts();
+    let texts: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let fp32 = SentenceEmbedder::open(model, &RunOptions { precision: Precision::Fp32, ..opts.clone() })?;
+    let (rate, reference) = time(&fp32, &texts)?;
+    let mut measured = vec![Measured { precision: "fp32".into(), texts_per_s: rate, parity: 1.0 }];
+    drop(fp32);
+    // bf16 on a CPU without native bf16 products is emulated: never faster.
+    if bf16::native() {
+        let bf = SentenceEmbedder::open(model, &RunOptions { precision: Precision::Bf16, ..opts.clone() })?;
+        let (rate, vectors) = time(&bf, &texts)?;
+        measured.push(Measured { precision: "bf16".into(), texts_per_s: rate, parity: lowest_cosine(&reference, &vectors) });
+    }
+    let best = measured
+        .iter()
+        .filter(|m| m.parity >= PARITY)
+        .max_by(|a, b| a.texts_per_s.total_cmp(&b.texts_per_s))
+        .map_or_else(|| "fp32".to_string(), |m| m.precision.clone());
+    Ok(Choice { precision: best, measured, ..key(model, opts) })
+}
+
+/// What a trial holds for: this CPU, binary, model (its weights file's
+/// place and size) and thread count.
+fn key(model: &ResolvedModel, opts: &RunOptions) -> Choice {
+    let weights = std::fs::metadata(model.dir.join("model.safetensors")).map_or(0, |m| m.len());
+    Choice {
+        cpu: cpu_model(),
+        binary: binary(),
+        model: format!("{} {} {weights}", model.name, model.dir.display()),
+        threads: opts.threads.unwrap_or_else(rayon::current_num_threads),
+        precision: String::new(),
+        measured: Vec::new(),
+    }
+}
+
+/// The default CPU precision for `model` with `opts`' threads: the kept
+/// trial's, else a trial now (a few seconds, once). `fresh` measures
+/// again whatever is kept (`doctor`).
+pub fn choose(model: &ResolvedModel, opts: &RunOptions, fresh: bool) -> Result<Choice> {
+    let key = key(model, opts);
+    if !bf16::native() {
+        // One path: nothing to measure.
+        let m = Measured { precision: "fp32".into(), texts_per_s: 0.0, parity: 1.0 };
+        return Ok(Choice { precision: "fp32".into(), measured: vec![m], ..key });
+    }
+    if !fresh {
+        if let Some(c) = cached().into_iter().find(|c| same(c, &key)) {
+            return Ok(c);
+        }
+    }
+    let choice = measure(model, opts)?;
+    keep(&choice);
+    Ok(choice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trial_texts_differ_and_are_abstract_length() {
+        let t = texts();
+        assert_eq!(t.len(), TEXTS);
+        assert!(t.iter().all(|x| (150..240).contains(&x.split(' ').count())));
+        let mut unique = t.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), t.len());
+    }
+
+    #[test]
+    fn the_cosine_of_a_vector_to_itself_is_one() {
+        let v = vec![vec![0.6f32, 0.8], vec![1.0, 0.0]];
+        assert!((lowest_cosine(&v, &v) - 1.0).abs() < 1e-6);
+        assert!(lowest_cosine(&v, &[vec![0.6, 0.8], vec![0.0, 1.0]]).abs() < 1e-6);
+    }
+}
