@@ -75,11 +75,8 @@ pub fn cpu_model() -> String {
 /// so that a rebuild measures again.
 fn binary() -> String {
     let meta = std::env::current_exe().and_then(std::fs::metadata).ok();
-    let stamp = meta
-        .as_ref()
-        .and_then(|m| m.modified().ok())
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_secs());
+    let stamp =
+        meta.as_ref().and_then(|m| m.modified().ok()).and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_secs());
     format!("{} {} {}", env!("CARGO_PKG_VERSION"), meta.map_or(0, |m| m.len()), stamp)
 }
 
@@ -122,10 +119,59 @@ fn same(a: &Choice, b: &Choice) -> bool {
 /// Texts of an abstract's length and vocabulary, different from each other.
 fn texts() -> Vec<String> {
     const WORDS: &[&str] = &[
-        "We", "propose", "a", "method", "for", "efficient", "inference", "of", "large", "language", "models", "that", "reduces",
-        "the", "memory", "traffic", "of", "attention", "by", "caching", "keys", "and", "values", "across", "requests;", "experiments",
-        "on", "three", "benchmarks", "show", "speedups", "of", "up", "to", "2.3x", "with", "no", "loss", "in", "accuracy,", "while",
-        "graph", "neural", "networks", "learn", "protein", "structure", "from", "sparse", "measurements", "in", "robotics", "and",
+        "We",
+        "propose",
+        "a",
+        "method",
+        "for",
+        "efficient",
+        "inference",
+        "of",
+        "large",
+        "language",
+        "models",
+        "that",
+        "reduces",
+        "the",
+        "memory",
+        "traffic",
+        "of",
+        "attention",
+        "by",
+        "caching",
+        "keys",
+        "and",
+        "values",
+        "across",
+        "requests;",
+        "experiments",
+        "on",
+        "three",
+        "benchmarks",
+        "show",
+        "speedups",
+        "of",
+        "up",
+        "to",
+        "2.3x",
+        "with",
+        "no",
+        "loss",
+        "in",
+        "accuracy,",
+        "while",
+        "graph",
+        "neural",
+        "networks",
+        "learn",
+        "protein",
+        "structure",
+        "from",
+        "sparse",
+        "measurements",
+        "in",
+        "robotics",
+        "and",
     ];
     (0..TEXTS)
         .map(|i| {
