@@ -249,8 +249,24 @@ pub fn choose(model: &ResolvedModel, opts: &RunOptions, fresh: bool) -> Result<C
         let m = Measured { precision: "fp32".into(), texts_per_s: 0.0, parity: 1.0 };
         return Ok(Choice { precision: "fp32".into(), measured: vec![m], ..key });
     }
+    let find = || cached().into_iter().find(|c| same(c, &key));
     if !fresh {
-        if let Some(c) = cached().into_iter().find(|c| same(c, &key)) {
+        if let Some(c) = find() {
+            return Ok(c);
+        }
+    }
+    // One trial at a time: processes started together (a test suite, a
+    // cron line beside a server) wait for the first one's answer rather
+    // than time each other.
+    let _lock = cache_file().and_then(|f| {
+        let dir = f.parent()?;
+        std::fs::create_dir_all(dir).ok()?;
+        let lock = std::fs::File::create(dir.join("precision.lock")).ok()?;
+        lock.lock().ok()?;
+        Some(lock)
+    });
+    if !fresh {
+        if let Some(c) = find() {
             return Ok(c);
         }
     }
