@@ -57,6 +57,9 @@ impl Choice {
 
     /// One line for `embed -v` and `doctor`: which, and why.
     pub fn why(&self) -> String {
+        if self.measured.len() < 2 {
+            return format!("precision {}: the only CPU path on {} (no AVX-512 BF16), nothing to time", self.precision, self.cpu);
+        }
         let runs: Vec<String> =
             self.measured.iter().map(|m| format!("{} {:.1} texts/s (parity {:.5})", m.precision, m.texts_per_s, m.parity)).collect();
         format!("precision {} chosen by a trial on {} with {} thread(s): {}", self.precision, self.cpu, self.threads, runs.join(", "))
@@ -246,8 +249,7 @@ pub fn choose(model: &ResolvedModel, opts: &RunOptions, fresh: bool) -> Result<C
     let key = key(model, opts);
     if !bf16::native() {
         // One path: nothing to measure.
-        let m = Measured { precision: "fp32".into(), texts_per_s: 0.0, parity: 1.0 };
-        return Ok(Choice { precision: "fp32".into(), measured: vec![m], ..key });
+        return Ok(Choice { precision: "fp32".into(), ..key });
     }
     let find = || cached().into_iter().find(|c| same(c, &key));
     if !fresh {

@@ -79,8 +79,8 @@ pub fn phrases<'a>(text: &'a str, stems: &'a [Stem]) -> impl Iterator<Item = Ste
 }
 
 /// The phrases of `text` as tokens the index takes as they are.
-fn phrase_tokens(text: &str) -> PreTokenizedString {
-    let stems = stems(&mut word_analyzer(), text);
+fn phrase_tokens(analyzer: &mut TextAnalyzer, text: &str) -> PreTokenizedString {
+    let stems = stems(analyzer, text);
     let tokens = phrases(text, &stems)
         .enumerate()
         .map(|(position, p)| Token { offset_from: p.at.start, offset_to: p.at.end, position, text: p.stem, position_length: 1 })
@@ -203,10 +203,11 @@ impl LexicalIndex {
         register(&index);
         let f = fields(&index.schema())?;
         let mut writer: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, 32 << 20)?;
+        let mut analyzer = word_analyzer();
         for (i, (title, abstract_text)) in papers.into_iter().enumerate() {
             let text = format!("{title}\n{abstract_text}");
             let mut d = doc!(f.rowid => i as u64 + 1, f.title => title);
-            d.add_pre_tokenized_text(f.phrases, phrase_tokens(&text));
+            d.add_pre_tokenized_text(f.phrases, phrase_tokens(&mut analyzer, &text));
             d.add_text(f.text, text);
             writer.add_document(d)?;
         }
@@ -309,14 +310,14 @@ impl LexicalIndex {
     }
 }
 
-fn document(f: &Fields, p: &StoredPaper) -> TantivyDocument {
+fn document(f: &Fields, analyzer: &mut TextAnalyzer, p: &StoredPaper) -> TantivyDocument {
     let text = format!("{}\n{}", p.paper.title, p.paper.abstract_text);
     let mut d = doc!(
         f.rowid => p.rowid as u64,
         f.id => p.paper.id.as_str(),
         f.title => p.paper.title.as_str(),
     );
-    d.add_pre_tokenized_text(f.phrases, phrase_tokens(&text));
+    d.add_pre_tokenized_text(f.phrases, phrase_tokens(analyzer, &text));
     d.add_text(f.text, text);
     for a in &p.paper.authors {
         d.add_text(f.authors, a);
@@ -385,8 +386,9 @@ pub fn update(dir: &Path, store: &Store, rebuild: bool) -> Result<Updated> {
         next.retired = seq;
     }
     let mut added = 0;
+    let mut analyzer = word_analyzer();
     store.papers_after(mark.through, |p| {
-        writer.add_document(document(&f, &p))?;
+        writer.add_document(document(&f, &mut analyzer, &p))?;
         next.through = p.rowid;
         added += 1;
         Ok(true)

@@ -17,7 +17,7 @@ pub use write::{bump_generation, insert_vector, papers_with_text, record_failure
 use anyhow::Result;
 use damage::{open_error, remember};
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction};
-use schema::{check_schema, SCHEMA, SCHEMA_VERSION};
+use schema::{check_schema, profile_triggers, SCHEMA, SCHEMA_VERSION};
 use std::path::Path;
 use std::time::Duration;
 
@@ -75,6 +75,7 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| open_error(path, e))?;
         conn.busy_timeout(Duration::from_secs(30))?;
         conn.execute_batch(SCHEMA).map_err(|e| open_error(path, e))?;
+        conn.execute_batch(&profile_triggers()).map_err(|e| open_error(path, e))?;
         let version: Option<String> =
             conn.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0)).optional().map_err(|e| open_error(path, e))?;
         match version {

@@ -132,19 +132,30 @@ CREATE TABLE IF NOT EXISTS embed_failures (
 -- then, whoever wrote (the page, the command line, an older paperscout).
 -- 'profiles' marks a library that has the triggers.
 INSERT OR IGNORE INTO meta (key, value) VALUES ('profiles', '1');
-CREATE TRIGGER IF NOT EXISTS seeds_insert_moves_profile AFTER INSERT ON seeds BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
-CREATE TRIGGER IF NOT EXISTS seeds_delete_moves_profile AFTER DELETE ON seeds BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
-CREATE TRIGGER IF NOT EXISTS seeds_update_moves_profile AFTER UPDATE ON seeds BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
-CREATE TRIGGER IF NOT EXISTS ratings_insert_moves_profile AFTER INSERT ON ratings BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
-CREATE TRIGGER IF NOT EXISTS ratings_delete_moves_profile AFTER DELETE ON ratings BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
-CREATE TRIGGER IF NOT EXISTS ratings_update_moves_profile AFTER UPDATE ON ratings BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
-CREATE TRIGGER IF NOT EXISTS seen_insert_moves_profile AFTER INSERT ON seen BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
-CREATE TRIGGER IF NOT EXISTS seen_delete_moves_profile AFTER DELETE ON seen BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
-CREATE TRIGGER IF NOT EXISTS seen_update_moves_profile AFTER UPDATE ON seen BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
-CREATE TRIGGER IF NOT EXISTS filters_insert_moves_profile AFTER INSERT ON filters BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
-CREATE TRIGGER IF NOT EXISTS filters_delete_moves_profile AFTER DELETE ON filters BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
-CREATE TRIGGER IF NOT EXISTS filters_update_moves_profile AFTER UPDATE ON filters BEGIN INSERT INTO meta (key, value) VALUES ('profile:' || OLD.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; INSERT INTO meta (key, value) VALUES ('profile:' || NEW.profile, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1; END;
 ";
+
+/// The tables a profile ranks by: a change to any moves its number.
+const PROFILE_TABLES: [&str; 4] = ["seeds", "ratings", "seen", "filters"];
+
+/// The triggers that move a profile's number in meta on every insert,
+/// delete and update of [`PROFILE_TABLES`] (an update moves both the old
+/// row's profile and the new one's).
+pub fn profile_triggers() -> String {
+    let bump = |row: &str| {
+        format!(
+            "INSERT INTO meta (key, value) VALUES ('profile:' || {row}.profile, '1') \
+             ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;"
+        )
+    };
+    let mut sql = String::new();
+    for table in PROFILE_TABLES {
+        for (event, body) in [("INSERT", bump("NEW")), ("DELETE", bump("OLD")), ("UPDATE", format!("{} {}", bump("OLD"), bump("NEW")))] {
+            let name = format!("{table}_{}_moves_profile", event.to_lowercase());
+            sql.push_str(&format!("CREATE TRIGGER IF NOT EXISTS {name} AFTER {event} ON {table} BEGIN {body} END;\n"));
+        }
+    }
+    sql
+}
 
 /// Columns added since a library's tables were made: added to an older
 /// library when it is first opened for writing. A reader of a library not
