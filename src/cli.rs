@@ -668,6 +668,10 @@ pub struct EvalCsfcubeArgs {
     /// Only the first N query-facet pairs (a quick check; not comparable with published figures).
     #[arg(long, value_name = "N")]
     pub queries: Option<usize>,
+    /// Only the queries of test fold 1 or 2 (each fold is the other's dev
+    /// fold): choose a change on one, confirm it on the other.
+    #[arg(long, value_name = "1|2", value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub fold: Option<u8>,
     /// Score another system's rankings instead of embedding: a path with `{facet}` in it, in
     /// CSFCube's run format (`{"qpid": [["pid", score], ...]}`, best first).
     #[arg(long, value_name = "PATTERN")]

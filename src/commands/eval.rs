@@ -88,6 +88,12 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
         }
         queries.truncate(n);
     }
+    if let Some(fold) = args.fold {
+        let Some(keys) = collection.folds.as_ref().and_then(|f| f.get("all")).and_then(|f| f.get(usize::from(fold) - 1)) else {
+            bail!("{}: --fold needs evaluation_splits.json (or orig_evaluation_splits.json) there", args.dir.display());
+        };
+        queries.retain(|q| keys.contains(&q.key()));
+    }
     let rankings = match &args.ranked {
         Some(pattern) => {
             if !args.feedback.is_empty() {

@@ -4,6 +4,8 @@
 //! category vector beside the embedding; on the history replay the overlap
 //! of categories lifts recall where meaning and words tie (docs/quality.md).
 
+use super::signal::{Evidence, Seeds, Signal};
+use super::Candidate;
 use std::collections::BTreeMap;
 
 /// A cross-list counts this much of a primary category.
@@ -50,18 +52,59 @@ impl FieldProfile {
     /// rated paper's own categories and weight: a rating moves the papers
     /// around it, not itself).
     pub fn cosine(&self, subjects: &[String], own: Option<(&[String], f32)>) -> f32 {
-        let own: Vec<(&str, f32)> = own.map(|(s, w)| categories(s).into_iter().map(|(c, x)| (c, w * x)).collect()).unwrap_or_default();
-        let at = |c: &str| {
-            let mine = own.iter().find(|(o, _)| *o == c).map_or(0.0, |(_, x)| *x);
-            self.sum.get(c).copied().unwrap_or(0.0) - mine
-        };
-        let num: f32 = categories(subjects).iter().map(|(c, w)| w * at(c)).sum();
-        let norm2: f32 = self.sum.keys().map(|c| at(c).powi(2)).sum();
+        let own = own_part(own);
+        let num: f32 = categories(subjects).iter().map(|(c, w)| w * self.without(c, &own)).sum();
+        let norm2: f32 = self.sum.keys().map(|c| self.without(c, &own).powi(2)).sum();
         if norm2 <= 1e-12 {
             0.0
         } else {
             num / norm2.sqrt()
         }
+    }
+
+    /// Category `c`'s weight in the profile less `own`'s part.
+    fn without(&self, c: &str, own: &[(&str, f32)]) -> f32 {
+        let mine = own.iter().find(|(o, _)| *o == c).map_or(0.0, |(_, x)| *x);
+        self.sum.get(c).copied().unwrap_or(0.0) - mine
+    }
+}
+
+/// A seed's categories, each times its weight.
+fn own_part(own: Option<(&[String], f32)>) -> Vec<(&str, f32)> {
+    own.map(|(s, w)| categories(s).into_iter().map(|(c, x)| (c, w * x)).collect()).unwrap_or_default()
+}
+
+/// The categories' cosine to the liked seeds' as a signal; its
+/// explanation names the paper's categories the seeds are in.
+pub struct Fields {
+    profile: FieldProfile,
+}
+
+impl Fields {
+    pub fn new(seeds: &Seeds) -> Fields {
+        Fields { profile: FieldProfile::new(seeds.liked.iter().map(|&i| (seeds.all[i].subjects.as_slice(), seeds.all[i].weight))) }
+    }
+
+    fn own<'a>(seeds: &'a Seeds, c: &Candidate<'_>) -> Option<(&'a [String], f32)> {
+        seeds.own_liked(c).map(|s| (seeds.all[s].subjects.as_slice(), seeds.all[s].weight))
+    }
+}
+
+impl Signal for Fields {
+    fn name(&self) -> &'static str {
+        "fields"
+    }
+
+    fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
+        day.iter().map(|c| self.profile.cosine(c.subjects, Self::own(seeds, c))).collect()
+    }
+
+    fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Evidence {
+        let own = own_part(Self::own(seeds, c));
+        let mut shared: Vec<(&str, f32)> =
+            categories(c.subjects).into_iter().map(|(s, _)| (s, self.profile.without(s, &own))).filter(|(_, w)| *w > 1e-6).collect();
+        shared.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Evidence::Fields(shared.into_iter().map(|(s, _)| s.to_string()).collect())
     }
 }
 
@@ -92,6 +135,32 @@ mod tests {
         let without = p.cosine(&seeds[1], Some((&seeds[1], 1.0)));
         assert!(with > 0.5);
         assert!(without.abs() < 1e-6, "{without}");
+    }
+
+    #[test]
+    fn a_paper_is_explained_by_the_categories_it_shares_most_first_never_by_its_own() {
+        use crate::rank::{Candidate, SeedVector, Terms};
+        let seed = |subjects: &[&str], rated: bool| SeedVector {
+            label: String::new(),
+            vector: vec![1.0],
+            terms: Terms::default(),
+            subjects: s(subjects),
+            weight: 1.0,
+            negative: false,
+            rated,
+            added: String::new(),
+        };
+        let seeds = Seeds::new(vec![seed(&["cs.LG"], false), seed(&["cs.CL", "cs.LG"], false), seed(&["q-bio.NC"], true)]);
+        let f = Fields::new(&seeds);
+        let none = Terms::default();
+        let subjects = s(&["cs.CL", "cs.LG", "math.OC"]);
+        let c = Candidate { vector: &[1.0], terms: &none, subjects: &subjects, own_seed: None };
+        assert_eq!(f.explain(&seeds, &c), Evidence::Fields(s(&["cs.LG", "cs.CL"])));
+        // The rated paper in q-bio.NC is the only one there: no reason for itself.
+        let own = s(&["q-bio.NC"]);
+        let rated = Candidate { vector: &[1.0], terms: &none, subjects: &own, own_seed: Some(2) };
+        assert_eq!(f.explain(&seeds, &rated), Evidence::Fields(Vec::new()));
+        assert!(f.score(&seeds, &[rated])[0].abs() < 1e-6);
     }
 
     #[test]

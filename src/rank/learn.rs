@@ -3,6 +3,7 @@
 //! few thousand examples in 384 dimensions need nothing cleverer than
 //! accelerated gradient descent).
 
+use super::signal::Seeds;
 use crate::vector::dot;
 
 /// One training example: a paper vector, its label and its weight.
@@ -77,6 +78,45 @@ pub fn train(examples: &[Example<'_>], dim: usize, l2: f32, prior: Option<&[f32]
         prev = LinearModel { w: next_w, b: next_b };
     }
     prev
+}
+
+/// The liked seeds against the disliked seeds and library background,
+/// each side weighing the same in all. `disliked_share` gives the
+/// disliked seeds that share of the negative side (the rest to the
+/// background); without it every negative example weighs the same. With
+/// nothing to learn from, the liked seeds' unweighted mean direction.
+pub fn liked_against(seeds: &Seeds, background: &[Vec<f32>], l2: f32, disliked_share: Option<f32>) -> LinearModel {
+    let dim = seeds.dim();
+    let bg: Vec<&Vec<f32>> = background.iter().filter(|v| v.len() == dim).collect();
+    let side = |set: &[usize]| set.iter().map(|&i| seeds.all[i].weight).sum::<f32>();
+    let (pos_w, neg_w) = (side(&seeds.liked), side(&seeds.disliked));
+    if pos_w <= 0.0 || (neg_w <= 0.0 && bg.is_empty()) {
+        let mut w = seeds.weighted_sum(seeds.liked.iter().map(|&i| (i, 1.0)));
+        let norm = dot(&w, &w).sqrt();
+        if norm > 0.0 {
+            w.iter_mut().for_each(|x| *x /= norm);
+        }
+        return LinearModel { w, b: 0.0 };
+    }
+    let (neg_scale, bg_scale) = match disliked_share {
+        Some(share) if neg_w > 0.0 && !bg.is_empty() => (share / neg_w, (1.0 - share) / bg.len() as f32),
+        Some(_) if neg_w > 0.0 => (1.0 / neg_w, 0.0),
+        _ => {
+            let total = neg_w + bg.len() as f32;
+            (1.0 / total, 1.0 / total)
+        }
+    };
+    let mut examples = Vec::with_capacity(seeds.all.len() + bg.len());
+    for &i in &seeds.liked {
+        examples.push(Example { x: &seeds.all[i].vector, liked: true, weight: seeds.all[i].weight / pos_w });
+    }
+    for &i in &seeds.disliked {
+        examples.push(Example { x: &seeds.all[i].vector, liked: false, weight: seeds.all[i].weight * neg_scale });
+    }
+    for v in bg {
+        examples.push(Example { x: v, liked: false, weight: bg_scale });
+    }
+    train(&examples, dim, l2, None)
 }
 
 #[cfg(test)]

@@ -2,25 +2,37 @@
 //! each score. Pure arithmetic on vectors and words: the profile stage
 //! supplies the seeds, the report stage prints the result.
 //!
-//! A day is scored as a whole ([`Ranker::score_all`]): the default method
-//! fuses a dense and a lexical score after putting each on the day's own
-//! scale (z-scores over the candidates), so neither kind of similarity
-//! drowns the other whatever its spread that day.
+//! Each signal is a part of its own ([`signal::Signal`]: one file, scoring
+//! a day and explaining one paper): closeness to the nearest seeds
+//! (`nearest`), to their centroid (`centroid`), in words (`words`), in
+//! categories (`fields`), and the reader's model (`learned`). A method is
+//! one of them or the hybrid's mix of several (`hybrid`), which puts each
+//! on the day's own scale (z-scores over the candidates) so that none
+//! drowns the others whatever its spread that day. A day is scored as a
+//! whole ([`Ranker::score_all`]); only the papers shown are explained
+//! ([`Ranker::explain`]).
 
+mod centroid;
 mod fields;
 mod hybrid;
 pub mod learn;
-pub mod words;
+mod learned;
+mod nearest;
+pub mod signal;
+mod vocabulary;
+mod words;
 
-use crate::vector::dot;
-use fields::FieldProfile;
-use hybrid::{Ratings, WordSum};
-pub use hybrid::{Signals, Weights, COLD};
-use learn::{sigmoid, Example, LinearModel};
+use centroid::{Centroid, Direction};
+use fields::Fields;
+pub use hybrid::COLD;
+use learned::Learned;
+use nearest::Nearest;
 use serde::Serialize;
+pub use signal::{Evidence, Seeds, Signal, Signals};
 use std::fmt;
 use std::str::FromStr;
-pub use words::{Terms, Vocabulary, WordCache};
+pub use vocabulary::{Terms, Vocabulary, WordCache};
+use words::Words;
 
 /// How a candidate is scored against the seeds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -106,35 +118,47 @@ pub struct Candidate<'a> {
     pub own_seed: Option<usize>,
 }
 
-/// A score and what explains it.
+/// A candidate's score and what it is made of.
 #[derive(Debug, Clone, Serialize)]
 pub struct Scored {
     pub score: f32,
+    /// Its plain cosine to the closest liked seed (none without one):
+    /// what says whether a pick is weak ([`weak_below`]).
+    pub closest: Option<f32>,
+    /// Hybrid: each signal's share of the score's lift over the day's
+    /// average (0 to 1 each; empty for a method of one signal).
+    pub shares: Vec<(&'static str, f32)>,
+}
+
+impl Scored {
+    /// The share of the lift signal `name` gave, if it was mixed in.
+    pub fn share(&self, name: &str) -> Option<f32> {
+        self.shares.iter().find(|s| s.0 == name).map(|s| s.1)
+    }
+}
+
+/// Why a candidate scored as it did, in the signals' own words.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Explanation {
     /// The closest liked seeds, best first: (seed index, cosine).
-    pub reasons: Vec<(usize, f32)>,
-    /// The words it shares with the liked seeds that weigh most in its
-    /// lexical score, heaviest first, as the candidate writes them.
+    pub seeds: Vec<(usize, f32)>,
+    /// The distinctive words and phrases it shares with them.
     pub words: Vec<String>,
-    /// Hybrid: the share of the score's lift that came from words rather
-    /// than meaning (0 to 1).
-    pub word_share: Option<f32>,
+    /// Its categories the liked seeds are in.
+    pub fields: Vec<String>,
 }
 
 /// Below this cosine to its closest liked seed a pick is a weak match, and
 /// says so (all-MiniLM-L6-v2 puts unrelated computer-science abstracts at
 /// 0.0–0.3 of each other; docs/quality.md).
 pub const WEAK_MATCH: f32 = 0.35;
-/// The weight of term `id` in `t`, 0 when absent.
-fn weight_of(t: &Terms, id: u32) -> f32 {
-    t.entries.binary_search_by_key(&id, |e| e.0).map_or(0.0, |i| t.entries[i].1)
-}
 
 /// The nearest-seed cosine under which a day's pick is weak: below the
 /// model's own floor ([`WEAK_MATCH`]), or below the day's median, so that
 /// a pick the words lifted high but whose meaning is far looks weak
 /// wherever it ranks, and a day of little for the reader says so.
 pub fn weak_below(day: &[Scored]) -> f32 {
-    let mut nearest: Vec<f32> = day.iter().filter_map(|s| s.reasons.first().map(|r| r.1)).collect();
+    let mut nearest: Vec<f32> = day.iter().filter_map(|s| s.closest).collect();
     if nearest.is_empty() {
         return WEAK_MATCH;
     }
@@ -143,322 +167,133 @@ pub fn weak_below(day: &[Scored]) -> f32 {
     WEAK_MATCH.max(*median)
 }
 
-/// Neighbours used by `knn`.
-const KNN_K: usize = 3;
-/// How strongly closeness to a disliked seed lowers a `knn` score.
-const NEGATIVE_PULL: f32 = 0.5;
-/// Seeds shown as the reason for a pick.
-const REASONS: usize = 2;
-/// Words shown as the reason for a pick.
-const WORDS: usize = 3;
 /// Share of the negative weight the disliked seeds carry in the logistic
 /// model of the unsure rule when there are any; random library papers carry
 /// the rest (Scholar Inbox leans on 👎 likewise).
 const DISLIKED_SHARE: f32 = 0.9;
 
+/// How a method turns the signals into one score.
+enum Scoring {
+    /// The nearest-seeds signal alone (`knn`).
+    Nearest,
+    /// One of the other signals alone.
+    One(usize),
+    /// The hybrid's mix, and the reader's model once there are ratings.
+    Hybrid(Option<Learned>),
+}
+
 /// A profile ready to score candidates with one method.
 pub struct Ranker {
     method: Method,
-    positives: Vec<usize>,
-    negatives: Vec<usize>,
-    seeds: Vec<SeedVector>,
-    /// Centroid or decayed mean direction, or the logistic weights.
-    direction: Vec<f32>,
-    bias: f32,
-    /// The seeds' word vectors, weighted and summed.
-    words: WordSum,
-    /// Each seed's weight in that sum.
-    word_weights: Vec<f32>,
-    /// The liked seeds' categories.
-    fields: FieldProfile,
-    /// The liked seeds' weighted sum and its squared length: the centroid's
-    /// cosine without one seed is then a dot product, not a new mean.
-    liked_sum: Vec<f32>,
-    liked_norm2: f32,
-    /// Hybrid: the rated papers, what the reader's weights are learned from.
-    ratings: Option<Ratings>,
+    seeds: Seeds,
+    /// Closeness to the nearest seeds: scored for every method, since it
+    /// also says which picks are weak.
+    nearest: Nearest,
+    /// The other signals: centroid, words and fields (the hybrid's, in
+    /// [`COLD`]'s order after `nearest`), then a method's own if it has one.
+    others: Vec<Box<dyn Signal>>,
+    scoring: Scoring,
 }
 
 impl Ranker {
     /// `background` holds random library vectors: the logistic models use
     /// them as implicit negatives (as Scholar Inbox does).
     pub fn new(method: Method, seeds: Vec<SeedVector>, background: &[Vec<f32>]) -> Ranker {
-        let positives: Vec<usize> = (0..seeds.len()).filter(|&i| !seeds[i].negative).collect();
-        let negatives: Vec<usize> = (0..seeds.len()).filter(|&i| seeds[i].negative).collect();
-        let dim = seeds.first().map_or(0, |s| s.vector.len());
-        let mut r = Ranker {
-            method,
-            positives,
-            negatives,
-            seeds,
-            direction: vec![0.0; dim],
-            bias: 0.0,
-            words: WordSum::new(std::iter::empty()),
-            word_weights: Vec::new(),
-            fields: FieldProfile::default(),
-            liked_sum: Vec::new(),
-            liked_norm2: 0.0,
-            ratings: None,
+        let seeds = Seeds::new(seeds);
+        let nearest = if method == Method::Knn { Nearest::knn() } else { Nearest::one() };
+        let mut others: Vec<Box<dyn Signal>> =
+            vec![Box::new(Centroid::new(&seeds)), Box::new(Words::new(&seeds)), Box::new(Fields::new(&seeds))];
+        debug_assert!(others.iter().zip(&COLD[1..]).all(|(s, c)| s.name() == c.0));
+        let mut own = |s: Box<dyn Signal>| {
+            others.push(s);
+            Scoring::One(others.len() - 1)
         };
-        let liked: Vec<(usize, f32)> = r.positives.iter().map(|&i| (i, r.seeds[i].weight)).collect();
-        r.liked_sum = r.weighted_sum(&liked, 1.0);
-        r.liked_norm2 = dot(&r.liked_sum, &r.liked_sum);
-        // Liked seeds only: a 👎's words subtracted (Rocchio) lowered
-        // CSFCube's rated rows by 5 MAP (docs/quality.md).
-        r.word_weights = r.seeds.iter().map(|s| if s.negative { 0.0 } else { s.weight }).collect();
-        r.words = WordSum::new(r.seeds.iter().zip(&r.word_weights).filter(|(_, &w)| w != 0.0).map(|(s, &w)| (&s.terms, w)));
-        r.fields = FieldProfile::new(r.positives.iter().map(|&i| (r.seeds[i].subjects.as_slice(), r.seeds[i].weight)));
-        match method {
-            Method::Centroid => r.direction = r.centroid(),
-            Method::DecayedMean => {
-                // Newest first; weight 1/(1+log10(rank+1)), normalised.
-                let mut order = r.positives.clone();
-                order.sort_by(|&a, &b| r.seeds[b].added.cmp(&r.seeds[a].added));
-                let w: Vec<(usize, f32)> =
-                    order.iter().enumerate().map(|(rank, &i)| (i, r.seeds[i].weight / (1.0 + ((rank + 1) as f32).log10()))).collect();
-                let total: f32 = w.iter().map(|x| x.1).sum();
-                r.direction = r.weighted_sum(&w, if total > 0.0 { 1.0 / total } else { 0.0 });
-            }
-            Method::Knn | Method::Lexical => {}
-            Method::Logistic => {
-                let m = r.train(background, 1e-3, None);
-                r.direction = m.w;
-                r.bias = m.b;
-            }
-            Method::Hybrid => {
-                r.direction = r.centroid();
-                r.ratings = Ratings::learn(&r.seeds, background);
-            }
-        }
-        r
+        let scoring = match method {
+            Method::Hybrid => Scoring::Hybrid(Learned::new(&seeds, background)),
+            Method::Knn => Scoring::Nearest,
+            Method::Centroid => Scoring::One(0),
+            Method::Lexical => Scoring::One(1),
+            Method::DecayedMean => own(Box::new(Direction::decayed_mean(&seeds))),
+            Method::Logistic => own(Box::new(Direction::logistic(learn::liked_against(&seeds, background, 1e-3, None)))),
+        };
+        Ranker { method, seeds, nearest, others, scoring }
     }
 
     pub fn method(&self) -> Method {
         self.method
     }
 
-    pub fn seeds(&self) -> &[SeedVector] {
+    pub fn seeds(&self) -> &Seeds {
         &self.seeds
     }
 
-    fn weighted_sum(&self, w: &[(usize, f32)], scale: f32) -> Vec<f32> {
-        let mut out = vec![0.0; self.direction.len()];
-        for &(i, wi) in w {
-            for (o, x) in out.iter_mut().zip(&self.seeds[i].vector) {
-                *o += wi * scale * x;
-            }
-        }
-        out
-    }
-
-    /// The liked seeds' weighted mean direction.
-    fn centroid(&self) -> Vec<f32> {
-        let w: Vec<(usize, f32)> = self.positives.iter().map(|&i| (i, self.seeds[i].weight)).collect();
-        self.mean(&w)
-    }
-
-    /// The categories' cosine to the liked seeds' (without seed `skip`'s part).
-    fn field_similarity(&self, subjects: &[String], skip: Option<usize>) -> f32 {
-        let own = skip.filter(|&s| !self.seeds[s].negative).map(|s| (self.seeds[s].subjects.as_slice(), self.seeds[s].weight));
-        self.fields.cosine(subjects, own)
-    }
-
-    /// The cosine to the liked seeds' mean direction, without seed
-    /// `skip`'s part.
-    fn centroid_similarity(&self, v: &[f32], skip: Option<usize>) -> f32 {
-        let (mut num, mut norm2) = (dot(v, &self.liked_sum), self.liked_norm2);
-        if let Some(s) = skip.filter(|&s| !self.seeds[s].negative) {
-            let (own, w) = (&self.seeds[s].vector, self.seeds[s].weight);
-            num -= w * dot(v, own);
-            norm2 += -2.0 * w * dot(&self.liked_sum, own) + w * w * dot(own, own);
-        }
-        if norm2 <= 1e-12 {
-            0.0
-        } else {
-            num / norm2.sqrt()
-        }
-    }
-
-    /// Weighted mean scaled to unit length, so its dot product is a cosine.
-    fn mean(&self, w: &[(usize, f32)]) -> Vec<f32> {
-        let mut m = self.weighted_sum(w, 1.0);
-        let norm = dot(&m, &m).sqrt();
-        if norm > 0.0 {
-            m.iter_mut().for_each(|x| *x /= norm);
-        }
-        m
-    }
-
-    /// Liked seeds against disliked seeds and library background, each side
-    /// weighing the same in all. `disliked_share` gives the disliked seeds
-    /// that share of the negative side (the rest to background); without it
-    /// every negative example weighs the same.
-    fn train(&self, background: &[Vec<f32>], l2: f32, disliked_share: Option<f32>) -> LinearModel {
-        let dim = self.direction.len();
-        let bg: Vec<&Vec<f32>> = background.iter().filter(|v| v.len() == dim).collect();
-        let pos_w: f32 = self.positives.iter().map(|&i| self.seeds[i].weight).sum();
-        let neg_w: f32 = self.negatives.iter().map(|&i| self.seeds[i].weight).sum();
-        if pos_w <= 0.0 || (neg_w <= 0.0 && bg.is_empty()) {
-            let w: Vec<(usize, f32)> = self.positives.iter().map(|&i| (i, 1.0)).collect();
-            return LinearModel { w: self.mean(&w), b: 0.0 };
-        }
-        let (neg_scale, bg_scale) = match disliked_share {
-            Some(share) if neg_w > 0.0 && !bg.is_empty() => (share / neg_w, (1.0 - share) / bg.len() as f32),
-            Some(_) if neg_w > 0.0 => (1.0 / neg_w, 0.0),
-            _ => {
-                let total = neg_w + bg.len() as f32;
-                (1.0 / total, 1.0 / total)
-            }
-        };
-        let mut examples = Vec::with_capacity(self.seeds.len() + bg.len());
-        for &i in &self.positives {
-            examples.push(Example { x: &self.seeds[i].vector, liked: true, weight: self.seeds[i].weight / pos_w });
-        }
-        for &i in &self.negatives {
-            examples.push(Example { x: &self.seeds[i].vector, liked: false, weight: self.seeds[i].weight * neg_scale });
-        }
-        for v in bg {
-            examples.push(Example { x: v, liked: false, weight: bg_scale });
-        }
-        learn::train(&examples, dim, l2, None)
-    }
-
-    /// Mean of the `k` largest cosines between `v` and the seeds in `set`.
-    fn top_mean(&self, v: &[f32], set: &[usize], k: usize, skip: Option<usize>) -> f32 {
-        let mut sims: Vec<f32> =
-            set.iter().filter(|&&i| Some(i) != skip).map(|&i| dot(v, &self.seeds[i].vector) * self.seeds[i].weight).collect();
-        mean_of_largest(&mut sims, k)
-    }
-
-    /// TF-IDF cosine between a candidate and the liked seeds' summed word
-    /// vector (without seed `skip`'s part).
-    fn word_similarity(&self, terms: &Terms, skip: Option<usize>) -> f32 {
-        self.words.cosine(terms, self.own_words(skip))
-    }
-
-    /// Seed `skip`'s part of the word sum: its words and weight.
-    fn own_words(&self, skip: Option<usize>) -> Option<(&Terms, f32)> {
-        skip.map(|s| (&self.seeds[s].terms, self.word_weights[s])).filter(|(_, w)| *w != 0.0)
-    }
-
-    /// The candidate's words that weigh most in [`Self::word_similarity`],
-    /// without seed `skip`'s part (a rated paper shares every word with
-    /// itself, which is no reason): phrases first, and no word a phrase
-    /// shown already says ("speculative decoding", not also "decoding").
-    fn shared_words(&self, terms: &Terms, skip: Option<usize>) -> Vec<String> {
-        let own = self.own_words(skip);
-        let mut parts: Vec<(f32, usize)> = terms
-            .entries
-            .iter()
-            .enumerate()
-            .filter_map(|(i, (t, w))| {
-                let p = self.words.weight(*t)? - own.map_or(0.0, |(o, ow)| ow * weight_of(o, *t));
-                Some((w * p, i))
-            })
-            .filter(|(c, _)| *c > 1e-6)
-            .filter(|&(_, i)| terms.surface[i].chars().count() > 1 && terms.surface[i].chars().any(char::is_alphabetic))
-            .collect();
-        parts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        // Of the heaviest few, the phrases lead.
-        parts.truncate(2 * WORDS);
-        parts.sort_by_key(|&(_, i)| !terms.phrase[i]);
-        let mut out: Vec<String> = Vec::with_capacity(WORDS);
-        for (_, i) in parts {
-            let w = shown(&terms.surface[i]);
-            let said = |o: &String| o.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|x| x == w.to_lowercase());
-            if terms.phrase[i] || !out.iter().any(said) {
-                out.push(w);
-            }
-            if out.len() == WORDS {
-                break;
-            }
-        }
-        out
-    }
-
-    /// The cosines of `v` to every liked seed but `skip`: (seed, cosine).
-    fn liked_cosines(&self, v: &[f32], skip: Option<usize>) -> Vec<(usize, f32)> {
-        self.positives.iter().filter(|&&i| Some(i) != skip).map(|&i| (i, dot(v, &self.seeds[i].vector))).collect()
-    }
-
-    /// The closest of the liked seeds, best first.
-    fn reasons(&self, cosines: &[(usize, f32)]) -> Vec<(usize, f32)> {
-        let mut best: Vec<(usize, f32)> = Vec::with_capacity(REASONS + 1);
-        for &(i, c) in cosines {
-            if best.len() < REASONS || c > best[best.len() - 1].1 {
-                let at = best.iter().position(|b| c > b.1).unwrap_or(best.len());
-                best.insert(at, (i, c));
-                best.truncate(REASONS);
-            }
-        }
-        best
-    }
-
-    /// One method's score of one candidate, before any per-day scaling.
-    fn dense_score(&self, c: &Candidate<'_>) -> f32 {
-        let v = c.vector;
-        match self.method {
-            Method::Centroid | Method::DecayedMean => dot(v, &self.direction),
-            Method::Knn => self.top_mean(v, &self.positives, KNN_K, c.own_seed) - self.negative_pull(c),
-            Method::Logistic => sigmoid(dot(v, &self.direction) + self.bias),
-            Method::Lexical => self.word_similarity(c.terms, c.own_seed),
-            Method::Hybrid => self.top_mean(v, &self.positives, hybrid::NEAREST, c.own_seed),
-        }
-    }
-
-    /// `knn`'s penalty: half the cosine to the nearest disliked seed.
-    fn negative_pull(&self, c: &Candidate<'_>) -> f32 {
-        if self.negatives.iter().all(|&i| Some(i) == c.own_seed) {
-            return 0.0;
-        }
-        NEGATIVE_PULL * self.top_mean(c.vector, &self.negatives, 1, c.own_seed).max(0.0)
-    }
-
     /// The hybrid's signals for a day, raw (`eval history --signals`).
-    pub fn signals(&self, candidates: &[Candidate<'_>]) -> Signals {
-        let nearest = candidates.iter().map(|c| self.top_mean(c.vector, &self.positives, hybrid::NEAREST, c.own_seed)).collect();
-        Signals::of(self, candidates, nearest)
+    pub fn signals(&self, day: &[Candidate<'_>]) -> Signals {
+        self.signals_and_closest(day).0
+    }
+
+    fn signals_and_closest(&self, day: &[Candidate<'_>]) -> (Signals, Vec<Option<f32>>) {
+        let (nearest, closest) = self.nearest.score_with_closest(&self.seeds, day);
+        let mut signals = Signals { names: vec![self.nearest.name()], values: vec![nearest] };
+        for s in &self.others[..COLD.len() - 1] {
+            signals.names.push(s.name());
+            signals.values.push(s.score(&self.seeds, day));
+        }
+        (signals, closest)
     }
 
     /// Scores every candidate of a day (or any set ranked together).
-    pub fn score_all(&self, candidates: &[Candidate<'_>]) -> Vec<Scored> {
-        // One pass over the liked seeds per candidate gives both the reasons
-        // and (for the hybrid and knn) the dense similarity.
-        let mut dense = Vec::with_capacity(candidates.len());
-        let mut scored: Vec<Scored> = candidates
-            .iter()
-            .map(|c| {
-                let cosines = self.liked_cosines(c.vector, c.own_seed);
-                let weighted = || cosines.iter().map(|&(i, x)| x * self.seeds[i].weight).collect::<Vec<f32>>();
-                let score = match self.method {
-                    Method::Hybrid => mean_of_largest(&mut weighted(), hybrid::NEAREST),
-                    Method::Knn => mean_of_largest(&mut weighted(), KNN_K) - self.negative_pull(c),
-                    _ => self.dense_score(c),
-                };
-                dense.push(score);
-                Scored { score, reasons: self.reasons(&cosines), words: self.shared_words(c.terms, c.own_seed), word_share: None }
-            })
-            .collect();
-        if self.method != Method::Hybrid {
-            return scored;
+    pub fn score_all(&self, day: &[Candidate<'_>]) -> Vec<Scored> {
+        let scored = |score: Vec<f32>, closest: Vec<Option<f32>>| -> Vec<Scored> {
+            score.into_iter().zip(closest).map(|(score, closest)| Scored { score, closest, shares: Vec::new() }).collect()
+        };
+        match &self.scoring {
+            Scoring::Nearest => {
+                let (score, closest) = self.nearest.score_with_closest(&self.seeds, day);
+                scored(score, closest)
+            }
+            Scoring::One(i) => {
+                let closest = self.nearest.score_with_closest(&self.seeds, day).1;
+                scored(self.others[*i].score(&self.seeds, day), closest)
+            }
+            Scoring::Hybrid(learned) => {
+                let (signals, closest) = self.signals_and_closest(day);
+                let w = if learned.is_some() { hybrid::mix(self, &signals) } else { hybrid::cold() };
+                let fused = hybrid::fuse(&signals, &w, learned.as_ref().map(|l| (l.score(&self.seeds, day), l.count)));
+                let mut out = scored(fused.score, closest);
+                for (s, shares) in out.iter_mut().zip(fused.shares) {
+                    s.score = learn::sigmoid(s.score);
+                    s.shares = signals.names.iter().copied().zip(shares).collect();
+                }
+                out
+            }
         }
-        let signals = Signals::of(self, candidates, dense);
-        let day = hybrid::score(self, candidates, &signals);
-        for (i, s) in scored.iter_mut().enumerate() {
-            s.score = sigmoid(day.fused[i]);
-            s.word_share = Some(day.word_share[i]);
-        }
-        scored
     }
 
     /// [`Self::score_all`] for one candidate alone (no day to scale by: a
-    /// hybrid score is then the mean of its raw dense and word similarities).
+    /// hybrid score is then its raw signals under the cold weights).
     pub fn score_one(&self, c: &Candidate<'_>) -> Scored {
-        let mut s = self.score_all(std::slice::from_ref(c)).remove(0);
-        if self.method == Method::Hybrid {
-            s.score = Signals::of(self, std::slice::from_ref(c), vec![self.dense_score(c)]).raw(0);
+        let day = std::slice::from_ref(c);
+        let mut s = self.score_all(day).remove(0);
+        if let Scoring::Hybrid(_) = self.scoring {
+            s.score = hybrid::raw(&self.signals(day), 0);
         }
         s
+    }
+
+    /// Why `c` scored as it did: each signal's own explanation.
+    pub fn explain(&self, c: &Candidate<'_>) -> Explanation {
+        let mut e = Explanation::default();
+        let signals = std::iter::once(&self.nearest as &dyn Signal).chain(self.others.iter().map(|s| s.as_ref()));
+        for evidence in signals.map(|s| s.explain(&self.seeds, c)) {
+            match evidence {
+                Evidence::Seeds(s) if e.seeds.is_empty() => e.seeds = s,
+                Evidence::Words(w) => e.words = w,
+                Evidence::Fields(f) => e.fields = f,
+                Evidence::Seeds(_) | Evidence::Opaque => {}
+            }
+        }
+        e
     }
 
     /// How sure the profile is about each candidate: the distance of a
@@ -467,35 +302,11 @@ impl Ranker {
     /// logistic regression of the liked seeds against disliked seeds and
     /// library background.
     pub fn uncertainty(&self, background: &[Vec<f32>], candidates: &[Candidate<'_>]) -> Vec<f32> {
-        if self.method == Method::Hybrid {
-            if let Some(p) = hybrid::probabilities(self, candidates) {
-                return p.into_iter().map(|p| (p - 0.5).abs()).collect();
-            }
+        if let Scoring::Hybrid(Some(l)) = &self.scoring {
+            return candidates.iter().map(|c| (l.probability(c.vector) - 0.5).abs()).collect();
         }
-        let model = self.train(background, 1e-3, Some(DISLIKED_SHARE));
+        let model = learn::liked_against(&self.seeds, background, 1e-3, Some(DISLIKED_SHARE));
         candidates.iter().map(|c| (model.probability(c.vector) - 0.5).abs()).collect()
-    }
-}
-
-/// The mean of the `k` largest values (0 when there are none), in linear time.
-fn mean_of_largest(xs: &mut [f32], k: usize) -> f32 {
-    let k = k.min(xs.len());
-    if k == 0 {
-        return 0.0;
-    }
-    if k < xs.len() {
-        xs.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
-    }
-    xs[..k].iter().sum::<f32>() / k as f32
-}
-
-/// A word as a reason shows it: lower case, unless it is an acronym or a
-/// name written with capitals inside (GPU, LoRA, PyTorch).
-fn shown(w: &str) -> String {
-    if w.chars().skip(1).any(char::is_uppercase) {
-        w.to_string()
-    } else {
-        w.to_lowercase()
     }
 }
 
@@ -505,7 +316,7 @@ fn shown(w: &str) -> String {
 /// and library background) at probability ½. Returns indices into
 /// `candidates`, most uncertain first.
 pub fn most_uncertain(ranker: &Ranker, background: &[Vec<f32>], candidates: &[Candidate<'_>], n: usize) -> Vec<usize> {
-    if n == 0 || candidates.is_empty() || ranker.positives.is_empty() {
+    if n == 0 || candidates.is_empty() || ranker.seeds.liked.is_empty() {
         return Vec::new();
     }
     let margins = ranker.uncertainty(background, candidates);
@@ -517,6 +328,7 @@ pub fn most_uncertain(ranker: &Ranker, background: &[Vec<f32>], candidates: &[Ca
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vector::dot;
 
     fn unit(v: &[f32]) -> Vec<f32> {
         let n = dot(v, v).sqrt();
@@ -560,18 +372,21 @@ mod tests {
         let far_words = vocab.terms("folding proteins", "");
         for m in Method::ALL {
             let r = Ranker::new(m, seeds.clone(), &background);
-            let s = r.score_all(&[
+            let c = [
                 Candidate { vector: &near, terms: &near_words, subjects: &[], own_seed: None },
                 Candidate { vector: &far, terms: &far_words, subjects: &[], own_seed: None },
-            ]);
+            ];
+            let s = r.score_all(&c);
             assert!(s[0].score > s[1].score, "{m}: {} <= {}", s[0].score, s[1].score);
-            assert_eq!(s[0].reasons.len(), 2);
-            assert!(s[0].reasons[0].1 >= s[0].reasons[1].1);
-            let mut words = s[0].words.clone();
+            let (e0, e1) = (r.explain(&c[0]), r.explain(&c[1]));
+            assert_eq!(e0.seeds.len(), 2);
+            assert!(e0.seeds[0].1 >= e0.seeds[1].1);
+            assert_eq!(s[0].closest, Some(e0.seeds[0].1), "{m}: the weak rule reads the closest seed's cosine");
+            let mut words = e0.words.clone();
             words.sort();
             // Phrases first, and no word a phrase shown already says.
             assert_eq!(words, ["KV caches", "caches prefetched"], "{m}");
-            assert!(s[1].words.is_empty(), "a disliked seed's words are no reason");
+            assert!(e1.words.is_empty(), "a disliked seed's words are no reason");
         }
     }
 
@@ -582,8 +397,8 @@ mod tests {
         s.terms = vocab.terms("Caching for serverless functions", "");
         let r = Ranker::new(Method::Hybrid, vec![s], &[]);
         let t = vocab.terms("Serverless caches", "");
-        let out = r.score_all(&[Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: None }]);
-        let mut words = out[0].words.clone();
+        let out = r.explain(&Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: None });
+        let mut words = out.words.clone();
         words.sort();
         assert_eq!(words, vec!["caches", "serverless"]);
     }
@@ -597,9 +412,9 @@ mod tests {
         other.terms = vocab.terms("Speculative sampling", "");
         let r = Ranker::new(Method::Hybrid, vec![own.clone(), other], &[]);
         let t = own.terms.clone();
-        let out = r.score_all(&[Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: Some(0) }]);
-        assert_eq!(out[0].words, vec!["speculative"], "only what it shares with the other seed");
-        assert_eq!(out[0].reasons[0].0, 1, "its nearest seed is another one");
+        let out = r.explain(&Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: Some(0) });
+        assert_eq!(out.words, vec!["speculative"], "only what it shares with the other seed");
+        assert_eq!(out.seeds[0].0, 1, "its nearest seed is another one");
     }
 
     #[test]
@@ -638,12 +453,14 @@ mod tests {
     fn a_rated_paper_is_scored_on_the_other_seeds() {
         let a = seed("a", &[1.0, 0.0], false, "");
         let b = seed("b", &[0.0, 1.0], false, "");
-        let r = Ranker::new(Method::Knn, vec![a.clone(), b], &[]);
         let none = Terms::default();
-        let own = r.score_one(&Candidate { vector: &a.vector, terms: &none, subjects: &[], own_seed: None });
-        let without = r.score_one(&Candidate { vector: &a.vector, terms: &none, subjects: &[], own_seed: Some(0) });
-        assert!(without.score < own.score);
-        assert!(without.reasons.iter().all(|&(i, _)| i != 0), "a paper is not its own reason");
+        for m in [Method::Knn, Method::Centroid, Method::Hybrid] {
+            let r = Ranker::new(m, vec![a.clone(), b.clone()], &[]);
+            let own = Candidate { vector: &a.vector, terms: &none, subjects: &[], own_seed: None };
+            let rated = Candidate { own_seed: Some(0), ..own };
+            assert!(r.score_one(&rated).score < r.score_one(&own).score, "{m}");
+            assert!(r.explain(&rated).seeds.iter().all(|&(i, _)| i != 0), "{m}: a paper is not its own reason");
+        }
     }
 
     #[test]

@@ -1,208 +1,142 @@
-//! Words as the ranker sees them: a paper's title and abstract as a sparse
-//! TF-IDF vector over single words and phrases (two words in a row), cut
-//! by the lexical index's analyzer and weighted by its document
-//! frequencies over the library: sublinear term frequency, smoothed idf,
-//! unit length. No document-frequency cap either way (docs/quality.md,
-//! "Phrases and fields"): dropping what a tenth of the library says
-//! (max_df 0.1) added nothing on the history replay once idf weighs common
-//! words down, and in a narrow library would drop the reader's own topic;
-//! dropping what one paper alone says (min_df 2) gained 0.006 MRR there
-//! but lost 0.9 MAP on CSFCube, and would silence the one paper of the day
-//! that shares a rare word with a free-text seed.
+//! Closeness in words: the TF-IDF cosine of a paper's words and phrases to
+//! the liked seeds' (the `lexical` method, and a hybrid signal). Its
+//! explanation is the distinctive words and phrases the paper shares with
+//! them, which every pick's reason quotes.
 
-use crate::library::lexical::{phrases, stems, word_analyzer, LexicalIndex};
-use std::collections::HashMap;
-use tantivy::schema::Field;
-use tantivy::tokenizer::TextAnalyzer;
-use tantivy::{Searcher, Term};
+use super::signal::{Evidence, Seeds, Signal};
+use super::{Candidate, Terms};
 
-/// A sparse unit vector over term ids, sorted by id, with the first form
-/// each term had in the text (what a reason shows: "prefetching", not
-/// the stem "prefetch"; "KV caches", not "kv cach") and whether it is a
-/// phrase.
-#[derive(Debug, Clone, Default)]
-pub struct Terms {
-    pub entries: Vec<(u32, f32)>,
-    pub surface: Vec<String>,
-    pub phrase: Vec<bool>,
+/// Words a reason quotes.
+const WORDS: usize = 3;
+
+/// A sum of TF-IDF vectors: the cosine to it is the cosine to their
+/// centroid. Dense over term ids (a day's vocabulary is some ten thousand
+/// terms), so every sum runs in the same order and a ranking is the same
+/// to the last bit on every run.
+struct WordSum {
+    sum: Vec<f32>,
+    norm2: f32,
 }
 
-impl Terms {
-    pub fn dot(&self, other: &Terms) -> f32 {
-        let (a, b) = (&self.entries, &other.entries);
-        let (mut i, mut j, mut sum) = (0, 0, 0.0);
-        while i < a.len() && j < b.len() {
-            match a[i].0.cmp(&b[j].0) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    sum += a[i].1 * b[j].1;
-                    i += 1;
-                    j += 1;
+impl WordSum {
+    fn new<'a>(terms: impl Iterator<Item = (&'a Terms, f32)>) -> WordSum {
+        let mut sum: Vec<f32> = Vec::new();
+        for (t, w) in terms {
+            for &(id, x) in &t.entries {
+                let id = id as usize;
+                if id >= sum.len() {
+                    sum.resize(id + 1, 0.0);
                 }
+                sum[id] += w * x;
             }
         }
-        sum
+        let norm2 = sum.iter().map(|x| x * x).sum();
+        WordSum { sum, norm2 }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+    fn overlap(&self, t: &Terms) -> f32 {
+        t.entries.iter().map(|&(id, w)| w * self.weight(id).unwrap_or(0.0)).sum()
+    }
+
+    /// Cosine of `t` to the sum, without `own` (a summed vector and its weight).
+    fn cosine(&self, t: &Terms, own: Option<(&Terms, f32)>) -> f32 {
+        let mut num = self.overlap(t);
+        let mut norm2 = self.norm2;
+        if let Some((o, w)) = own {
+            num -= w * t.dot(o);
+            norm2 += -2.0 * w * self.overlap(o) + w * w * o.dot(o);
+        }
+        if norm2 <= 1e-12 {
+            0.0
+        } else {
+            num / norm2.sqrt()
+        }
+    }
+
+    /// A term's weight in the sum, if any seed has it.
+    fn weight(&self, id: u32) -> Option<f32> {
+        self.sum.get(id as usize).copied().filter(|&x| x != 0.0)
     }
 }
 
-/// Term ids and their idf, handed out as texts are read: one vocabulary
-/// serves one ranking (a day, a query), so ids only need to agree there.
-pub struct Vocabulary {
-    analyzer: TextAnalyzer,
-    searcher: Option<Searcher>,
-    fields: Option<(Field, Field)>,
-    docs: f32,
-    ids: HashMap<String, u32>,
-    /// Each term's idf.
-    idf: Vec<f32>,
+/// The liked seeds' words. Liked seeds only: a 👎's words subtracted
+/// (Rocchio) lowered CSFCube's rated rows by 5 MAP (docs/quality.md).
+pub struct Words {
+    sum: WordSum,
 }
 
-impl Vocabulary {
-    /// Document frequencies from the library's lexical index.
-    pub fn new(index: Option<&LexicalIndex>) -> Vocabulary {
-        let searcher = index.map(LexicalIndex::searcher);
-        let docs = searcher.as_ref().map_or(0, |s| s.num_docs()) as f32;
-        Vocabulary {
-            analyzer: word_analyzer(),
-            searcher,
-            fields: index.map(|ix| (ix.fields.text, ix.fields.phrases)),
-            docs,
-            ids: HashMap::new(),
-            idf: Vec::new(),
-        }
+impl Words {
+    pub fn new(seeds: &Seeds) -> Words {
+        Words { sum: WordSum::new(seeds.liked.iter().map(|&i| (&seeds.all[i].terms, seeds.all[i].weight)).filter(|(_, w)| *w != 0.0)) }
     }
 
-    /// A term's id; phrases are keyed "first second", words by their stem.
-    fn id(&mut self, key: &str, phrase: bool) -> u32 {
-        if let Some(&id) = self.ids.get(key) {
-            return id;
-        }
-        let df = match (&self.searcher, self.fields) {
-            (Some(s), Some((words, phrases))) => {
-                let field = if phrase { phrases } else { words };
-                s.doc_freq(&Term::from_field_text(field, key)).unwrap_or(0) as f32
-            }
-            _ => 0.0,
-        };
-        // Smoothed as scikit-learn does: a term no paper has counts as rare.
-        let idf = ((1.0 + self.docs) / (1.0 + df)).ln() + 1.0;
-        let id = self.idf.len() as u32;
-        self.idf.push(idf);
-        self.ids.insert(key.to_string(), id);
-        id
+    /// A rated paper's own words and weight, left out of the sum it is scored on.
+    fn own<'a>(seeds: &'a Seeds, c: &Candidate<'_>) -> Option<(&'a Terms, f32)> {
+        seeds.own_liked(c).map(|s| (&seeds.all[s].terms, seeds.all[s].weight)).filter(|(_, w)| *w != 0.0)
     }
 
-    /// The TF-IDF vector of a title and abstract.
-    pub fn terms(&mut self, title: &str, abstract_text: &str) -> Terms {
-        let text = format!("{title}\n{abstract_text}");
-        let words = stems(&mut self.analyzer, &text);
-        // Terms in the order they first occur (so ids, and sums over them,
-        // come out the same on every run), each with its count and place.
-        let mut order: HashMap<String, usize> = HashMap::new();
-        let mut counts: Vec<(String, usize, std::ops::Range<usize>, bool)> = Vec::new();
-        let all = words.iter().cloned().map(|w| (w, false)).chain(phrases(&text, &words).map(|p| (p, true)));
-        for (t, phrase) in all {
-            match order.get(&t.stem) {
-                Some(&i) => counts[i].1 += 1,
-                None => {
-                    order.insert(t.stem.clone(), counts.len());
-                    counts.push((t.stem, 1, t.at, phrase));
-                }
-            }
-        }
-        let mut rows: Vec<(u32, f32, String, bool)> = counts
-            .into_iter()
-            .map(|(key, tf, at, phrase)| {
-                let id = self.id(&key, phrase);
-                let surface = text.get(at).map_or(key, |s| s.split_whitespace().collect::<Vec<_>>().join(" "));
-                (id, (1.0 + (tf as f32).ln()) * self.idf[id as usize], surface, phrase)
+    /// The words that weigh most in the cosine, without the paper's own
+    /// seed's part (a rated paper shares every word with itself, which is
+    /// no reason): phrases first, and no word a phrase shown already says
+    /// ("speculative decoding", not also "decoding").
+    fn shared(&self, seeds: &Seeds, c: &Candidate<'_>) -> Vec<String> {
+        let terms = c.terms;
+        let own = Self::own(seeds, c);
+        let mut parts: Vec<(f32, usize)> = terms
+            .entries
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (t, w))| {
+                let p = self.sum.weight(*t)? - own.map_or(0.0, |(o, ow)| ow * weight_of(o, *t));
+                Some((w * p, i))
             })
+            .filter(|(c, _)| *c > 1e-6)
+            .filter(|&(_, i)| terms.surface[i].chars().count() > 1 && terms.surface[i].chars().any(char::is_alphabetic))
             .collect();
-        let norm = rows.iter().map(|r| r.1 * r.1).sum::<f32>().sqrt();
-        if norm > 0.0 {
-            rows.iter_mut().for_each(|r| r.1 /= norm);
+        parts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Of the heaviest few, the phrases lead.
+        parts.truncate(2 * WORDS);
+        parts.sort_by_key(|&(_, i)| !terms.phrase[i]);
+        let mut out: Vec<String> = Vec::with_capacity(WORDS);
+        for (_, i) in parts {
+            let w = shown(&terms.surface[i]);
+            let said = |o: &String| o.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|x| x == w.to_lowercase());
+            if terms.phrase[i] || !out.iter().any(said) {
+                out.push(w);
+            }
+            if out.len() == WORDS {
+                break;
+            }
         }
-        rows.sort_unstable_by_key(|r| r.0);
-        let mut t = Terms::default();
-        for (id, w, surface, phrase) in rows {
-            t.entries.push((id, w));
-            t.surface.push(surface);
-            t.phrase.push(phrase);
-        }
-        t
-    }
-
-    /// Number of distinct terms seen so far (the length of a dense profile).
-    pub fn len(&self) -> usize {
-        self.idf.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.idf.is_empty()
+        out
     }
 }
 
-/// Papers' words kept between rankings of the same library state: the
-/// server ranks the same day for every request, and cutting and stemming
-/// three hundred abstracts costs more than ranking them.
-pub struct WordCache {
-    vocab: Vocabulary,
-    by_text: HashMap<Vec<u8>, Terms>,
-}
-
-/// Papers whose words a cache holds before it starts over (a few days'
-/// listings; memory stays bounded whatever the requests ask for).
-const CACHED_PAPERS: usize = 20_000;
-
-impl WordCache {
-    pub fn new(vocab: Vocabulary) -> WordCache {
-        WordCache { vocab, by_text: HashMap::new() }
+impl Signal for Words {
+    fn name(&self) -> &'static str {
+        "words"
     }
 
-    /// The words of a text known by its hash.
-    pub fn terms(&mut self, text_hash: &[u8], title: &str, abstract_text: &str) -> Terms {
-        if let Some(t) = self.by_text.get(text_hash) {
-            return t.clone();
-        }
-        if self.by_text.len() >= CACHED_PAPERS {
-            self.by_text.clear();
-        }
-        let t = self.vocab.terms(title, abstract_text);
-        self.by_text.insert(text_hash.to_vec(), t.clone());
-        t
+    fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
+        day.iter().map(|c| self.sum.cosine(c.terms, Self::own(seeds, c))).collect()
+    }
+
+    fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Evidence {
+        Evidence::Words(self.shared(seeds, c))
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The weight of term `id` in `t`, 0 when absent.
+fn weight_of(t: &Terms, id: u32) -> f32 {
+    t.entries.binary_search_by_key(&id, |e| e.0).map_or(0.0, |i| t.entries[i].1)
+}
 
-    #[test]
-    fn a_phrase_said_together_is_nearer_than_its_words_apart() {
-        let papers = [
-            ("Speculative decoding with draft trees", "We speed up speculative decoding."),
-            ("Decoding speculative execution", "Speculative attacks on CPUs; decoding them."),
-            ("Protein folding", "Structures of proteins."),
-            ("Speculative decoding at scale", "Drafts verified in one pass."),
-        ];
-        let index = LexicalIndex::in_memory(papers.iter().copied()).unwrap();
-        let mut vocab = Vocabulary::new(Some(&index));
-        let seed = vocab.terms("Faster speculative decoding", "");
-        let together = vocab.terms(papers[0].0, papers[0].1);
-        let apart = vocab.terms(papers[1].0, papers[1].1);
-        let phrase = |t: &Terms| t.surface.iter().zip(&t.phrase).filter(|(_, &p)| p).map(|(s, _)| s.clone()).collect::<Vec<_>>();
-        assert!(phrase(&seed).contains(&"speculative decoding".to_string()), "{:?}", phrase(&seed));
-        assert!(phrase(&apart).iter().all(|p| p != "speculative decoding"));
-        assert!(seed.dot(&together) > seed.dot(&apart), "{} <= {}", seed.dot(&together), seed.dot(&apart));
-        // Its document frequency is the phrase's, not its words': three
-        // papers say both words, two say them together.
-        let id = |t: &Terms, s: &str| t.entries[t.surface.iter().position(|x| x == s).unwrap()].0;
-        let (p, w) = (id(&seed, "speculative decoding"), id(&seed, "speculative"));
-        assert!(vocab.idf[p as usize] > vocab.idf[w as usize]);
+/// A word as a reason shows it: lower case, unless it is an acronym or a
+/// name written with capitals inside (GPU, LoRA, PyTorch).
+fn shown(w: &str) -> String {
+    if w.chars().skip(1).any(char::is_uppercase) {
+        w.to_string()
+    } else {
+        w.to_lowercase()
     }
 }

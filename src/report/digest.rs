@@ -32,7 +32,45 @@ pub fn reason_text(p: &Pick) -> String {
         let words: Vec<String> = p.words.iter().map(|w| format!("\u{201c}{w}\u{201d}")).collect();
         parts.push(format!("shares {}", words.join(", ")));
     }
+    // Categories are named where they carried the pick, not on every line.
+    if !p.fields.is_empty() && share_of(p, "fields") >= FIELDS_NAMED {
+        parts.push(format!("in your field{} {}", if p.fields.len() > 1 { "s" } else { "" }, p.fields.join(", ")));
+    }
     parts.join("; ")
+}
+
+/// The share of a pick's lift its categories must give before a reason
+/// names them.
+const FIELDS_NAMED: f32 = 0.3;
+
+fn share_of(p: &Pick, signal: &str) -> f32 {
+    p.shares.iter().find(|s| s.signal == signal).map_or(0.0, |s| s.share)
+}
+
+/// What each signal gave of a hybrid pick's lift above the day's average,
+/// largest first: "lift: 60% words, 40% nearest seed".
+pub fn lift_text(p: &Pick) -> Option<String> {
+    let mut parts: Vec<(f32, &str)> = p
+        .shares
+        .iter()
+        .filter(|s| s.share >= 0.005)
+        .map(|s| {
+            let name = match s.signal {
+                "nearest" => "nearest seed",
+                "centroid" => "seeds' centre",
+                "words" => "shared words",
+                "fields" => "categories",
+                other => other,
+            };
+            (s.share, name)
+        })
+        .collect();
+    if parts.is_empty() {
+        return (!p.shares.is_empty()).then(|| "no lift above the day's average".to_string());
+    }
+    parts.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let parts: Vec<String> = parts.iter().map(|(share, name)| format!("{:.0}% {name}", 100.0 * share)).collect();
+    Some(format!("lift: {}", parts.join(", ")))
 }
 
 /// A seed by its title, cut short, in quotes; never by its key (an id or a

@@ -322,14 +322,14 @@ impl Card {
 }
 
 /// The score's parts as a sentence: its nearest seed and, for the hybrid
-/// ranking, how much of it came from words.
+/// ranking, what each signal gave of its lift.
 fn score_note(p: &Pick) -> String {
     let mut s = format!("score {:.3}, ranking today's papers", p.score);
     if let Some(r) = p.reasons.first() {
         s.push_str(&format!("; nearest seed at cosine {:.2}{}", r.similarity, if p.weak { " (a weak match)" } else { "" }));
     }
-    if let Some(share) = p.word_share {
-        s.push_str(&format!("; {:.0}% of its lift from words, {:.0}% from meaning", 100.0 * share, 100.0 * (1.0 - share)));
+    if let Some(lift) = crate::report::digest::lift_text(p) {
+        s.push_str(&format!("; {lift}"));
     }
     s
 }

@@ -14,6 +14,7 @@ use crate::profile::{self, ratings};
 use crate::rank::{self, Candidate, Method, Ranker, SeedVector, Terms, Vocabulary, WordCache};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -38,9 +39,13 @@ pub struct Pick {
     pub reasons: Vec<Reason>,
     /// Words it shares with the liked seeds that weigh most in its score.
     pub words: Vec<String>,
+    /// Its categories the liked seeds are in.
+    pub fields: Vec<String>,
     /// Hybrid: the share of its lift above the day's average that came
-    /// from words rather than meaning (0 to 1).
+    /// from words (0 to 1).
     pub word_share: Option<f32>,
+    /// Hybrid: each signal's share of that lift.
+    pub shares: Vec<Share>,
     /// Its closest seed is not close: farther than the model's floor
     /// ([`rank::WEAK_MATCH`]) or than the day's median paper
     /// ([`rank::weak_below`]), wherever the words ranked it.
@@ -54,6 +59,13 @@ pub struct Pick {
     /// The day the user rated or opened it, when that makes this listing
     /// (a replacement or cross-list) old news.
     pub seen: Option<String>,
+}
+
+/// One signal's part in a pick's lift above the day's average.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Share {
+    pub signal: &'static str,
+    pub share: f32,
 }
 
 /// A paper a filter kept out of the digest, and the rule that did.
@@ -244,28 +256,14 @@ pub fn check_known_profile(name: &str, known: &[String]) -> Result<()> {
 
 /// Ranks the listing days `days` (oldest first) together, for a reader who
 /// reads once a week: each paper once, as its first listing among them
-/// showed it.
+/// showed it. In stages: load the listings and the reader, filter,
+/// score the day, arrange the picks, and explain only those shown.
 pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, days: &[String], opts: &DayOptions) -> Result<Digest> {
     let (Some(first), Some(last)) = (days.first(), days.last()) else {
         anyhow::bail!("no listing days to rank");
     };
-    let model = flat.model.as_str();
-    let conn = lib.store.conn();
-    let (seeds, seed_vecs) = seed_vectors(lib, model, &opts.profile, words)?;
-    let rated = ratings::by_id(conn, &opts.profile)?;
-    let seen_days = ratings::seen_days(conn, &opts.profile)?;
-    let filters = filters::load(conn, &opts.profile)?;
-    let cold = !seed_vecs.iter().any(|s| !s.negative);
-
-    let mut entries: Vec<(&str, DayEntry)> = Vec::new();
-    let mut listed = std::collections::HashSet::new();
-    for day in days {
-        for e in lib.store.listing_day(day)? {
-            if opts.include.contains(&e.kind) && listed.insert(e.paper.paper.id.clone()) {
-                entries.push((day.as_str(), e));
-            }
-        }
-    }
+    let reader = Reader::load(lib, flat.model.as_str(), &opts.profile, words)?;
+    let entries = listed(lib, days, &opts.include)?;
     let mut digest = Digest {
         date: last.clone(),
         first_date: first.clone(),
@@ -275,22 +273,122 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
         picks: Vec::new(),
         unsure: Vec::new(),
         hidden: Vec::new(),
-        cold,
+        cold: !reader.vectors.iter().any(|s| !s.negative),
     };
     if entries.is_empty() {
         return Ok(digest);
     }
-    let seed_index: HashMap<&[u8], usize> = seeds.iter().enumerate().map(|(i, s)| (s.text_hash.as_slice(), i)).collect();
     let rowids: Vec<i64> = entries.iter().map(|(_, e)| e.paper.rowid).collect();
+    let kept = filter(entries, &reader, opts, &mut digest.hidden);
+    let vectors = vectors_of(lib, flat, &kept)?;
+    let mut shown: Vec<Shown<'_>> = Vec::with_capacity(kept.len());
+    for (k, v) in kept.into_iter().zip(&vectors) {
+        let Some(v) = v else { continue };
+        let terms = terms_of(words, &k.text_hash, &k.pick.paper.title, &k.pick.paper.abstract_text)?;
+        shown.push(Shown { pick: k.pick, vector: v, terms, own_seed: k.own_seed });
+    }
     let background = background_sample(flat, &rowids);
-    let ranker = Ranker::new(opts.method, seed_vecs, &background);
+    let ranker = Ranker::new(opts.method, reader.vectors.clone(), &background);
+    let candidates: Vec<Candidate<'_>> = shown.iter().map(Shown::candidate).collect();
+    let scores = if digest.cold { Vec::new() } else { ranker.score_all(&candidates) };
+    let (picks, unsure) = arrange(&shown, &scores, &ranker, &background, &candidates, opts);
+    let weak_below = rank::weak_below(&scores);
+    let explained = |i: usize| {
+        let mut pick = shown[i].pick.clone();
+        if let Some(s) = scores.get(i) {
+            let e = ranker.explain(&candidates[i]);
+            let seed = |j: usize| &reader.seeds[j];
+            pick.score = s.score;
+            pick.reasons = e
+                .seeds
+                .iter()
+                .map(|&(j, sim)| Reason { seed: seed(j).key.clone(), title: seed(j).title.clone(), similarity: sim })
+                .collect();
+            pick.weak = s.closest.is_none_or(|c| c < weak_below);
+            pick.words = e.words;
+            pick.fields = e.fields;
+            pick.word_share = s.share("words");
+            pick.shares = s.shares.iter().map(|&(signal, share)| Share { signal, share }).collect();
+        }
+        pick
+    };
+    digest.picks = picks.into_iter().map(explained).collect();
+    for (i, p) in digest.picks.iter_mut().enumerate() {
+        p.rank = i + 1;
+    }
+    digest.unsure = unsure.into_iter().map(explained).collect();
+    Ok(digest)
+}
 
-    // Everything the filters keep, then scored together: the hybrid puts
-    // each paper on the scale of the day it is ranked with.
-    let mut kept: Vec<(Pick, Vec<f32>, Terms, Option<usize>)> = Vec::new();
+/// The reader as a ranking needs them: seeds (as listed and as the ranker
+/// sees them), ratings, what they have seen, and their filters.
+struct Reader {
+    seeds: Vec<profile::Seed>,
+    vectors: Vec<SeedVector>,
+    rated: HashMap<String, i8>,
+    seen_days: HashMap<String, String>,
+    filters: filters::Filters,
+}
+
+impl Reader {
+    fn load(lib: &Library, model: &str, profile: &ProfileKey, words: &Mutex<WordCache>) -> Result<Reader> {
+        let conn = lib.store.conn();
+        let (seeds, vectors) = seed_vectors(lib, model, profile, words)?;
+        Ok(Reader {
+            seeds,
+            vectors,
+            rated: ratings::by_id(conn, profile)?,
+            seen_days: ratings::seen_days(conn, profile)?,
+            filters: filters::load(conn, profile)?,
+        })
+    }
+}
+
+/// The entries of `days` of the kinds asked for, each paper once, as the
+/// first of those days listed it.
+fn listed(lib: &Library, days: &[String], include: &[Kind]) -> Result<Vec<(String, DayEntry)>> {
+    let mut entries = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for day in days {
+        for e in lib.store.listing_day(day)? {
+            if include.contains(&e.kind) && seen.insert(e.paper.paper.id.clone()) {
+                entries.push((day.clone(), e));
+            }
+        }
+    }
+    Ok(entries)
+}
+
+/// A listed paper the filters kept, before it is scored.
+struct Kept {
+    pick: Pick,
+    rowid: i64,
+    text_hash: Vec<u8>,
+    own_seed: Option<usize>,
+}
+
+/// A kept paper with what the ranker reads of it.
+struct Shown<'v> {
+    pick: Pick,
+    vector: &'v [f32],
+    terms: Terms,
+    own_seed: Option<usize>,
+}
+
+impl Shown<'_> {
+    fn candidate(&self) -> Candidate<'_> {
+        Candidate { vector: self.vector, terms: &self.terms, subjects: &self.pick.paper.subjects, own_seed: self.own_seed }
+    }
+}
+
+/// What the reader's filters keep of the listing (what they hide goes to
+/// `hidden` when asked for), each as an unscored pick.
+fn filter(entries: Vec<(String, DayEntry)>, reader: &Reader, opts: &DayOptions, hidden: &mut Vec<Hidden>) -> Vec<Kept> {
+    let seed_index: HashMap<&[u8], usize> = reader.seeds.iter().enumerate().map(|(i, s)| (s.text_hash.as_slice(), i)).collect();
+    let mut kept = Vec::with_capacity(entries.len());
     for (day, e) in entries {
         let id = e.paper.paper.id.clone();
-        let rating = rated.get(&id).copied();
+        let rating = reader.rated.get(&id).copied();
         let own_seed = seed_index.get(e.paper.text_hash.as_slice()).copied();
         // A seed the user gave by hand is not news when it is listed; a
         // paper they rated stays, showing its rating, so it can be undone.
@@ -299,91 +397,98 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
         }
         let mut paper = e.paper.paper;
         paper.kind = e.kind;
-        paper.listing_date = Some(day.to_string());
-        let pinned = match filters.judge(&paper) {
+        paper.listing_date = Some(day.clone());
+        let pinned = match reader.filters.judge(&paper) {
             Verdict::Pinned(name) => Some(name),
             Verdict::Keep => None,
             Verdict::Hidden(rule) => {
                 if opts.show_hidden {
-                    digest.hidden.push(Hidden { id, title: paper.title, rule });
+                    hidden.push(Hidden { id, title: paper.title, rule });
                 }
                 continue;
             }
         };
-        let listed_before = e.paper.first_date.as_deref().is_some_and(|d| d < day);
-        let seen = seen_days.get(&id).filter(|s| e.kind != Kind::New && (listed_before || s.as_str() < day)).cloned();
+        let listed_before = e.paper.first_date.as_deref().is_some_and(|d| d < day.as_str());
+        let seen = reader.seen_days.get(&id).filter(|s| e.kind != Kind::New && (listed_before || s.as_str() < day.as_str())).cloned();
         if opts.unseen && seen.is_some() && pinned.is_none() {
             if opts.show_hidden {
-                digest.hidden.push(Hidden { id, title: paper.title, rule: format!("unseen: seen {}", seen.unwrap_or_default()) });
+                hidden.push(Hidden { id, title: paper.title, rule: format!("unseen: seen {}", seen.unwrap_or_default()) });
             }
             continue;
         }
-        let Some(v) = lib.store.vector(model, &e.paper.text_hash)? else { continue };
-        let terms = terms_of(words, &e.paper.text_hash, &paper.title, &paper.abstract_text)?;
         let pick = Pick {
             rank: 0,
             score: 0.0,
             paper,
             reasons: Vec::new(),
             words: Vec::new(),
+            fields: Vec::new(),
             word_share: None,
+            shares: Vec::new(),
             weak: false,
             seen_before: e.seen_before,
             rating,
             pinned,
             seen,
         };
-        kept.push((pick, v, terms, own_seed));
+        kept.push(Kept { pick, rowid: e.paper.rowid, text_hash: e.paper.text_hash, own_seed });
     }
-    let candidates: Vec<Candidate<'_>> =
-        kept.iter().map(|(p, v, t, own)| Candidate { vector: v, terms: t, subjects: &p.paper.subjects, own_seed: *own }).collect();
-    let scores = if cold { Vec::new() } else { ranker.score_all(&candidates) };
-    let weak_below = rank::weak_below(&scores);
-    let mut scored: Vec<(Pick, usize)> = Vec::with_capacity(kept.len());
-    for (i, (pick, ..)) in kept.iter().enumerate() {
-        let mut pick = pick.clone();
-        if let Some(s) = scores.get(i) {
-            if pick.pinned.is_none() && opts.min_score.is_some_and(|m| s.score < m) {
-                continue;
-            }
-            pick.score = s.score;
-            pick.reasons = s
-                .reasons
-                .iter()
-                .map(|&(i, sim)| Reason { seed: seeds[i].key.clone(), title: seeds[i].title.clone(), similarity: sim })
-                .collect();
-            pick.weak = s.reasons.first().is_none_or(|r| r.1 < weak_below);
-            pick.words = s.words.clone();
-            pick.word_share = s.word_share;
+    kept
+}
+
+/// The kept papers' vectors, read from the mapped file in one pass; a
+/// paper the file does not hold yet (embedded since it was opened) is read
+/// from the database, one not embedded at all has none.
+fn vectors_of<'f>(lib: &Library, flat: &'f FlatVectors, kept: &[Kept]) -> Result<Vec<Option<Cow<'f, [f32]>>>> {
+    let mut out = Vec::with_capacity(kept.len());
+    for k in kept {
+        match flat.position(k.rowid).filter(|&i| flat.is_live(i)) {
+            Some(i) => out.push(Some(Cow::Borrowed(flat.vector(i)))),
+            None => out.push(lib.store.vector(&flat.model, &k.text_hash)?.map(Cow::Owned)),
         }
-        scored.push((pick, i));
     }
-    // Pinned authors first, then by score; a cold profile keeps listing
-    // order. What the reader marked not interested goes below everything
-    // else, whatever its score: it is listed (so it can be undone), not read.
-    let disliked = |p: &Pick| p.rating.is_some_and(|r| r < 0);
+    Ok(out)
+}
+
+/// The order the reader sees: pinned authors first, then by score (a cold
+/// profile keeps listing order), the day cut to `opts.top`, and what the
+/// reader marked not interested below everything else, whatever its score
+/// (listed, so it can be undone, not read). Then the unsure: the unrated
+/// papers past the cut nearest the profile's boundary. Indices into `shown`.
+fn arrange(
+    shown: &[Shown<'_>],
+    scores: &[rank::Scored],
+    ranker: &Ranker,
+    background: &[Vec<f32>],
+    candidates: &[Candidate<'_>],
+    opts: &DayOptions,
+) -> (Vec<usize>, Vec<usize>) {
+    let cold = scores.is_empty();
+    let score = |i: usize| scores.get(i).map_or(0.0, |s| s.score);
+    let pick = |i: usize| &shown[i].pick;
+    let mut order: Vec<usize> =
+        (0..shown.len()).filter(|&i| cold || pick(i).pinned.is_some() || opts.min_score.is_none_or(|m| score(i) >= m)).collect();
     if !cold {
-        scored.sort_by(|(a, _), (b, _)| {
-            b.pinned.is_some().cmp(&a.pinned.is_some()).then(b.score.total_cmp(&a.score)).then_with(|| a.paper.id.cmp(&b.paper.id))
+        order.sort_by(|&a, &b| {
+            let (pa, pb) = (pick(a), pick(b));
+            pb.pinned.is_some().cmp(&pa.pinned.is_some()).then(score(b).total_cmp(&score(a))).then_with(|| pa.paper.id.cmp(&pb.paper.id))
         });
     }
-    let (not_interested, mut scored): (Vec<_>, Vec<_>) = scored.into_iter().partition(|(p, _)| disliked(p) && p.pinned.is_none());
-    let pinned = scored.iter().take_while(|(p, _)| p.pinned.is_some()).count();
-    let keep = pinned.max(opts.top.of(scored.len()));
-    let rest = scored.split_off(keep.min(scored.len()));
-    digest.picks = scored.into_iter().chain(not_interested).map(|(p, _)| p).collect();
-    for (i, p) in digest.picks.iter_mut().enumerate() {
-        p.rank = i + 1;
-    }
+    let disliked = |i: &usize| pick(*i).rating.is_some_and(|r| r < 0) && pick(*i).pinned.is_none();
+    let (not_interested, mut order): (Vec<usize>, Vec<usize>) = order.into_iter().partition(disliked);
+    let pinned = order.iter().take_while(|&&i| pick(i).pinned.is_some()).count();
+    let keep = pinned.max(opts.top.of(order.len()));
+    let rest = order.split_off(keep.min(order.len()));
+    let picks = order.into_iter().chain(not_interested).collect();
     // Nothing liked yet: no boundary to be unsure about, and the whole day
     // is in listing order anyway.
-    if opts.unsure > 0 && !cold {
-        let open: Vec<&(Pick, usize)> = rest.iter().filter(|(p, _)| p.rating.is_none()).collect();
-        let c: Vec<Candidate<'_>> = open.iter().map(|(_, i)| candidates[*i]).collect();
-        let chosen = rank::most_uncertain(&ranker, &background, &c, opts.unsure);
-        digest.unsure = chosen.into_iter().map(|i| open[i].0.clone()).collect();
+    if opts.unsure == 0 || cold {
+        return (picks, Vec::new());
     }
-    Ok(digest)
+    let open: Vec<usize> = rest.into_iter().filter(|&i| pick(i).rating.is_none()).collect();
+    let c: Vec<Candidate<'_>> = open.iter().map(|&i| candidates[i]).collect();
+    let unsure = rank::most_uncertain(ranker, background, &c, opts.unsure).into_iter().map(|k| open[k]).collect();
+    (picks, unsure)
 }
 
 /// The words of one text, the cache locked only while it is read or filled

@@ -55,6 +55,13 @@ fn the_default_is_hybrid_and_its_reasons_name_shared_words() {
     assert!(table.contains("shares \u{201c}"), "{table}");
     let share = first["word_share"].as_f64().expect("word share");
     assert!((0.0..=1.0).contains(&share));
+    // Each signal says its part of the lift, the words' among them.
+    let shares = first["shares"].as_array().expect("shares");
+    let names: Vec<&str> = shares.iter().map(|s| s["signal"].as_str().unwrap()).collect();
+    assert_eq!(names, ["nearest", "centroid", "words", "fields"], "{first}");
+    let total: f64 = shares.iter().map(|s| s["share"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-3, "the best pick is lifted above the day: {first}");
+    assert_eq!(shares[2]["share"], first["word_share"]);
     // Scores fall down the list, and a weak match says so.
     for w in picks.windows(2) {
         assert!(w[0]["score"].as_f64() >= w[1]["score"].as_f64());
@@ -73,6 +80,13 @@ fn the_default_is_hybrid_and_its_reasons_name_shared_words() {
             assert_eq!(p["weak"] == true, sim < line, "{} at {sim} against {line}", p["id"]);
         }
     }
+    // The categories a pick shares with the seeds are its own, and the
+    // seeds' categories (they are papers of the library) make some picks share them.
+    for p in &all {
+        let subjects = p["subjects"].as_array().unwrap();
+        assert!(p["fields"].as_array().unwrap().iter().all(|f| subjects.contains(f)), "{p}");
+    }
+    assert!(all.iter().any(|p| !p["fields"].as_array().unwrap().is_empty()));
     // Every method stays selectable.
     for m in ["lexical", "knn", "centroid", "decayed-mean", "logistic", "hybrid"] {
         let l = json_lines(&ok(&lib, &["daily", "--date", "2026-03-03", "--format", "json", "--top", "3", "--method", m]));

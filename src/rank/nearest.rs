@@ -1,0 +1,98 @@
+//! Closeness in meaning to the nearest liked seeds: the hybrid's first
+//! signal (the single nearest), and with a pull away from the 👎, `knn`.
+//! Its explanation is the closest seeds, which every pick's reason names.
+
+use super::signal::{Evidence, Seeds, Signal};
+use super::Candidate;
+use crate::vector::dot;
+
+/// Seeds a reason names.
+const REASONS: usize = 2;
+
+/// The mean cosine to the `k` nearest liked seeds (each times its weight),
+/// less `pull` times the cosine to the nearest disliked one.
+pub struct Nearest {
+    name: &'static str,
+    k: usize,
+    pull: f32,
+}
+
+impl Nearest {
+    /// The hybrid's: the single nearest liked seed.
+    pub fn one() -> Nearest {
+        Nearest { name: "nearest", k: 1, pull: 0.0 }
+    }
+
+    /// `knn`: the three nearest, half the nearest 👎's cosine taken off.
+    pub fn knn() -> Nearest {
+        Nearest { name: "knn", k: 3, pull: 0.5 }
+    }
+
+    /// Each candidate's value, and its plain cosine to the closest liked
+    /// seed (what says a pick is weak), in one pass over the seeds.
+    pub fn score_with_closest(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> (Vec<f32>, Vec<Option<f32>>) {
+        day.iter().map(|c| self.value(seeds, c)).unzip()
+    }
+
+    fn value(&self, seeds: &Seeds, c: &Candidate<'_>) -> (f32, Option<f32>) {
+        let mut closest: Option<f32> = None;
+        let mut sims: Vec<f32> = Vec::with_capacity(seeds.liked.len());
+        for &i in seeds.liked.iter().filter(|&&i| Some(i) != c.own_seed) {
+            let x = dot(c.vector, &seeds.all[i].vector);
+            closest = Some(closest.map_or(x, |m| m.max(x)));
+            sims.push(x * seeds.all[i].weight);
+        }
+        let mut value = mean_of_largest(&mut sims, self.k);
+        if self.pull > 0.0 {
+            let mut against: Vec<f32> = seeds
+                .disliked
+                .iter()
+                .filter(|&&i| Some(i) != c.own_seed)
+                .map(|&i| dot(c.vector, &seeds.all[i].vector) * seeds.all[i].weight)
+                .collect();
+            value -= self.pull * mean_of_largest(&mut against, 1).max(0.0);
+        }
+        (value, closest)
+    }
+}
+
+impl Signal for Nearest {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
+        day.iter().map(|c| self.value(seeds, c).0).collect()
+    }
+
+    fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Evidence {
+        Evidence::Seeds(closest(seeds, c, REASONS))
+    }
+}
+
+/// The `n` liked seeds closest to `c` by plain cosine (not its own), best
+/// first: (seed index, cosine).
+pub fn closest(seeds: &Seeds, c: &Candidate<'_>, n: usize) -> Vec<(usize, f32)> {
+    let mut best: Vec<(usize, f32)> = Vec::with_capacity(n + 1);
+    for &i in seeds.liked.iter().filter(|&&i| Some(i) != c.own_seed) {
+        let x = dot(c.vector, &seeds.all[i].vector);
+        if best.len() < n || best.last().is_some_and(|b| x > b.1) {
+            let at = best.iter().position(|b| x > b.1).unwrap_or(best.len());
+            best.insert(at, (i, x));
+            best.truncate(n);
+        }
+    }
+    best
+}
+
+/// The mean of the `k` largest values (0 when there are none), in linear time.
+pub fn mean_of_largest(xs: &mut [f32], k: usize) -> f32 {
+    let k = k.min(xs.len());
+    if k == 0 {
+        return 0.0;
+    }
+    if k < xs.len() {
+        xs.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
+    }
+    xs[..k].iter().sum::<f32>() / k as f32
+}
