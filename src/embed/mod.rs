@@ -135,6 +135,9 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
             crate::messages::note(format_args!("{}", choice.why()));
         }
         opts.precision = choice.precision();
+        if choice.run_threads > 0 {
+            opts.threads = Some(choice.run_threads);
+        }
     }
     let embedder = SentenceEmbedder::open(&model, &opts)?;
     embedder.self_check()?;

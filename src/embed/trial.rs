@@ -5,6 +5,10 @@
 //! trial does, once per CPU model, binary and model, and the answer is
 //! kept in the user's cache directory. `doctor` measures again.
 //!
+//! Where the CPU runs two hardware threads per core, the trial also times
+//! one worker per core against one per hardware thread: two threads
+//! sharing a core's AVX-512 units can be slower than one.
+//!
 //! Only the default is chosen here: `--precision` overrides it, and a
 //! library keeps the precision its vectors were made with (the model id
 //! names it), whichever CPU it is opened on.
@@ -30,6 +34,9 @@ const RUNS: usize = 2;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Measured {
     pub precision: String,
+    /// Worker threads it ran with (0 in trials kept before threads were timed).
+    #[serde(default)]
+    pub threads: usize,
     pub texts_per_s: f64,
     /// Lowest cosine to fp32 over the texts (1 for fp32 itself).
     pub parity: f32,
@@ -43,6 +50,10 @@ pub struct Choice {
     pub model: String,
     pub threads: usize,
     pub precision: String,
+    /// The worker threads the trial chose when none were asked for (0: the
+    /// pool's default, one per hardware thread).
+    #[serde(default)]
+    pub run_threads: usize,
     pub measured: Vec<Measured>,
 }
 
@@ -60,9 +71,35 @@ impl Choice {
         if self.measured.len() < 2 {
             return format!("precision {}: the only CPU path on {} (no AVX-512 BF16), nothing to time", self.precision, self.cpu);
         }
-        let runs: Vec<String> =
-            self.measured.iter().map(|m| format!("{} {:.1} texts/s (parity {:.5})", m.precision, m.texts_per_s, m.parity)).collect();
+        let counts = self.measured.iter().map(|m| m.threads).collect::<std::collections::BTreeSet<_>>();
+        let runs: Vec<String> = self
+            .measured
+            .iter()
+            .map(|m| {
+                let threads = if counts.len() > 1 { format!(" on {} thread(s)", m.threads) } else { String::new() };
+                format!("{}{threads} {:.1} texts/s (parity {:.5})", m.precision, m.texts_per_s, m.parity)
+            })
+            .collect();
+        if counts.len() > 1 {
+            return format!(
+                "precision {} on {} thread(s) chosen by a trial on {}: {}",
+                self.precision,
+                self.threads_used(),
+                self.cpu,
+                runs.join(", ")
+            );
+        }
         format!("precision {} chosen by a trial on {} with {} thread(s): {}", self.precision, self.cpu, self.threads, runs.join(", "))
+    }
+
+    /// The worker threads to run with: the trial's choice, or the count it
+    /// was asked for.
+    pub fn threads_used(&self) -> usize {
+        if self.run_threads > 0 {
+            self.run_threads
+        } else {
+            self.threads
+        }
     }
 }
 
@@ -72,6 +109,49 @@ pub fn cpu_model() -> String {
         .ok()
         .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, v)| v.trim().to_string()))
         .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+/// The worker counts a trial times: the one asked for; else one per
+/// hardware thread (the pool's default) and, where cores run two threads
+/// each, one per core.
+fn thread_counts(asked: Option<usize>) -> Vec<usize> {
+    if let Some(n) = asked {
+        return vec![n];
+    }
+    let logical = rayon::current_num_threads();
+    let mut counts = vec![logical];
+    if let Some(cores) = physical_cores().filter(|&c| c > 0 && c < logical) {
+        counts.push(cores);
+    }
+    counts
+}
+
+/// Cores among the CPUs this process may run on, by their place in the
+/// kernel's topology (`None` where it cannot be read).
+fn physical_cores() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let allowed = status.lines().find_map(|l| l.strip_prefix("Cpus_allowed_list:"))?;
+    cores_of(allowed, |cpu| {
+        let at = |f: &str| std::fs::read_to_string(format!("/sys/devices/system/cpu/cpu{cpu}/topology/{f}")).ok();
+        Some((at("physical_package_id")?.trim().to_string(), at("core_id")?.trim().to_string()))
+    })
+}
+
+/// The distinct (package, core) pairs of the CPUs in a list such as
+/// "0-3,8,10-11", given each CPU's pair.
+fn cores_of(list: &str, topology: impl Fn(usize) -> Option<(String, String)>) -> Option<usize> {
+    let mut cores = std::collections::BTreeSet::new();
+    for part in list.trim().split(',').filter(|p| !p.is_empty()) {
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let (a, b): (usize, usize) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+        if b < a || b - a > 4096 {
+            return None;
+        }
+        for cpu in a..=b {
+            cores.insert(topology(cpu)?);
+        }
+    }
+    Some(cores.len())
 }
 
 /// This binary, as the cache knows it: its version, size and build time,
@@ -205,27 +285,36 @@ fn lowest_cosine(a: &[Vec<f32>], b: &[Vec<f32>]) -> f32 {
         .fold(1.0, f32::min)
 }
 
-/// Times every CPU path this machine has on the same texts and picks the
-/// fastest that keeps parity.
+/// Times every CPU path this machine has, at each worker count worth
+/// trying, on the same texts, and picks the fastest that keeps parity.
 fn measure(model: &ResolvedModel, opts: &RunOptions) -> Result<Choice> {
     let owned = texts();
     let texts: Vec<&str> = owned.iter().map(String::as_str).collect();
-    let fp32 = SentenceEmbedder::open(model, &RunOptions { precision: Precision::Fp32, ..opts.clone() })?;
-    let (rate, reference) = time(&fp32, &texts)?;
-    let mut measured = vec![Measured { precision: "fp32".into(), texts_per_s: rate, parity: 1.0 }];
-    drop(fp32);
+    let counts = thread_counts(opts.threads);
+    let mut precisions = vec![Precision::Fp32];
     // bf16 on a CPU without native bf16 products is emulated: never faster.
     if bf16::native() {
-        let bf = SentenceEmbedder::open(model, &RunOptions { precision: Precision::Bf16, ..opts.clone() })?;
-        let (rate, vectors) = time(&bf, &texts)?;
-        measured.push(Measured { precision: "bf16".into(), texts_per_s: rate, parity: lowest_cosine(&reference, &vectors) });
+        precisions.push(Precision::Bf16);
     }
-    let best = measured
-        .iter()
-        .filter(|m| m.parity >= PARITY)
-        .max_by(|a, b| a.texts_per_s.total_cmp(&b.texts_per_s))
-        .map_or_else(|| "fp32".to_string(), |m| m.precision.clone());
-    Ok(Choice { precision: best, measured, ..key(model, opts) })
+    let mut reference: Option<Vec<Vec<f32>>> = None;
+    let mut measured = Vec::new();
+    for &threads in &counts {
+        for &precision in &precisions {
+            let embedder = SentenceEmbedder::open(model, &RunOptions { precision, threads: Some(threads), ..opts.clone() })?;
+            let (rate, vectors) = time(&embedder, &texts)?;
+            let parity = reference.as_ref().map_or(1.0, |r| lowest_cosine(r, &vectors));
+            if precision == Precision::Fp32 && reference.is_none() {
+                reference = Some(vectors);
+            }
+            let name = if precision == Precision::Bf16 { "bf16" } else { "fp32" };
+            measured.push(Measured { precision: name.into(), threads, texts_per_s: rate, parity });
+        }
+    }
+    let best = measured.iter().filter(|m| m.parity >= PARITY).max_by(|a, b| a.texts_per_s.total_cmp(&b.texts_per_s));
+    let (precision, threads) = best.map_or(("fp32".to_string(), counts[0]), |m| (m.precision.clone(), m.threads));
+    // The pool's default needs no setting; a count the trial chose does.
+    let run_threads = if opts.threads.is_none() && threads != counts[0] { threads } else { 0 };
+    Ok(Choice { precision, run_threads, measured, ..key(model, opts) })
 }
 
 /// What a trial holds for: this CPU, binary, model (its weights file's
@@ -238,6 +327,7 @@ fn key(model: &ResolvedModel, opts: &RunOptions) -> Choice {
         model: format!("{} {} {weights}", model.name, model.dir.display()),
         threads: opts.threads.unwrap_or_else(rayon::current_num_threads),
         precision: String::new(),
+        run_threads: 0,
         measured: Vec::new(),
     }
 }
@@ -247,7 +337,7 @@ fn key(model: &ResolvedModel, opts: &RunOptions) -> Choice {
 /// again whatever is kept (`doctor`).
 pub fn choose(model: &ResolvedModel, opts: &RunOptions, fresh: bool) -> Result<Choice> {
     let key = key(model, opts);
-    if !bf16::native() {
+    if !bf16::native() && thread_counts(opts.threads).len() == 1 {
         // One path: nothing to measure.
         return Ok(Choice { precision: "fp32".into(), ..key });
     }
@@ -290,6 +380,29 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), t.len());
+    }
+
+    #[test]
+    fn cores_are_counted_by_their_place_not_by_their_threads() {
+        // Two cores of two threads each (CPUs 0-1 and 2-3 share a core), as
+        // Linux numbers them on a Xeon: 0 and 2 are one core.
+        let smt = |cpu: usize| Some(("0".to_string(), (cpu % 2).to_string()));
+        assert_eq!(cores_of("0-3", smt), Some(2));
+        assert_eq!(cores_of("0,2", smt), Some(1));
+        let flat = |cpu: usize| Some(("0".to_string(), cpu.to_string()));
+        assert_eq!(cores_of("0-1", flat), Some(2));
+        assert_eq!(cores_of("0-2,5,7-8", flat), Some(6));
+        assert_eq!(cores_of("3-1", flat), None);
+        assert_eq!(cores_of("x", flat), None);
+        assert_eq!(cores_of("0-1", |_| None), None);
+    }
+
+    #[test]
+    fn a_count_asked_for_is_the_only_one_timed() {
+        assert_eq!(thread_counts(Some(3)), vec![3]);
+        let auto = thread_counts(None);
+        assert_eq!(auto[0], rayon::current_num_threads());
+        assert!(auto.len() <= 2 && auto.iter().all(|&n| n >= 1));
     }
 
     #[test]
