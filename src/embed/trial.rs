@@ -25,7 +25,9 @@ use std::time::Instant;
 /// Parity a faster path must keep: the lowest cosine of its vectors to
 /// fp32's over the trial's texts.
 pub const PARITY: f32 = 0.9999;
-/// Texts timed per path (abstract-length; two batches' worth on two cores).
+/// Texts timed per path (abstract-length; two batches' worth on two cores),
+/// or two per worker where there are more (the forward splits a batch by
+/// whole texts: fewer texts than workers would time idle workers).
 const TEXTS: usize = 24;
 /// Timed runs per path; the best counts (the first run also warms caches).
 const RUNS: usize = 2;
@@ -147,11 +149,10 @@ fn cores_of(list: &str, topology: impl Fn(usize) -> Option<(String, String)>) ->
         if b < a || b - a > 4096 {
             return None;
         }
-        for cpu in a..=b {
-            cores.insert(topology(cpu)?);
-        }
+        // A CPU named but offline has no topology: it runs nothing either.
+        cores.extend((a..=b).filter_map(&topology));
     }
-    Some(cores.len())
+    (!cores.is_empty()).then_some(cores.len())
 }
 
 /// This binary, as the cache knows it: its version, size and build time,
@@ -199,8 +200,8 @@ fn same(a: &Choice, b: &Choice) -> bool {
     a.cpu == b.cpu && a.binary == b.binary && a.model == b.model && a.threads == b.threads
 }
 
-/// Texts of an abstract's length and vocabulary, different from each other.
-fn texts() -> Vec<String> {
+/// `n` texts of an abstract's length and vocabulary, different from each other.
+fn texts(n: usize) -> Vec<String> {
     const WORDS: &[&str] = &[
         "We",
         "propose",
@@ -256,7 +257,7 @@ fn texts() -> Vec<String> {
         "robotics",
         "and",
     ];
-    (0..TEXTS)
+    (0..n)
         .map(|i| {
             let n = 150 + (i * 37) % 90;
             (0..n).map(|k| WORDS[(k * (i + 3) + i * 7) % WORDS.len()]).collect::<Vec<_>>().join(" ")
@@ -288,9 +289,9 @@ fn lowest_cosine(a: &[Vec<f32>], b: &[Vec<f32>]) -> f32 {
 /// Times every CPU path this machine has, at each worker count worth
 /// trying, on the same texts, and picks the fastest that keeps parity.
 fn measure(model: &ResolvedModel, opts: &RunOptions) -> Result<Choice> {
-    let owned = texts();
-    let texts: Vec<&str> = owned.iter().map(String::as_str).collect();
     let counts = thread_counts(opts.threads);
+    let owned = texts(TEXTS.max(2 * counts.iter().max().copied().unwrap_or(1)));
+    let texts: Vec<&str> = owned.iter().map(String::as_str).collect();
     let mut precisions = vec![Precision::Fp32];
     // bf16 on a CPU without native bf16 products is emulated: never faster.
     if bf16::native() {
@@ -373,8 +374,9 @@ mod tests {
 
     #[test]
     fn trial_texts_differ_and_are_abstract_length() {
-        let t = texts();
+        let t = texts(TEXTS);
         assert_eq!(t.len(), TEXTS);
+        assert_eq!(texts(64).len(), 64);
         assert!(t.iter().all(|x| (150..240).contains(&x.split(' ').count())));
         let mut unique = t.clone();
         unique.sort();
@@ -395,6 +397,8 @@ mod tests {
         assert_eq!(cores_of("3-1", flat), None);
         assert_eq!(cores_of("x", flat), None);
         assert_eq!(cores_of("0-1", |_| None), None);
+        // CPU 1 is named but offline (no topology): the others still count.
+        assert_eq!(cores_of("0-3", |cpu| (cpu != 1).then(|| ("0".to_string(), cpu.to_string()))), Some(3));
     }
 
     #[test]

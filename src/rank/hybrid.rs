@@ -126,8 +126,9 @@ pub fn raw(signals: &Signals, i: usize) -> f32 {
     signals.values.iter().zip(&cold).map(|(v, w)| w * v[i]).sum::<f32>() / total
 }
 
-/// A day fused: each candidate's score, and each signal's share of its
-/// lift over the day's average (0 to 1 each, in the signals' order).
+/// A day fused: each candidate's score, and each part's share of its lift
+/// over the day's average (0 to 1 each): the signals in their order, then
+/// the reader's model when it joined.
 pub struct Fused {
     pub score: Vec<f32>,
     pub shares: Vec<Vec<f32>>,
@@ -139,20 +140,20 @@ pub struct Fused {
 pub fn fuse(signals: &Signals, w: &[f32], learned: Option<(Vec<f32>, usize)>) -> Fused {
     let z: Vec<Vec<f32>> = signals.values.iter().map(|v| standardise(v)).collect();
     let n = z.first().map_or(0, Vec::len);
+    let (learned, trust) = match learned {
+        Some((margins, count)) => (Some(standardise(&margins)), count as f32 / (count as f32 + RATINGS_TO_TRUST)),
+        None => (None, 0.0),
+    };
     let mut score = Vec::with_capacity(n);
     let mut shares = Vec::with_capacity(n);
     for i in 0..n {
-        let parts: Vec<f32> = z.iter().zip(w).map(|(z, w)| w * z[i]).collect();
+        let mut parts: Vec<f32> = z.iter().zip(w).map(|(z, w)| (1.0 - trust) * w * z[i]).collect();
+        if let Some(l) = &learned {
+            parts.push(trust * l[i]);
+        }
         score.push(parts.iter().sum());
         let lift: f32 = parts.iter().map(|p| p.max(0.0)).sum();
         shares.push(parts.iter().map(|p| if lift > 0.0 { p.max(0.0) / lift } else { 0.0 }).collect());
-    }
-    if let Some((margins, count)) = learned {
-        let learned = standardise(&margins);
-        let trust = count as f32 / (count as f32 + RATINGS_TO_TRUST);
-        for (f, l) in score.iter_mut().zip(learned) {
-            *f = (1.0 - trust) * *f + trust * l;
-        }
     }
     Fused { score, shares }
 }
@@ -222,5 +223,10 @@ mod tests {
         assert!(f.score[1] > f.score[0]);
         assert_eq!(f.shares[1], vec![1.0, 0.0], "the second paper is lifted by the first signal alone");
         assert_eq!(f.shares[0], vec![0.0, 1.0]);
+        // The reader's model, once it joins, has its share beside them.
+        let f = fuse(&signals, &[0.75, 0.25], Some((vec![0.0, 1.0], 5)));
+        assert_eq!(f.shares[1].len(), 3);
+        // Trust 5/(5+5) = ½: the model's ½·1 beside the first signal's ½·¾.
+        assert!((f.shares[1][2] - 4.0 / 7.0).abs() < 1e-6, "{:?}", f.shares[1]);
     }
 }

@@ -126,7 +126,8 @@ pub struct Scored {
     /// what says whether a pick is weak ([`weak_below`]).
     pub closest: Option<f32>,
     /// Hybrid: each signal's share of the score's lift over the day's
-    /// average (0 to 1 each; empty for a method of one signal).
+    /// average, the reader's model (`learned`) among them once there are
+    /// ratings (0 to 1 each; empty for a method of one signal).
     pub shares: Vec<(&'static str, f32)>,
 }
 
@@ -227,7 +228,8 @@ impl Ranker {
         &self.seeds
     }
 
-    /// The hybrid's signals for a day, raw (`eval history --signals`).
+    /// The signals the hybrid mixes (the nearest-seed one is `knn`'s for a
+    /// knn ranker), raw, for a day (`eval history --signals`).
     pub fn signals(&self, day: &[Candidate<'_>]) -> Signals {
         self.signals_and_closest(day).0
     }
@@ -260,10 +262,14 @@ impl Ranker {
                 let (signals, closest) = self.signals_and_closest(day);
                 let w = if learned.is_some() { hybrid::mix(self, &signals) } else { hybrid::cold() };
                 let fused = hybrid::fuse(&signals, &w, learned.as_ref().map(|l| (l.score(&self.seeds, day), l.count)));
+                let mut names = signals.names.clone();
+                if let Some(l) = learned {
+                    names.push(l.name());
+                }
                 let mut out = scored(fused.score, closest);
                 for (s, shares) in out.iter_mut().zip(fused.shares) {
                     s.score = learn::sigmoid(s.score);
-                    s.shares = signals.names.iter().copied().zip(shares).collect();
+                    s.shares = names.iter().copied().zip(shares).collect();
                 }
                 out
             }

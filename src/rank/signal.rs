@@ -67,8 +67,10 @@ pub trait Signal: Send + Sync {
     /// Its name in explanations and in `eval history --signals`.
     fn name(&self) -> &'static str;
 
-    /// Each candidate's raw value, higher is closer to the profile; a rated
-    /// paper is scored on the other seeds.
+    /// Each candidate's raw value, higher is closer to the profile. A
+    /// signal summed from the seeds scores a rated paper on the other seeds
+    /// (`Candidate::own_seed`); one fixed when the profile is read (a
+    /// learned direction) scores every paper alike.
     fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32>;
 
     /// Where one candidate's value comes from.
@@ -81,13 +83,6 @@ pub trait Signal: Send + Sync {
 pub struct Signals {
     pub names: Vec<&'static str>,
     pub values: Vec<Vec<f32>>,
-}
-
-impl Signals {
-    /// The values of the signal called `name` (empty when there is none).
-    pub fn get(&self, name: &str) -> &[f32] {
-        self.names.iter().position(|n| *n == name).map_or(&[], |i| &self.values[i])
-    }
 }
 
 impl Serialize for Signals {

@@ -60,6 +60,7 @@ pub fn lift_text(p: &Pick) -> Option<String> {
                 "centroid" => "seeds' centre",
                 "words" => "shared words",
                 "fields" => "categories",
+                "learned" => "your ratings",
                 other => other,
             };
             (s.share, name)

@@ -14,7 +14,6 @@ use crate::profile::{self, ratings};
 use crate::rank::{self, Candidate, Method, Ranker, SeedVector, Terms, Vocabulary, WordCache};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -438,13 +437,17 @@ fn filter(entries: Vec<(String, DayEntry)>, reader: &Reader, opts: &DayOptions, 
 
 /// The kept papers' vectors, read from the mapped file in one pass; a
 /// paper the file does not hold yet (embedded since it was opened) is read
-/// from the database, one not embedded at all has none.
-fn vectors_of<'f>(lib: &Library, flat: &'f FlatVectors, kept: &[Kept]) -> Result<Vec<Option<Cow<'f, [f32]>>>> {
+/// from the database, one not embedded at all has none. Each row is copied
+/// and its rowid read again after: an ingest that revises a paper meanwhile
+/// retires its row in place (rowid negated, vector zeroed), and such a row
+/// is read from the database instead of half-written.
+fn vectors_of(lib: &Library, flat: &FlatVectors, kept: &[Kept]) -> Result<Vec<Option<Vec<f32>>>> {
     let mut out = Vec::with_capacity(kept.len());
     for k in kept {
-        match flat.position(k.rowid).filter(|&i| flat.is_live(i)) {
-            Some(i) => out.push(Some(Cow::Borrowed(flat.vector(i)))),
-            None => out.push(lib.store.vector(&flat.model, &k.text_hash)?.map(Cow::Owned)),
+        let mapped = flat.position(k.rowid).filter(|&i| flat.is_live(i)).map(|i| (i, flat.vector(i).to_vec()));
+        match mapped.filter(|&(i, _)| flat.is_live(i)) {
+            Some((_, v)) => out.push(Some(v)),
+            None => out.push(lib.store.vector(&flat.model, &k.text_hash)?),
         }
     }
     Ok(out)
