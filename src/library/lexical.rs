@@ -205,10 +205,8 @@ impl LexicalIndex {
         let mut writer: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, 32 << 20)?;
         let mut analyzer = word_analyzer();
         for (i, (title, abstract_text)) in papers.into_iter().enumerate() {
-            let text = format!("{title}\n{abstract_text}");
             let mut d = doc!(f.rowid => i as u64 + 1, f.title => title);
-            d.add_pre_tokenized_text(f.phrases, phrase_tokens(&mut analyzer, &text));
-            d.add_text(f.text, text);
+            add_words(&mut d, &f, &mut analyzer, title, abstract_text);
             writer.add_document(d)?;
         }
         writer.commit()?;
@@ -310,15 +308,20 @@ impl LexicalIndex {
     }
 }
 
+/// A paper's title and abstract as the index counts them: words, and phrases.
+fn add_words(d: &mut TantivyDocument, f: &Fields, analyzer: &mut TextAnalyzer, title: &str, abstract_text: &str) {
+    let text = format!("{title}\n{abstract_text}");
+    d.add_pre_tokenized_text(f.phrases, phrase_tokens(analyzer, &text));
+    d.add_text(f.text, text);
+}
+
 fn document(f: &Fields, analyzer: &mut TextAnalyzer, p: &StoredPaper) -> TantivyDocument {
-    let text = format!("{}\n{}", p.paper.title, p.paper.abstract_text);
     let mut d = doc!(
         f.rowid => p.rowid as u64,
         f.id => p.paper.id.as_str(),
         f.title => p.paper.title.as_str(),
     );
-    d.add_pre_tokenized_text(f.phrases, phrase_tokens(analyzer, &text));
-    d.add_text(f.text, text);
+    add_words(&mut d, f, analyzer, &p.paper.title, &p.paper.abstract_text);
     for a in &p.paper.authors {
         d.add_text(f.authors, a);
     }

@@ -4,7 +4,7 @@
 //! learned weights).
 
 use super::learn::{sigmoid, LinearModel};
-use super::signal::{Evidence, Seeds, Signal};
+use super::signal::{Evidence, Seeds, Signal, SignalId};
 use super::Candidate;
 use crate::vector::dot;
 
@@ -39,8 +39,8 @@ impl Centroid {
 }
 
 impl Signal for Centroid {
-    fn name(&self) -> &'static str {
-        "centroid"
+    fn id(&self) -> SignalId {
+        SignalId::Centroid
     }
 
     fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
@@ -54,7 +54,7 @@ impl Signal for Centroid {
 
 /// A fixed direction and bias; `logistic` reads its margin as a probability.
 pub struct Direction {
-    name: &'static str,
+    id: SignalId,
     model: LinearModel,
     probability: bool,
 }
@@ -70,18 +70,18 @@ impl Direction {
         let total: f32 = w.iter().map(|x| x.1).sum();
         let scale = if total > 0.0 { 1.0 / total } else { 0.0 };
         let w = seeds.weighted_sum(w.into_iter().map(|(i, x)| (i, x * scale)));
-        Direction { name: "decayed-mean", model: LinearModel { w, b: 0.0 }, probability: false }
+        Direction { id: SignalId::DecayedMean, model: LinearModel { w, b: 0.0 }, probability: false }
     }
 
     /// A logistic regression's probability.
     pub fn logistic(model: LinearModel) -> Direction {
-        Direction { name: "logistic", model, probability: true }
+        Direction { id: SignalId::Logistic, model, probability: true }
     }
 }
 
 impl Signal for Direction {
-    fn name(&self) -> &'static str {
-        self.name
+    fn id(&self) -> SignalId {
+        self.id
     }
 
     fn score(&self, _: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {

@@ -4,7 +4,7 @@
 //! category vector beside the embedding; on the history replay the overlap
 //! of categories lifts recall where meaning and words tie (docs/quality.md).
 
-use super::signal::{Evidence, Seeds, Signal};
+use super::signal::{Evidence, Seeds, Signal, SignalId};
 use super::Candidate;
 use std::collections::BTreeMap;
 
@@ -91,8 +91,8 @@ impl Fields {
 }
 
 impl Signal for Fields {
-    fn name(&self) -> &'static str {
-        "fields"
+    fn id(&self) -> SignalId {
+        SignalId::Fields
     }
 
     fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {

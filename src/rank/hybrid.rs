@@ -5,14 +5,15 @@
 //! number of ratings.
 
 use super::learn::{self, Example};
-use super::signal::Signals;
+use super::signal::{SignalId, Signals};
 use super::{Candidate, Ranker};
 
 /// The cold mix on per-day z-scores, by signal name, in the order the
 /// ranker computes them. Fit on the history replay's fit half, reported
 /// on the other half (docs/quality.md, "Phrases and fields"); the fit's
 /// top is flat: its ten best mixes lie within 0.001 MRR.
-pub const COLD: [(&str, f32); 4] = [("nearest", 0.4), ("centroid", 0.0), ("words", 0.4), ("fields", 0.2)];
+pub const COLD: [(SignalId, f32); 4] =
+    [(SignalId::Nearest, 0.4), (SignalId::Centroid, 0.0), (SignalId::Words, 0.4), (SignalId::Fields, 0.2)];
 /// The learned score counts n / (n + this) after n ratings.
 const RATINGS_TO_TRUST: f32 = 5.0;
 
@@ -178,8 +179,8 @@ mod tests {
         }
     }
 
-    fn weight(w: &[f32], name: &str) -> f32 {
-        w[COLD.iter().position(|c| c.0 == name).unwrap()]
+    fn weight(w: &[f32], id: SignalId) -> f32 {
+        w[COLD.iter().position(|c| c.0 == id).unwrap()]
     }
 
     #[test]
@@ -202,7 +203,7 @@ mod tests {
             .collect();
         let c: Vec<Candidate<'_>> = day.iter().map(|(v, t)| Candidate { vector: v, terms: t, subjects: &[], own_seed: None }).collect();
         let w = mix(&r, &r.signals(&c));
-        assert!(weight(&w, "words") > weight(&cold(), "words"), "{w:?}");
+        assert!(weight(&w, SignalId::Words) > weight(&cold(), SignalId::Words), "{w:?}");
         assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-5 && w.iter().all(|&x| x >= 0.0), "{w:?}");
     }
 
@@ -218,7 +219,7 @@ mod tests {
 
     #[test]
     fn shares_split_the_lift_among_the_signals_that_lift() {
-        let signals = Signals { names: vec!["a", "b"], values: vec![vec![0.0, 1.0], vec![1.0, 0.0]] };
+        let signals = Signals { names: vec![SignalId::Nearest, SignalId::Words], values: vec![vec![0.0, 1.0], vec![1.0, 0.0]] };
         let f = fuse(&signals, &[0.75, 0.25], None);
         assert!(f.score[1] > f.score[0]);
         assert_eq!(f.shares[1], vec![1.0, 0.0], "the second paper is lifted by the first signal alone");

@@ -6,7 +6,7 @@
 //! hybrid signal once there is a rating; the unsure list's boundary.
 
 use super::learn::{self, Example, LinearModel};
-use super::signal::{Evidence, Seeds, Signal};
+use super::signal::{Evidence, Seeds, Signal, SignalId};
 use super::{Candidate, SeedVector};
 use crate::vector::dot;
 
@@ -79,8 +79,8 @@ impl Learned {
 }
 
 impl Signal for Learned {
-    fn name(&self) -> &'static str {
-        "learned"
+    fn id(&self) -> SignalId {
+        SignalId::Learned
     }
 
     fn score(&self, _: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {

@@ -28,7 +28,7 @@ pub use hybrid::COLD;
 use learned::Learned;
 use nearest::Nearest;
 use serde::Serialize;
-pub use signal::{Evidence, Seeds, Signal, Signals};
+pub use signal::{Evidence, Seeds, Signal, SignalId, Signals};
 use std::fmt;
 use std::str::FromStr;
 pub use vocabulary::{Terms, Vocabulary, WordCache};
@@ -128,13 +128,13 @@ pub struct Scored {
     /// Hybrid: each signal's share of the score's lift over the day's
     /// average, the reader's model (`learned`) among them once there are
     /// ratings (0 to 1 each; empty for a method of one signal).
-    pub shares: Vec<(&'static str, f32)>,
+    pub shares: Vec<(SignalId, f32)>,
 }
 
 impl Scored {
-    /// The share of the lift signal `name` gave, if it was mixed in.
-    pub fn share(&self, name: &str) -> Option<f32> {
-        self.shares.iter().find(|s| s.0 == name).map(|s| s.1)
+    /// The share of the lift signal `id` gave, if it was mixed in.
+    pub fn share(&self, id: SignalId) -> Option<f32> {
+        self.shares.iter().find(|s| s.0 == id).map(|s| s.1)
     }
 }
 
@@ -204,7 +204,7 @@ impl Ranker {
         let nearest = if method == Method::Knn { Nearest::knn() } else { Nearest::one() };
         let mut others: Vec<Box<dyn Signal>> =
             vec![Box::new(Centroid::new(&seeds)), Box::new(Words::new(&seeds)), Box::new(Fields::new(&seeds))];
-        debug_assert!(others.iter().zip(&COLD[1..]).all(|(s, c)| s.name() == c.0));
+        debug_assert!(others.iter().zip(&COLD[1..]).all(|(s, c)| s.id() == c.0));
         let mut own = |s: Box<dyn Signal>| {
             others.push(s);
             Scoring::One(others.len() - 1)
@@ -236,9 +236,9 @@ impl Ranker {
 
     fn signals_and_closest(&self, day: &[Candidate<'_>]) -> (Signals, Vec<Option<f32>>) {
         let (nearest, closest) = self.nearest.score_with_closest(&self.seeds, day);
-        let mut signals = Signals { names: vec![self.nearest.name()], values: vec![nearest] };
+        let mut signals = Signals { names: vec![self.nearest.id()], values: vec![nearest] };
         for s in &self.others[..COLD.len() - 1] {
-            signals.names.push(s.name());
+            signals.names.push(s.id());
             signals.values.push(s.score(&self.seeds, day));
         }
         (signals, closest)
@@ -264,7 +264,7 @@ impl Ranker {
                 let fused = hybrid::fuse(&signals, &w, learned.as_ref().map(|l| (l.score(&self.seeds, day), l.count)));
                 let mut names = signals.names.clone();
                 if let Some(l) = learned {
-                    names.push(l.name());
+                    names.push(l.id());
                 }
                 let mut out = scored(fused.score, closest);
                 for (s, shares) in out.iter_mut().zip(fused.shares) {

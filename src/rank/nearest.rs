@@ -2,7 +2,7 @@
 //! signal (the single nearest), and with a pull away from the 👎, `knn`.
 //! Its explanation is the closest seeds, which every pick's reason names.
 
-use super::signal::{Evidence, Seeds, Signal};
+use super::signal::{Evidence, Seeds, Signal, SignalId};
 use super::Candidate;
 use crate::vector::dot;
 
@@ -12,7 +12,7 @@ const REASONS: usize = 2;
 /// The mean cosine to the `k` nearest liked seeds (each times its weight),
 /// less `pull` times the cosine to the nearest disliked one.
 pub struct Nearest {
-    name: &'static str,
+    id: SignalId,
     k: usize,
     pull: f32,
 }
@@ -20,12 +20,12 @@ pub struct Nearest {
 impl Nearest {
     /// The hybrid's: the single nearest liked seed.
     pub fn one() -> Nearest {
-        Nearest { name: "nearest", k: 1, pull: 0.0 }
+        Nearest { id: SignalId::Nearest, k: 1, pull: 0.0 }
     }
 
     /// `knn`: the three nearest, half the nearest 👎's cosine taken off.
     pub fn knn() -> Nearest {
-        Nearest { name: "knn", k: 3, pull: 0.5 }
+        Nearest { id: SignalId::Knn, k: 3, pull: 0.5 }
     }
 
     /// Each candidate's value, and its plain cosine to the closest liked
@@ -57,8 +57,8 @@ impl Nearest {
 }
 
 impl Signal for Nearest {
-    fn name(&self) -> &'static str {
-        self.name
+    fn id(&self) -> SignalId {
+        self.id
     }
 
     fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {

@@ -62,10 +62,25 @@ pub enum Evidence {
     Opaque,
 }
 
+/// Which signal a value, a weight or a share belongs to; written
+/// kebab-case ("nearest", "decayed-mean") in JSON and `--signals` files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SignalId {
+    Nearest,
+    Knn,
+    Centroid,
+    DecayedMean,
+    Logistic,
+    Words,
+    Fields,
+    Learned,
+}
+
 /// One part of the ranking.
 pub trait Signal: Send + Sync {
-    /// Its name in explanations and in `eval history --signals`.
-    fn name(&self) -> &'static str;
+    /// Which signal it is.
+    fn id(&self) -> SignalId;
 
     /// Each candidate's raw value, higher is closer to the profile. A
     /// signal summed from the seeds scores a rated paper on the other seeds
@@ -81,7 +96,7 @@ pub trait Signal: Send + Sync {
 /// as `{"nearest": [...], "centroid": [...], ...}`.
 #[derive(Debug, Clone, Default)]
 pub struct Signals {
-    pub names: Vec<&'static str>,
+    pub names: Vec<SignalId>,
     pub values: Vec<Vec<f32>>,
 }
 

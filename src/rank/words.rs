@@ -3,7 +3,7 @@
 //! explanation is the distinctive words and phrases the paper shares with
 //! them, which every pick's reason quotes.
 
-use super::signal::{Evidence, Seeds, Signal};
+use super::signal::{Evidence, Seeds, Signal, SignalId};
 use super::{Candidate, Terms};
 
 /// Words a reason quotes.
@@ -113,8 +113,8 @@ impl Words {
 }
 
 impl Signal for Words {
-    fn name(&self) -> &'static str {
-        "words"
+    fn id(&self) -> SignalId {
+        SignalId::Words
     }
 
     fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {

@@ -2,6 +2,7 @@
 //! and one self-contained HTML page.
 
 use crate::paper::Paper;
+use crate::rank::SignalId;
 use crate::report::links::Links;
 use crate::workflow::digest::{Digest, Pick, Reason};
 use std::io::{self, Write};
@@ -33,7 +34,7 @@ pub fn reason_text(p: &Pick) -> String {
         parts.push(format!("shares {}", words.join(", ")));
     }
     // Categories are named where they carried the pick, not on every line.
-    if !p.fields.is_empty() && share_of(p, "fields") >= FIELDS_NAMED {
+    if !p.fields.is_empty() && share_of(p, SignalId::Fields) >= FIELDS_NAMED {
         parts.push(format!("in your field{} {}", if p.fields.len() > 1 { "s" } else { "" }, p.fields.join(", ")));
     }
     parts.join("; ")
@@ -43,7 +44,7 @@ pub fn reason_text(p: &Pick) -> String {
 /// names them.
 const FIELDS_NAMED: f32 = 0.3;
 
-fn share_of(p: &Pick, signal: &str) -> f32 {
+fn share_of(p: &Pick, signal: SignalId) -> f32 {
     p.shares.iter().find(|s| s.signal == signal).map_or(0.0, |s| s.share)
 }
 
@@ -56,12 +57,13 @@ pub fn lift_text(p: &Pick) -> Option<String> {
         .filter(|s| s.share >= 0.005)
         .map(|s| {
             let name = match s.signal {
-                "nearest" => "nearest seed",
-                "centroid" => "seeds' centre",
-                "words" => "shared words",
-                "fields" => "categories",
-                "learned" => "your ratings",
-                other => other,
+                SignalId::Nearest | SignalId::Knn => "nearest seed",
+                SignalId::Centroid => "seeds' centre",
+                SignalId::Words => "shared words",
+                SignalId::Fields => "categories",
+                SignalId::Learned => "your ratings",
+                SignalId::DecayedMean => "newest seeds",
+                SignalId::Logistic => "learned direction",
             };
             (s.share, name)
         })

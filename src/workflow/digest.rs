@@ -63,7 +63,7 @@ pub struct Pick {
 /// One signal's part in a pick's lift above the day's average.
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Share {
-    pub signal: &'static str,
+    pub signal: rank::SignalId,
     pub share: f32,
 }
 
@@ -261,7 +261,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
     let (Some(first), Some(last)) = (days.first(), days.last()) else {
         anyhow::bail!("no listing days to rank");
     };
-    let reader = Reader::load(lib, flat.model.as_str(), &opts.profile, words)?;
+    let mut reader = Reader::load(lib, flat.model.as_str(), &opts.profile, words)?;
     let entries = listed(lib, days, &opts.include)?;
     let mut digest = Digest {
         date: last.clone(),
@@ -287,7 +287,8 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
         shown.push(Shown { pick: k.pick, vector: v, terms, own_seed: k.own_seed });
     }
     let background = background_sample(flat, &rowids);
-    let ranker = Ranker::new(opts.method, reader.vectors.clone(), &background);
+    // The ranker owns the seeds' vectors from here; the reader keeps their keys and titles.
+    let ranker = Ranker::new(opts.method, std::mem::take(&mut reader.vectors), &background);
     let candidates: Vec<Candidate<'_>> = shown.iter().map(Shown::candidate).collect();
     let scores = if digest.cold { Vec::new() } else { ranker.score_all(&candidates) };
     let (picks, unsure) = arrange(&shown, &scores, &ranker, &background, &candidates, opts);
@@ -306,7 +307,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
             pick.weak = s.closest.is_none_or(|c| c < weak_below);
             pick.words = e.words;
             pick.fields = e.fields;
-            pick.word_share = s.share("words");
+            pick.word_share = s.share(rank::SignalId::Words);
             pick.shares = s.shares.iter().map(|&(signal, share)| Share { signal, share }).collect();
         }
         pick
