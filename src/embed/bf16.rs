@@ -1,9 +1,11 @@
 //! bf16 linear layers for `--precision bf16`: weights and activations
-//! rounded to bfloat16 (8-bit mantissa), products summed in f32. With
-//! AVX-512 BF16 (`vdpbf16ps`: 32 multiply-adds an instruction against 16 for
-//! an fp32 FMA) this is the fast path; without it the same rounded values go
-//! through the fp32 GEMM, so results agree on every CPU.
+//! rounded to bfloat16 (8-bit mantissa), products summed in f32. Three
+//! kernels compute them ([`Kernel`]): AMX tiles where the CPU has them
+//! (`super::amx`), AVX-512 BF16 (`vdpbf16ps`: 32 multiply-adds an
+//! instruction against 16 for an fp32 FMA), and otherwise the same rounded
+//! values through the fp32 GEMM, so results agree on every CPU.
 
+use super::amx;
 use std::sync::OnceLock;
 
 /// Output channels per packed panel: one 512-bit vector of f32 sums.
@@ -41,14 +43,59 @@ pub fn native() -> bool {
     })
 }
 
+/// Which instructions multiply the bf16 values. All three give the same
+/// sums up to the order of additions; the precision trial times those this
+/// CPU has (`super::trial`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kernel {
+    /// AMX tiles (Intel Xeons since Sapphire Rapids).
+    Amx,
+    /// AVX-512 BF16 dot products.
+    Avx512,
+    /// The bf16-rounded values through the fp32 GEMM.
+    Rounded,
+}
+
+impl Kernel {
+    /// The fastest this CPU has, by instruction width: what `--precision
+    /// bf16` runs on when no trial chose.
+    pub fn best() -> Kernel {
+        Kernel::native().first().copied().unwrap_or(Kernel::Rounded)
+    }
+
+    /// The kernels that run bf16 natively here, widest first: the ones worth
+    /// timing against fp32 (the rounded one never beats it).
+    pub fn native() -> Vec<Kernel> {
+        let mut k = Vec::new();
+        if amx::available() {
+            k.push(Kernel::Amx);
+        }
+        if native() {
+            k.push(Kernel::Avx512);
+        }
+        k
+    }
+
+    /// How `embed -v` names it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kernel::Amx => "bf16 products on AMX tiles",
+            Kernel::Avx512 => "bf16 products on AVX-512 BF16",
+            Kernel::Rounded => "bf16-rounded products on fp32 kernels (no AVX-512 BF16)",
+        }
+    }
+}
+
 /// A PyTorch linear weight `[n, k]` in bf16.
 pub struct Bf16Linear {
     n: usize,
     k: usize,
-    /// `k` rounded up to even (one f32 lane takes a pair).
+    /// `k` rounded up to a tile row (32; one f32 lane takes a pair).
     kp: usize,
-    /// Panels of 16 channels; inside a panel, for each pair of `k`, the 16
-    /// channels' two values one after the other (64 bytes = one load).
+    kernel: Kernel,
+    /// Panels of 16 channels, rounded up to an even count (AMX takes two at
+    /// a time); inside a panel, for each pair of `k`, the 16 channels' two
+    /// values one after the other (64 bytes = one load, or one tile row).
     packed: Vec<u16>,
     /// The rounded weight as f32 `[n, k]`, for CPUs without AVX-512 BF16.
     rounded: Vec<f32>,
@@ -62,26 +109,28 @@ pub struct Scratch {
 }
 
 impl Bf16Linear {
-    pub fn new(w: &[f32], n: usize, k: usize) -> Bf16Linear {
-        Self::for_kernel(w, n, k, native())
-    }
-
-    /// Packed for the AVX-512 BF16 kernel when `packed`, else rounded f32.
-    fn for_kernel(w: &[f32], n: usize, k: usize, packed: bool) -> Bf16Linear {
+    /// Packed for `kernel`, or for the best this CPU has where it lacks it
+    /// (the rounded fallback runs anywhere).
+    pub fn new(w: &[f32], n: usize, k: usize, kernel: Kernel) -> Bf16Linear {
         assert_eq!(w.len(), n * k);
-        let kp = k.div_ceil(2) * 2;
-        if !packed {
+        let kernel = if kernel == Kernel::Rounded || Kernel::native().contains(&kernel) { kernel } else { Kernel::best() };
+        let kp = k.next_multiple_of(amx::K_BLOCK);
+        if kernel == Kernel::Rounded {
             let rounded = w.iter().map(|&v| from_bf16(to_bf16(v))).collect();
-            return Bf16Linear { n, k, kp, packed: Vec::new(), rounded };
+            return Bf16Linear { n, k, kp, kernel, packed: Vec::new(), rounded };
         }
-        let mut packed = vec![0u16; n.div_ceil(PANEL) * PANEL * kp];
+        let mut packed = vec![0u16; n.next_multiple_of(amx::BLOCK) * kp];
         for c in 0..n {
             let (p, lane) = (c / PANEL, c % PANEL);
             for (j, &v) in w[c * k..(c + 1) * k].iter().enumerate() {
                 packed[p * PANEL * kp + (j / 2) * PANEL * 2 + lane * 2 + j % 2] = to_bf16(v);
             }
         }
-        Bf16Linear { n, k, kp, packed, rounded: Vec::new() }
+        Bf16Linear { n, k, kp, kernel, packed, rounded: Vec::new() }
+    }
+
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     /// `out[t, n] = x[t, k] · wᵀ`, bias left out, like the fp32 `linear`;
@@ -90,19 +139,33 @@ impl Bf16Linear {
         let (n, k, kp) = (self.n, self.k, self.kp);
         assert!(x.len() >= t * k && out.len() >= t * n);
         #[cfg(target_arch = "x86_64")]
-        if !self.packed.is_empty() {
+        if self.kernel != Kernel::Rounded {
+            // AMX reads whole blocks of 32 rows; the rows past `t` are zero.
+            let rows = if self.kernel == Kernel::Amx { t.next_multiple_of(amx::BLOCK) } else { t };
             // Every element is written below, so the buffer is only grown.
-            if scratch.a.len() < t * kp {
-                scratch.a.resize(t * kp, 0);
+            if scratch.a.len() < rows * kp {
+                scratch.a.resize(rows * kp, 0);
             }
-            let a = &mut scratch.a[..t * kp];
+            let a = &mut scratch.a[..rows * kp];
             for (row, dst) in x[..t * k].chunks_exact(k).zip(a.chunks_exact_mut(kp)) {
-                // SAFETY: `native()` saw AVX-512 F and BF16 when packing.
-                unsafe { avx512::round_row(row, &mut dst[..k]) };
+                if native() {
+                    // SAFETY: `native()` saw AVX-512 F and BF16.
+                    unsafe { avx512::round_row(row, &mut dst[..k]) };
+                } else {
+                    dst[..k].iter_mut().zip(row).for_each(|(d, &v)| *d = to_bf16(v));
+                }
                 dst[k..].fill(0);
             }
-            // SAFETY: as above; the asserts and the packed layout bound every
-            // access the kernel makes.
+            a[t * kp..].fill(0);
+            if self.kernel == Kernel::Amx {
+                if let Some(mut tiles) = amx::Hardware::new() {
+                    amx::gemm(&mut tiles, a, t, kp, &self.packed, n, out);
+                    return;
+                }
+            }
+            assert!(native(), "bf16 weights packed for a kernel this CPU lacks");
+            // SAFETY: `native()` saw AVX-512 F and BF16; the asserts and the
+            // packed layout bound every access the kernel makes.
             unsafe { avx512::gemm(self, a, t, out) };
             return;
         }
@@ -237,9 +300,10 @@ mod tests {
             let x = values(t * k, 1);
             let w = values(n * k, 2);
             let want = expected(&x, &w, t, k, n);
-            // The AVX-512 kernel where this CPU has it, and always the fallback.
-            for packed in [native(), false] {
-                let lin = Bf16Linear::for_kernel(&w, n, k, packed);
+            // Each kernel this CPU has, and always the fallback.
+            for kernel in Kernel::native().into_iter().chain([Kernel::Rounded]) {
+                let lin = Bf16Linear::new(&w, n, k, kernel);
+                assert_eq!(lin.kernel(), kernel);
                 let mut out = vec![f32::NAN; t * n];
                 lin.forward(&x, t, &mut out, &mut Scratch::default(), |a, b, o| {
                     for i in 0..t {
@@ -250,7 +314,7 @@ mod tests {
                 });
                 for (i, (g, e)) in out.iter().zip(&want).enumerate() {
                     let tol = 1e-5 * (k as f32).sqrt();
-                    assert!((g - e).abs() <= tol, "{t}x{k}x{n} packed={packed} [{i}]: {g} vs {e}");
+                    assert!((g - e).abs() <= tol, "{t}x{k}x{n} {kernel:?} [{i}]: {g} vs {e}");
                 }
             }
         }

@@ -12,6 +12,7 @@
 //! - `pool`: pooling and normalisation
 //! - `pipeline`: the [`Embedder`] that strings them together
 
+mod amx;
 mod backend;
 mod batch;
 mod bert;
@@ -25,7 +26,7 @@ mod st;
 mod tokenize;
 pub mod trial;
 
-pub use bf16::native as bf16_native;
+pub use bf16::{native as bf16_native, Kernel as Bf16Kernel};
 pub use options::{BackendChoice, DeviceChoice, ModelArgs, Precision};
 pub use pipeline::{RunOptions, SentenceEmbedder};
 pub use resolve::{resolve, ResolvedModel, DEFAULT_NAME, DEFAULT_REPO, ENV_VAR};
@@ -128,13 +129,15 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
-    let mut opts = RunOptions { device, candle_ops: !native, batch_tokens: args.batch_tokens, threads: args.threads, precision };
+    let mut opts =
+        RunOptions { device, candle_ops: !native, batch_tokens: args.batch_tokens, threads: args.threads, precision, bf16_kernel: None };
     if native && args.precision.is_none() {
         let choice = trial::choose(&model, &opts, false)?;
         if verbose {
             crate::messages::note(format_args!("{}", choice.why()));
         }
         opts.precision = choice.precision();
+        opts.bf16_kernel = choice.bf16_kernel();
         if choice.run_threads > 0 {
             opts.threads = Some(choice.run_threads);
         }
@@ -157,6 +160,7 @@ pub fn remeasure_precision(args: &ModelArgs) -> Result<trial::Choice> {
         batch_tokens: args.batch_tokens,
         threads: args.threads,
         precision: Precision::Fp32,
+        bf16_kernel: None,
     };
     trial::choose(&model, &opts, true)
 }

@@ -9,8 +9,8 @@ use super::pool::Head;
 use super::resolve::ResolvedModel;
 use super::st::SentenceConfig;
 use super::tokenize::TextTokenizer;
-use super::Precision;
 use super::{pool, Embedder};
+use super::{Bf16Kernel, Precision};
 use anyhow::{bail, Context, Result};
 use candle_core::{DType, Device};
 use sha2::{Digest, Sha256};
@@ -37,6 +37,9 @@ pub struct RunOptions {
     /// bf16: the native forward's linear layers; fp16: the candle forward's
     /// weights and activations.
     pub precision: Precision,
+    /// Which instructions run bf16 products (`None`: the widest this CPU
+    /// has); the precision trial's choice.
+    pub bf16_kernel: Option<Bf16Kernel>,
 }
 
 pub struct SentenceEmbedder {
@@ -109,7 +112,10 @@ impl SentenceEmbedder {
             None => None,
         };
         let backend: Box<dyn Backend> = if opts.device.is_cpu() && !opts.candle_ops {
-            Box::new(NativeBert::new(&weights, opts.precision == Precision::Bf16)?)
+            Box::new(NativeBert::new(
+                &weights,
+                (opts.precision == Precision::Bf16).then(|| opts.bf16_kernel.unwrap_or_else(Bf16Kernel::best)),
+            )?)
         } else {
             Box::new(CandleBert::new(weights, opts.device.clone()))
         };

@@ -1,9 +1,11 @@
-//! The CPU precision chosen by measurement. bf16 is 1.5–2× faster than
-//! fp32 on an AMD Zen 4 and 0.6× on the Intel Xeons this project also
-//! meets (their bf16 dot products are slower than fp32 FMA without AMX
-//! tiles), so no flag or CPU feature can say which is faster: a short
-//! trial does, once per CPU model, binary and model, and the answer is
-//! kept in the user's cache directory. `doctor` measures again.
+//! The CPU precision chosen by measurement. bf16 on AVX-512 BF16 is
+//! 1.5–2× faster than fp32 on an AMD Zen 4 and 0.6× on the Intel Xeons this
+//! project also meets (their bf16 dot products are no faster than fp32
+//! FMA); those Xeons also have AMX tiles (`super::amx`). No flag or CPU
+//! feature can say which path is fastest: a short trial of each (fp32,
+//! bf16 on AVX-512, bf16 on AMX, where the CPU has them) does, once per
+//! CPU model, binary and model, and the answer is kept in the user's cache
+//! directory. `doctor` measures again.
 //!
 //! Where the CPU runs two hardware threads per core, the trial also times
 //! one worker per core against one per hardware thread: two threads
@@ -13,7 +15,7 @@
 //! library keeps the precision its vectors were made with (the model id
 //! names it), whichever CPU it is opened on.
 
-use super::bf16;
+use super::bf16::Kernel;
 use super::pipeline::{RunOptions, SentenceEmbedder};
 use super::resolve::ResolvedModel;
 use super::{Embedder, Precision};
@@ -45,7 +47,7 @@ pub struct Measured {
 }
 
 /// What a trial chose, and for what.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Choice {
     pub cpu: String,
     pub binary: String,
@@ -61,11 +63,12 @@ pub struct Choice {
 
 impl Choice {
     pub fn precision(&self) -> Precision {
-        if self.precision == "bf16" {
-            Precision::Bf16
-        } else {
-            Precision::Fp32
-        }
+        self.bf16_kernel().map_or(Precision::Fp32, |_| Precision::Bf16)
+    }
+
+    /// The bf16 kernel chosen (`None` for fp32).
+    pub fn bf16_kernel(&self) -> Option<Kernel> {
+        Path::ALL.iter().find(|p| p.name == self.precision).and_then(|p| p.kernel)
     }
 
     /// One line for `embed -v` and `doctor`: which, and why.
@@ -102,6 +105,32 @@ impl Choice {
         } else {
             self.threads
         }
+    }
+}
+
+/// One way to run the forward on the CPU, as the trial names it.
+struct Path {
+    name: &'static str,
+    /// The bf16 kernel (`None`: fp32 products).
+    kernel: Option<Kernel>,
+}
+
+impl Path {
+    const ALL: [Path; 3] = [
+        Path { name: "fp32", kernel: None },
+        Path { name: "bf16", kernel: Some(Kernel::Avx512) },
+        Path { name: "bf16-amx", kernel: Some(Kernel::Amx) },
+    ];
+
+    /// fp32 first (the others' parity is measured against it), then each
+    /// bf16 kernel this CPU runs natively: emulated bf16 is never faster.
+    fn here() -> Vec<&'static Path> {
+        let native = Kernel::native();
+        Path::ALL.iter().filter(|p| p.kernel.is_none_or(|k| native.contains(&k))).collect()
+    }
+
+    fn precision(&self) -> Precision {
+        self.kernel.map_or(Precision::Fp32, |_| Precision::Bf16)
     }
 }
 
@@ -292,23 +321,18 @@ fn measure(model: &ResolvedModel, opts: &RunOptions) -> Result<Choice> {
     let counts = thread_counts(opts.threads);
     let owned = texts(TEXTS.max(2 * counts.iter().max().copied().unwrap_or(1)));
     let texts: Vec<&str> = owned.iter().map(String::as_str).collect();
-    let mut precisions = vec![Precision::Fp32];
-    // bf16 on a CPU without native bf16 products is emulated: never faster.
-    if bf16::native() {
-        precisions.push(Precision::Bf16);
-    }
     let mut reference: Option<Vec<Vec<f32>>> = None;
     let mut measured = Vec::new();
     for &threads in &counts {
-        for &precision in &precisions {
-            let embedder = SentenceEmbedder::open(model, &RunOptions { precision, threads: Some(threads), ..opts.clone() })?;
+        for path in Path::here() {
+            let run = RunOptions { precision: path.precision(), bf16_kernel: path.kernel, threads: Some(threads), ..opts.clone() };
+            let embedder = SentenceEmbedder::open(model, &run)?;
             let (rate, vectors) = time(&embedder, &texts)?;
             let parity = reference.as_ref().map_or(1.0, |r| lowest_cosine(r, &vectors));
-            if precision == Precision::Fp32 && reference.is_none() {
+            if path.kernel.is_none() && reference.is_none() {
                 reference = Some(vectors);
             }
-            let name = if precision == Precision::Bf16 { "bf16" } else { "fp32" };
-            measured.push(Measured { precision: name.into(), threads, texts_per_s: rate, parity });
+            measured.push(Measured { precision: path.name.into(), threads, texts_per_s: rate, parity });
         }
     }
     let best = measured.iter().filter(|m| m.parity >= PARITY).max_by(|a, b| a.texts_per_s.total_cmp(&b.texts_per_s));
@@ -338,7 +362,7 @@ fn key(model: &ResolvedModel, opts: &RunOptions) -> Choice {
 /// again whatever is kept (`doctor`).
 pub fn choose(model: &ResolvedModel, opts: &RunOptions, fresh: bool) -> Result<Choice> {
     let key = key(model, opts);
-    if !bf16::native() && thread_counts(opts.threads).len() == 1 {
+    if Path::here().len() == 1 && thread_counts(opts.threads).len() == 1 {
         // One path: nothing to measure.
         return Ok(Choice { precision: "fp32".into(), ..key });
     }
@@ -407,6 +431,18 @@ mod tests {
         let auto = thread_counts(None);
         assert_eq!(auto[0], rayon::current_num_threads());
         assert!(auto.len() <= 2 && auto.iter().all(|&n| n >= 1));
+    }
+
+    #[test]
+    fn every_path_is_timed_where_the_cpu_has_it_and_read_back_by_name() {
+        let here: Vec<&str> = Path::here().iter().map(|p| p.name).collect();
+        assert_eq!(here[0], "fp32");
+        assert_eq!(here.contains(&"bf16"), crate::embed::bf16_native());
+        assert_eq!(here.contains(&"bf16-amx"), crate::embed::amx::available());
+        let chose = |name: &str| Choice { precision: name.into(), ..Choice::default() };
+        assert_eq!((chose("fp32").precision(), chose("fp32").bf16_kernel()), (Precision::Fp32, None));
+        assert_eq!((chose("bf16").precision(), chose("bf16").bf16_kernel()), (Precision::Bf16, Some(Kernel::Avx512)));
+        assert_eq!((chose("bf16-amx").precision(), chose("bf16-amx").bf16_kernel()), (Precision::Bf16, Some(Kernel::Amx)));
     }
 
     #[test]

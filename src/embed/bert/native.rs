@@ -19,7 +19,7 @@
 use super::{Activation, BertConfig, BertWeights};
 use crate::embed::backend::Backend;
 use crate::embed::batch::Batch;
-use crate::embed::bf16::{self, Bf16Linear};
+use crate::embed::bf16::{self, Bf16Linear, Kernel};
 use crate::embed::kernels;
 use crate::embed::pool::{self, Head};
 use anyhow::Result;
@@ -56,9 +56,12 @@ enum Weight {
 }
 
 impl Linear {
-    fn new(w: &Tensor, n: usize, k: usize, bf16_products: bool) -> Result<Linear> {
+    fn new(w: &Tensor, n: usize, k: usize, bf16: Option<Kernel>) -> Result<Linear> {
         let w = host(w)?;
-        let weight = if bf16_products { Weight::Bf16(Bf16Linear::new(&w, n, k)) } else { Weight::Fp32(w) };
+        let weight = match bf16 {
+            Some(kernel) => Weight::Bf16(Bf16Linear::new(&w, n, k, kernel)),
+            None => Weight::Fp32(w),
+        };
         Ok(Linear { n, k, weight })
     }
 
@@ -109,22 +112,23 @@ fn host(t: &Tensor) -> Result<Vec<f32>> {
 }
 
 impl NativeBert {
-    pub fn new(w: &BertWeights, bf16_products: bool) -> Result<Self> {
+    /// bf16 products on `bf16`'s kernel when given, else fp32.
+    pub fn new(w: &BertWeights, bf16: Option<Kernel>) -> Result<Self> {
         let (h, inter) = (w.cfg.hidden_size, w.cfg.intermediate_size);
         let layers = w
             .layers
             .iter()
             .map(|l| {
                 Ok(Layer {
-                    qkv: Linear::new(&l.qkv_w, 3 * h, h, bf16_products)?,
+                    qkv: Linear::new(&l.qkv_w, 3 * h, h, bf16)?,
                     qkv_b: host(&l.qkv_b)?,
-                    out: Linear::new(&l.out_w, h, h, bf16_products)?,
+                    out: Linear::new(&l.out_w, h, h, bf16)?,
                     out_b: host(&l.out_b)?,
                     ln1_w: host(&l.ln1_w)?,
                     ln1_b: host(&l.ln1_b)?,
-                    inter: Linear::new(&l.inter_w, inter, h, bf16_products)?,
+                    inter: Linear::new(&l.inter_w, inter, h, bf16)?,
                     inter_b: host(&l.inter_b)?,
-                    ffn_out: Linear::new(&l.ffn_out_w, h, inter, bf16_products)?,
+                    ffn_out: Linear::new(&l.ffn_out_w, h, inter, bf16)?,
                     ffn_out_b: host(&l.ffn_out_b)?,
                     ln2_w: host(&l.ln2_w)?,
                     ln2_b: host(&l.ln2_b)?,
@@ -286,10 +290,9 @@ impl Backend for NativeBert {
     }
 
     fn describe(&self) -> String {
-        let products = match (self.layers.first().is_some_and(|l| matches!(l.qkv.weight, Weight::Bf16(_))), bf16::native()) {
-            (false, _) => "fp32 products",
-            (true, true) => "bf16 products on AVX-512 BF16",
-            (true, false) => "bf16-rounded products on fp32 kernels (no AVX-512 BF16)",
+        let products = match self.layers.first().map(|l| &l.qkv.weight) {
+            Some(Weight::Bf16(b)) => b.kernel().describe(),
+            _ => "fp32 products",
         };
         format!("native CPU forward ({} kernels, {products}, {} threads)", kernels::simd_name(), rayon::current_num_threads())
     }
