@@ -58,10 +58,88 @@ pub fn text_hash(text: &str) -> Vec<u8> {
     Sha256::digest(text.as_bytes())[..16].to_vec()
 }
 
+/// Makes a new library database whole beside `path` and links it into
+/// place, so that a process killed while making it leaves no database or a
+/// whole one: never tables without the schema's version, which no later run
+/// could tell from a foreign file. A database already at `path` is kept.
+fn create(path: &Path) -> Result<()> {
+    let mut temp = path.as_os_str().to_owned();
+    temp.push(".new");
+    let temp = std::path::PathBuf::from(temp);
+    let siblings = |base: &Path| {
+        ["", "-wal", "-shm", "-journal"].map(|s| {
+            let mut p = base.as_os_str().to_owned();
+            p.push(s);
+            std::path::PathBuf::from(p)
+        })
+    };
+    // What a creation killed earlier left.
+    for f in siblings(&temp) {
+        let _ = std::fs::remove_file(f);
+    }
+    {
+        let conn = Store::connect(&temp)?;
+        initialise(&conn).map_err(|e| open_error(&temp, e))?;
+        // Closing the last connection folds the WAL into the file.
+    }
+    let linked = match std::fs::hard_link(&temp, path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(anyhow::Error::new(e).context(format!("cannot create {}", path.display()))),
+    };
+    for f in siblings(&temp) {
+        let _ = std::fs::remove_file(f);
+    }
+    linked
+}
+
+/// The schema version a library database records (`None`: not a library).
+fn schema_version(conn: &Connection) -> rusqlite::Result<Option<String>> {
+    let has_meta: bool =
+        conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'meta'", [], |r| r.get(0))?;
+    if !has_meta {
+        return Ok(None);
+    }
+    conn.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0)).optional()
+}
+
+/// The tables, triggers and schema version of a new library.
+fn initialise(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(SCHEMA)?;
+    conn.execute_batch(&profile_triggers())?;
+    conn.execute("INSERT INTO meta (key, value) VALUES ('schema', ?1)", [SCHEMA_VERSION.to_string()])?;
+    Ok(())
+}
+
 impl Store {
     /// Opens for writing, creating the tables when needed.
+    /// Writers call it holding the library's lock.
     pub fn open(path: &Path) -> Result<Store> {
         remember(path);
+        if !path.exists() {
+            create(path)?;
+        }
+        let mut conn = Self::connect(path)?;
+        let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(|e| open_error(path, e))?;
+        if tables == 0 {
+            // An empty file: made a library in one transaction.
+            let tx = conn.transaction().map_err(|e| open_error(path, e))?;
+            initialise(&tx).map_err(|e| open_error(path, e))?;
+            tx.commit().map_err(|e| open_error(path, e))?;
+        }
+        match schema_version(&conn).map_err(|e| open_error(path, e))? {
+            Some(v) => check_schema(path, &v)?,
+            None => anyhow::bail!("{} is not a paperscout library database", path.display()),
+        }
+        conn.execute_batch(SCHEMA).map_err(|e| open_error(path, e))?;
+        conn.execute_batch(&profile_triggers()).map_err(|e| open_error(path, e))?;
+        schema::add_columns(&conn).map_err(|e| open_error(path, e))?;
+        schema::upgrade_rows(&conn).map_err(|e| open_error(path, e))?;
+        Ok(Store { conn, has_failures: true, has_affiliations: true })
+    }
+
+    /// A connection as every writer sets it up.
+    fn connect(path: &Path) -> Result<Connection> {
         let conn = Connection::open(path).map_err(|e| open_error(path, e))?;
         // Vectors are stored in a WITHOUT ROWID table, whose rows must fit a
         // quarter page or spill the rest onto an overflow page of its own: at
@@ -74,20 +152,7 @@ impl Store {
         conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| open_error(path, e))?;
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| open_error(path, e))?;
         conn.busy_timeout(Duration::from_secs(30))?;
-        conn.execute_batch(SCHEMA).map_err(|e| open_error(path, e))?;
-        conn.execute_batch(&profile_triggers()).map_err(|e| open_error(path, e))?;
-        let version: Option<String> =
-            conn.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0)).optional().map_err(|e| open_error(path, e))?;
-        match version {
-            None => {
-                conn.execute("INSERT INTO meta (key, value) VALUES ('schema', ?1)", [SCHEMA_VERSION.to_string()])
-                    .map_err(|e| open_error(path, e))?;
-            }
-            Some(v) => check_schema(path, &v)?,
-        }
-        schema::add_columns(&conn).map_err(|e| open_error(path, e))?;
-        schema::upgrade_rows(&conn).map_err(|e| open_error(path, e))?;
-        Ok(Store { conn, has_failures: true, has_affiliations: true })
+        Ok(conn)
     }
 
     /// Opens for reading only: a reader needs no write access to the
@@ -118,10 +183,7 @@ impl Store {
     fn try_open_read(uri: &str, flags: OpenFlags) -> rusqlite::Result<(Store, Option<String>)> {
         let conn = Connection::open_with_flags(uri, flags)?;
         conn.busy_timeout(Duration::from_secs(30))?;
-        let has_meta: bool =
-            conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'meta'", [], |r| r.get(0))?;
-        let version: Option<String> =
-            if has_meta { conn.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0)).optional()? } else { None };
+        let version = schema_version(&conn)?;
         let has_failures: bool =
             conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'embed_failures'", [], |r| r.get(0))?;
         let has_affiliations = schema::has_column(&conn, "papers", "affiliations")?;
@@ -138,5 +200,50 @@ impl Store {
 
     pub fn transaction(&mut self) -> Result<Transaction<'_>> {
         Ok(self.conn.transaction()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_library_is_made_whole_and_leaves_nothing_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("library.sqlite");
+        // What a creation killed before its link left.
+        std::fs::write(dir.path().join("library.sqlite.new"), b"half").unwrap();
+        let store = Store::open(&path).unwrap();
+        assert_eq!(schema_version(store.conn()).unwrap(), Some(SCHEMA_VERSION.to_string()));
+        drop(store);
+        let mut names: Vec<String> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        assert_eq!(names, ["library.sqlite"]);
+        // Opened again, it is the same library.
+        Store::open(&path).unwrap();
+    }
+
+    #[test]
+    fn an_empty_file_becomes_a_library_and_a_foreign_database_is_refused_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let empty = dir.path().join("empty.sqlite");
+        std::fs::write(&empty, b"").unwrap();
+        let store = Store::open(&empty).unwrap();
+        assert!(schema_version(store.conn()).unwrap().is_some());
+
+        let foreign = dir.path().join("foreign.sqlite");
+        Connection::open(&foreign).unwrap().execute_batch("CREATE TABLE notes (body TEXT)").unwrap();
+        let err = Store::open(&foreign).err().expect("a foreign database is refused");
+        assert!(err.to_string().contains("is not a paperscout library database"), "{err}");
+        let tables: Vec<String> = Connection::open(&foreign)
+            .unwrap()
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(tables, ["notes"]);
     }
 }
