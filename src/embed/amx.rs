@@ -104,7 +104,10 @@ pub fn gemm<U: Tiles>(u: &mut U, a: &[u16], t: usize, kp: usize, packed: &[u16],
 }
 
 /// The tile instructions computed as Intel's manual defines them, in
-/// plain Rust: the kernel's reference on every CPU.
+/// plain Rust, up to the order of the f32 additions inside one `tdpbf16ps`
+/// (the hardware's differs; on the kernel's tests and self-check that is
+/// under a twentieth of their tolerance): the kernel's reference on every
+/// CPU.
 pub struct Emulated {
     /// Each tile's 16 rows of 16 four-byte words: two bf16 (the lower
     /// address in the low half) or one f32.
@@ -264,8 +267,13 @@ mod hardware {
     }
 
     fn cpu_has_amx() -> bool {
-        // Leaf 7 means something where the highest leaf (leaf 0's EAX) is 7 or more.
-        let (max, leaf7) = (std::arch::x86_64::__cpuid(0).eax, std::arch::x86_64::__cpuid_count(7, 0));
+        // Leaf 7 means something where the highest leaf (leaf 0's EAX) is 7
+        // or more. CPUID is on every x86-64 CPU; std's intrinsics for it are
+        // safe functions only in recent releases, hence the block the older
+        // compilers the README allows need.
+        #[allow(unused_unsafe)]
+        // SAFETY: as above.
+        let (max, leaf7) = unsafe { (std::arch::x86_64::__cpuid(0).eax, std::arch::x86_64::__cpuid_count(7, 0)) };
         // EDX bit 24: AMX-TILE; bit 22: AMX-BF16.
         max >= 7 && leaf7.edx & (1 << 24) != 0 && leaf7.edx & (1 << 22) != 0
     }
@@ -273,11 +281,18 @@ mod hardware {
     /// Linux hands out the tiles' 8 KiB of register state only to a
     /// process that asks (`arch_prctl(ARCH_REQ_XCOMP_PERM, XTILEDATA)`);
     /// without it the first tile instruction is a SIGILL.
+    #[cfg(target_os = "linux")]
     fn permission() -> bool {
         const ARCH_REQ_XCOMP_PERM: libc::c_long = 0x1023;
         const XFEATURE_XTILEDATA: libc::c_long = 18;
         // SAFETY: a system call with two integer arguments and no memory.
         unsafe { libc::syscall(libc::SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) == 0 }
+    }
+
+    /// Elsewhere no tile state is known to be handed out.
+    #[cfg(not(target_os = "linux"))]
+    fn permission() -> bool {
+        false
     }
 
     pub(super) fn probe() -> Status {

@@ -14,11 +14,11 @@ pub use profiles::ProfileKey;
 pub use read::{blob_to_vec, DatedPaper, DayEntry, DerivedRow, Listing, StoredPaper, Version};
 pub use write::{bump_generation, insert_vector, papers_with_text, record_failure, set_default_model, upsert_paper, vec_to_blob, Upsert};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use damage::{open_error, remember};
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction};
 use schema::{check_schema, profile_triggers, SCHEMA, SCHEMA_VERSION};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub struct Store {
@@ -58,36 +58,49 @@ pub fn text_hash(text: &str) -> Vec<u8> {
     Sha256::digest(text.as_bytes())[..16].to_vec()
 }
 
+/// Where a new library database is made before it is linked into place.
+fn temp_of(path: &Path) -> PathBuf {
+    let mut temp = path.as_os_str().to_owned();
+    temp.push(".new");
+    PathBuf::from(temp)
+}
+
+/// `base` and the files SQLite keeps beside it.
+fn with_siblings(base: &Path) -> [PathBuf; 4] {
+    ["", "-wal", "-shm", "-journal"].map(|s| {
+        let mut p = base.as_os_str().to_owned();
+        p.push(s);
+        PathBuf::from(p)
+    })
+}
+
 /// Makes a new library database whole beside `path` and links it into
 /// place, so that a process killed while making it leaves no database or a
 /// whole one: never tables without the schema's version, which no later run
 /// could tell from a foreign file. A database already at `path` is kept.
 fn create(path: &Path) -> Result<()> {
-    let mut temp = path.as_os_str().to_owned();
-    temp.push(".new");
-    let temp = std::path::PathBuf::from(temp);
-    let siblings = |base: &Path| {
-        ["", "-wal", "-shm", "-journal"].map(|s| {
-            let mut p = base.as_os_str().to_owned();
-            p.push(s);
-            std::path::PathBuf::from(p)
-        })
-    };
-    // What a creation killed earlier left.
-    for f in siblings(&temp) {
+    let temp = temp_of(path);
+    for f in with_siblings(&temp) {
         let _ = std::fs::remove_file(f);
     }
-    {
-        let conn = Store::connect(&temp)?;
-        initialise(&conn).map_err(|e| open_error(&temp, e))?;
-        // Closing the last connection folds the WAL into the file.
-    }
+    let made = (|| {
+        let conn = Connection::open(&temp)?;
+        // See `Store::open`: only a new database takes a page size.
+        conn.pragma_update(None, "page_size", PAGE_SIZE)?;
+        // A rollback journal, not WAL, while it is made: closed, the file
+        // is whole on its own, and the close says if it is not.
+        initialise(&conn)?;
+        conn.close().map_err(|(_, e)| e)
+    })();
+    made.map_err(|e| open_error(path, e))?;
     let linked = match std::fs::hard_link(&temp, path) {
-        Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(e) => Err(anyhow::Error::new(e).context(format!("cannot create {}", path.display()))),
+        // Filesystems without hard links (FAT, some network and FUSE
+        // mounts): a rename, which the library's lock keeps from racing.
+        Err(_) => std::fs::rename(&temp, path).with_context(|| format!("cannot create {}", path.display())),
+        Ok(()) => Ok(()),
     };
-    for f in siblings(&temp) {
+    for f in with_siblings(&temp) {
         let _ = std::fs::remove_file(f);
     }
     linked
@@ -103,6 +116,22 @@ fn schema_version(conn: &Connection) -> rusqlite::Result<Option<String>> {
     conn.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0)).optional()
 }
 
+/// Whether a database without a schema version is a library whose
+/// making was cut short by an older version: a `meta` table that holds
+/// nothing but what the schema itself writes there.
+fn half_made(conn: &Connection) -> rusqlite::Result<bool> {
+    let has_meta: bool =
+        conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'meta'", [], |r| r.get(0))?;
+    Ok(has_meta && conn.query_row("SELECT count(*) = 0 FROM meta WHERE key <> 'profiles'", [], |r| r.get(0))?)
+}
+
+/// Vectors are stored in a WITHOUT ROWID table, whose rows must fit a
+/// quarter page or spill the rest onto an overflow page of their own: at 4
+/// KB pages a 1.5 KB MiniLM vector took 4.5 KB on disk (13 GB at 3 M
+/// papers). 16 KB pages hold vectors of up to ~1,000 dimensions inline.
+/// Only a new database takes it; an existing one keeps its own.
+const PAGE_SIZE: i64 = 16384;
+
 /// The tables, triggers and schema version of a new library.
 fn initialise(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(SCHEMA)?;
@@ -116,43 +145,45 @@ impl Store {
     /// Writers call it holding the library's lock.
     pub fn open(path: &Path) -> Result<Store> {
         remember(path);
-        if !path.exists() {
+        if path.exists() {
+            // A creation killed after its link left a second name behind.
+            for f in with_siblings(&temp_of(path)) {
+                let _ = std::fs::remove_file(f);
+            }
+        } else {
             create(path)?;
         }
-        let mut conn = Self::connect(path)?;
+        let mut conn = Connection::open(path).map_err(|e| open_error(path, e))?;
+        conn.busy_timeout(Duration::from_secs(30))?;
+        // Read before anything is written, so that a foreign database is
+        // refused as it was found.
         let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(|e| open_error(path, e))?;
         if tables == 0 {
             // An empty file: made a library in one transaction.
+            conn.pragma_update(None, "page_size", PAGE_SIZE).map_err(|e| open_error(path, e))?;
             let tx = conn.transaction().map_err(|e| open_error(path, e))?;
             initialise(&tx).map_err(|e| open_error(path, e))?;
             tx.commit().map_err(|e| open_error(path, e))?;
         }
         match schema_version(&conn).map_err(|e| open_error(path, e))? {
             Some(v) => check_schema(path, &v)?,
+            // Made by a version that created the tables one by one, and
+            // killed before the last: its `meta` table is there and empty.
+            None if half_made(&conn).map_err(|e| open_error(path, e))? => {
+                conn.execute("INSERT INTO meta (key, value) VALUES ('schema', ?1)", [SCHEMA_VERSION.to_string()])
+                    .map_err(|e| open_error(path, e))?;
+            }
             None => anyhow::bail!("{} is not a paperscout library database", path.display()),
         }
+        // WAL: readers never block the writer, and a killed writer loses only
+        // its uncommitted transaction.
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| open_error(path, e))?;
+        conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| open_error(path, e))?;
         conn.execute_batch(SCHEMA).map_err(|e| open_error(path, e))?;
         conn.execute_batch(&profile_triggers()).map_err(|e| open_error(path, e))?;
         schema::add_columns(&conn).map_err(|e| open_error(path, e))?;
         schema::upgrade_rows(&conn).map_err(|e| open_error(path, e))?;
         Ok(Store { conn, has_failures: true, has_affiliations: true })
-    }
-
-    /// A connection as every writer sets it up.
-    fn connect(path: &Path) -> Result<Connection> {
-        let conn = Connection::open(path).map_err(|e| open_error(path, e))?;
-        // Vectors are stored in a WITHOUT ROWID table, whose rows must fit a
-        // quarter page or spill the rest onto an overflow page of its own: at
-        // 4 KB pages a 1.5 KB MiniLM vector took 4.5 KB on disk (13 GB at 3 M
-        // papers). 16 KB pages hold vectors of up to ~1,000 dimensions
-        // inline. Only a new database takes it; an existing one keeps its own.
-        conn.pragma_update(None, "page_size", 16384).map_err(|e| open_error(path, e))?;
-        // WAL: readers never block the writer, and a killed writer loses only
-        // its uncommitted transaction.
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| open_error(path, e))?;
-        conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| open_error(path, e))?;
-        conn.busy_timeout(Duration::from_secs(30))?;
-        Ok(conn)
     }
 
     /// Opens for reading only: a reader needs no write access to the
@@ -234,16 +265,20 @@ mod tests {
 
         let foreign = dir.path().join("foreign.sqlite");
         Connection::open(&foreign).unwrap().execute_batch("CREATE TABLE notes (body TEXT)").unwrap();
+        let before = std::fs::read(&foreign).unwrap();
         let err = Store::open(&foreign).err().expect("a foreign database is refused");
         assert!(err.to_string().contains("is not a paperscout library database"), "{err}");
-        let tables: Vec<String> = Connection::open(&foreign)
-            .unwrap()
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap();
-        assert_eq!(tables, ["notes"]);
+        assert_eq!(std::fs::read(&foreign).unwrap(), before, "not a byte of it changed");
+        assert!(!dir.path().join("foreign.sqlite-wal").exists());
+    }
+
+    #[test]
+    fn a_library_an_older_version_was_killed_making_is_finished() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("library.sqlite");
+        // Its tables, made one by one, and no schema version yet.
+        Connection::open(&path).unwrap().execute_batch(SCHEMA).unwrap();
+        let store = Store::open(&path).unwrap();
+        assert_eq!(schema_version(store.conn()).unwrap(), Some(SCHEMA_VERSION.to_string()));
     }
 }
