@@ -35,12 +35,13 @@ pub struct ModelArgs {
     pub backend: BackendChoice,
     /// Number format of the model. `bf16` (native CPU forward) rounds
     /// weights and activations of the linear layers to bfloat16 (sums stay
-    /// f32): about 1.5× faster with AVX-512 BF16, vectors at cosine ≥ 0.9999
-    /// to fp32. `fp16` (candle ops; the GPU's format) keeps weights and
-    /// activations in half precision, cosine ≥ 0.999. Both are stored under
-    /// a model id of their own. Default: what the library's vectors were
-    /// made with; else fp16 on CUDA; on the CPU the faster of fp32 and
-    /// bf16 (where the CPU has AVX-512 BF16) that keeps parity, as a short
+    /// f32), on AMX tiles where the CPU has them, else AVX-512 BF16 (about
+    /// 1.5× fp32 on an AMD Zen 4); vectors at cosine ≥ 0.9999 to fp32.
+    /// `fp16` (candle ops; the GPU's format) keeps weights and activations
+    /// in half precision, cosine ≥ 0.999. Both are stored under a model id
+    /// of their own. Default: what the library's vectors were made with;
+    /// else fp16 on CUDA; on the CPU the fastest of fp32, bf16 on AVX-512
+    /// and bf16 on AMX (those the CPU has) that keeps parity, as a short
     /// trial on first use measured it (kept per CPU, binary and model;
     /// `doctor` measures again; `-v` says which and why).
     #[arg(long, value_enum)]
