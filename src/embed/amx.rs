@@ -121,6 +121,19 @@ impl Default for Emulated {
     }
 }
 
+/// `n` values in [-1, 1) from `seed` (a linear congruential generator):
+/// the self-check's and the tests' data, the same on every run.
+#[cfg(any(test, target_arch = "x86_64"))]
+pub(super) fn values(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        })
+        .collect()
+}
+
 /// `x` cut to bfloat16 (rounding is `super::bf16`'s business; test data
 /// needs only some bf16 value).
 #[cfg(any(test, target_arch = "x86_64"))]
@@ -315,17 +328,11 @@ mod hardware {
     /// to the order of additions.
     fn self_check(hw: &mut Hardware) -> bool {
         let (t, kp, n): (usize, usize, usize) = (40, 2 * K_BLOCK, 48);
-        let mut s = 0x9e37_79b9_u32;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            // A value in [-1, 1) cut to bf16: exact in both.
-            super::truncate((s >> 8) as f32 / (1u32 << 23) as f32 - 1.0)
-        };
-        let mut a: Vec<u16> = (0..t.next_multiple_of(super::BLOCK) * kp).map(|_| next()).collect();
+        // Values cut to bf16: exact in both.
+        let bf16 = |n: usize, seed: u64| -> Vec<u16> { super::values(n, seed).into_iter().map(super::truncate).collect() };
+        let mut a = bf16(t.next_multiple_of(super::BLOCK) * kp, 3);
         a[t * kp..].fill(0);
-        let packed: Vec<u16> = (0..n.next_multiple_of(super::BLOCK) * kp).map(|_| next()).collect();
+        let packed = bf16(n.next_multiple_of(super::BLOCK) * kp, 4);
         let (mut got, mut want) = (vec![f32::NAN; t * n], vec![f32::NAN; t * n]);
         gemm(hw, &a, t, kp, &packed, n, &mut got);
         gemm(&mut Emulated::default(), &a, t, kp, &packed, n, &mut want);
@@ -396,16 +403,6 @@ mod hardware {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn values(n: usize, seed: u64) -> Vec<f32> {
-        let mut s = seed;
-        (0..n)
-            .map(|_| {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-            })
-            .collect()
-    }
 
     /// Activations and weights in the kernel's layouts, and the product of
     /// their bf16 values summed in f64.

@@ -147,8 +147,9 @@ impl Bf16Linear {
                 scratch.a.resize(rows * kp, 0);
             }
             let a = &mut scratch.a[..rows * kp];
+            let vector_rounding = native();
             for (row, dst) in x[..t * k].chunks_exact(k).zip(a.chunks_exact_mut(kp)) {
-                if native() {
+                if vector_rounding {
                     // SAFETY: `native()` saw AVX-512 F and BF16.
                     unsafe { avx512::round_row(row, &mut dst[..k]) };
                 } else {
@@ -259,16 +260,7 @@ mod avx512 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn values(n: usize, seed: u64) -> Vec<f32> {
-        let mut s = seed;
-        (0..n)
-            .map(|_| {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-            })
-            .collect()
-    }
+    use crate::embed::amx::values;
 
     /// The reference: both sides rounded to bf16, products summed in f64.
     fn expected(x: &[f32], w: &[f32], t: usize, k: usize, n: usize) -> Vec<f32> {
