@@ -53,6 +53,9 @@ struct FeedbackRow {
     ndcg20: f64,
     map_without: f64,
     ndcg20_without: f64,
+    /// Half-width of the 95 % interval of `map` − `map_without`, paired by
+    /// query.
+    map_gain_ci95: f64,
     /// Share of the ratings that were 👍.
     liked_share: f64,
 }
@@ -202,6 +205,7 @@ fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], 
                 let agg =
                     |r: &[QueryResult]| csfcube::summarise(r, collection.folds.as_ref()).0.into_iter().find(|s| s.facet == "aggregated");
                 let (Some(a), Some(b)) = (agg(&with), agg(&without)) else { continue };
+                let (_, gain_ci95) = csfcube::paired_map_difference(&with, &without, collection.folds.as_ref());
                 let pct = |x: f64| (x * 10_000.0).round() / 100.0;
                 rows.push(FeedbackRow {
                     method: label,
@@ -211,6 +215,7 @@ fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], 
                     ndcg20: pct(a.ndcg_pct20),
                     map_without: pct(b.map),
                     ndcg20_without: pct(b.ndcg_pct20),
+                    map_gain_ci95: pct(gain_ci95),
                     liked_share: if n == 0 { 0.0 } else { liked as f64 / (n * queries.len()) as f64 },
                 });
             }
@@ -287,13 +292,13 @@ fn write_feedback_table(out: &mut impl Write, rows: &[FeedbackRow]) -> Result<()
     writeln!(out, "(\"without\": the same rest ranked from the query alone; aggregated, percentages):")?;
     writeln!(
         out,
-        "{:<9} {:<7} {:>3} {:>7} {:>8} {:>9} {:>10} {:>7} {:>6}",
-        "method", "rule", "N", "MAP", "NDCG%20", "MAP w/o", "NDCG w/o", "ΔMAP", "liked"
+        "{:<9} {:<7} {:>3} {:>7} {:>8} {:>9} {:>10} {:>7} {:>6} {:>6}",
+        "method", "rule", "N", "MAP", "NDCG%20", "MAP w/o", "NDCG w/o", "ΔMAP", "±95%", "liked"
     )?;
     for r in rows {
         writeln!(
             out,
-            "{:<9} {:<7} {:>3} {:>7.2} {:>8.2} {:>9.2} {:>10.2} {:>+7.2} {:>5.0}%",
+            "{:<9} {:<7} {:>3} {:>7.2} {:>8.2} {:>9.2} {:>10.2} {:>+7.2} {:>6.2} {:>5.0}%",
             r.method,
             r.rule,
             r.n,
@@ -302,6 +307,7 @@ fn write_feedback_table(out: &mut impl Write, rows: &[FeedbackRow]) -> Result<()
             r.map_without,
             r.ndcg20_without,
             r.map - r.map_without,
+            r.map_gain_ci95,
             100.0 * r.liked_share
         )?;
     }
