@@ -161,8 +161,9 @@ pub fn seed_vectors(
     words: &Mutex<WordCache>,
 ) -> Result<(Vec<profile::Seed>, Vec<SeedVector>)> {
     let seeds = profile::list(lib.store.conn(), profile_name)?;
+    let terms = terms_of(words, seeds.iter().map(|s| (s.text_hash.as_slice(), s.title.as_str(), s.abstract_text.as_str())))?;
     let mut vectors = Vec::with_capacity(seeds.len());
-    for s in &seeds {
+    for (s, terms) in seeds.iter().zip(terms) {
         let v = lib
             .store
             .vector(model, &s.text_hash)?
@@ -170,7 +171,7 @@ pub fn seed_vectors(
         vectors.push(SeedVector {
             label: s.key.clone(),
             vector: v,
-            terms: terms_of(words, &s.text_hash, &s.title, &s.abstract_text)?,
+            terms,
             subjects: s.subjects.clone(),
             weight: s.weight,
             negative: s.negative,
@@ -280,12 +281,13 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
     let rowids: Vec<i64> = entries.iter().map(|(_, e)| e.paper.rowid).collect();
     let kept = filter(entries, &reader, opts, &mut digest.hidden);
     let vectors = vectors_of(lib, flat, &kept)?;
-    let mut shown: Vec<Shown<'_>> = Vec::with_capacity(kept.len());
-    for (k, v) in kept.into_iter().zip(&vectors) {
-        let Some(v) = v else { continue };
-        let terms = terms_of(words, &k.text_hash, &k.pick.paper.title, &k.pick.paper.abstract_text)?;
-        shown.push(Shown { pick: k.pick, vector: v, terms, own_seed: k.own_seed });
-    }
+    let kept: Vec<_> = kept.into_iter().zip(&vectors).filter_map(|(k, v)| Some((k, v.as_ref()?))).collect();
+    let terms = terms_of(
+        words,
+        kept.iter().map(|(k, _)| (k.text_hash.as_slice(), k.pick.paper.title.as_str(), k.pick.paper.abstract_text.as_str())),
+    )?;
+    let shown: Vec<Shown<'_>> =
+        kept.into_iter().zip(terms).map(|((k, vector), terms)| Shown { pick: k.pick, vector, terms, own_seed: k.own_seed }).collect();
     let background = background_sample(flat, &rowids);
     // The ranker owns the seeds' vectors from here; the reader keeps their keys and titles.
     let ranker = Ranker::new(opts.method, std::mem::take(&mut reader.vectors), &background);
@@ -495,11 +497,13 @@ fn arrange(
     (picks, unsure)
 }
 
-/// The words of one text, the cache locked only while it is read or filled
-/// (concurrent requests rank in parallel and share what each has cut).
-fn terms_of(words: &Mutex<WordCache>, hash: &[u8], title: &str, abstract_text: &str) -> Result<Terms> {
+/// The words of texts (hash, title, abstract), the cache locked only while
+/// it is read or filled (concurrent requests rank in parallel and share
+/// what each has cut).
+fn terms_of<'a>(words: &Mutex<WordCache>, texts: impl Iterator<Item = (&'a [u8], &'a str, &'a str)>) -> Result<Vec<Terms>> {
+    let texts: Vec<_> = texts.collect();
     let mut cache = words.lock().map_err(|_| anyhow::anyhow!("the word cache was left broken by a failed request"))?;
-    Ok(cache.terms(hash, title, abstract_text))
+    Ok(cache.terms(&texts))
 }
 
 /// A word cache over the library's lexical index (`None`: every word
