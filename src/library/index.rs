@@ -234,12 +234,21 @@ pub fn update(dir: &Path, flat: &FlatVectors, rebuild: bool) -> Result<Updated> 
     })
 }
 
+/// Rows a graph takes one at a time before the rest are added in parallel.
+/// Threads that start on an empty graph link their first nodes to a graph
+/// still too small to hold them well; built in parallel from the start, a
+/// 4,000-row index measured recall@10 0.9935–1.000 in sixty builds and once
+/// 0.977 (tests/it/index_recall.rs). Built one at a time, a small library's
+/// index is also the same on every build.
+const SEQUENTIAL_START: usize = 10_000;
+
 fn add_rows(graph: &Graph, flat: &FlatVectors, rows: std::ops::Range<usize>) -> Result<usize> {
     use rayon::prelude::*;
     let live: Vec<usize> = rows.filter(|&i| flat.is_live(i)).collect();
-    live.par_iter()
-        .try_for_each(|&i| graph.add(i as u64, flat.vector(i)))
-        .map_err(|e| anyhow::anyhow!("cannot add a vector to the index: {e}"))?;
+    let alone = SEQUENTIAL_START.saturating_sub(graph.size()).min(live.len());
+    let add = |&i: &usize| graph.add(i as u64, flat.vector(i)).map_err(|e| anyhow::anyhow!("cannot add a vector to the index: {e}"));
+    live[..alone].iter().try_for_each(add)?;
+    live[alone..].par_iter().try_for_each(add)?;
     Ok(live.len())
 }
 
