@@ -79,10 +79,42 @@ pub fn lift_text(p: &Pick) -> Option<String> {
 /// A seed by its title, cut short, in quotes; never by its key (an id or a
 /// hash says nothing at a glance).
 fn short_title(r: &Reason) -> String {
-    let t: String = r.title.chars().take(40).collect();
-    let t = if t.chars().count() < r.title.chars().count() { format!("{}…", t.trim_end()) } else { t };
-    format!("\u{201c}{}\u{201d}", crate::report::math::display(&t))
+    format!("\u{201c}{}\u{201d}", crate::report::math::display(&cut_at_word(r.title.trim(), SHORT_TITLE)))
 }
+
+/// Characters of a seed's title a reason quotes.
+const SHORT_TITLE: usize = 40;
+
+/// `s` cut to at most `max` characters and then back to the end of its last
+/// whole word ("Information-Aware KV Cache Compression…", not "…Compression
+/// f…"), unless that would leave less than half; no dangling punctuation
+/// before the ellipsis.
+fn cut_at_word(s: &str, max: usize) -> String {
+    let Some((end, next)) = s.char_indices().nth(max) else {
+        return s.to_string();
+    };
+    let head = &s[..end];
+    let whole = if !next.is_alphanumeric() {
+        head
+    } else {
+        match head.rfind(char::is_whitespace) {
+            Some(i) if head[..i].chars().count() >= max / 2 => &head[..i],
+            _ => head,
+        }
+    };
+    let mut whole = whole.trim_end_matches(|c: char| c.is_whitespace() || ",;:-–—(/".contains(c));
+    // Nor a dangling "for" or "with": the cut title ends on a content word.
+    while let Some((rest, last)) = whole.rsplit_once(char::is_whitespace) {
+        if !DANGLING.contains(&last.to_lowercase().as_str()) || rest.trim_end().chars().count() < max / 2 {
+            break;
+        }
+        whole = rest.trim_end_matches(|c: char| c.is_whitespace() || ",;:-–—(/".contains(c));
+    }
+    format!("{whole}…")
+}
+
+/// Words a cut title does not end on.
+const DANGLING: &[&str] = &["a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the", "to", "via", "with"];
 
 /// The entry's kind with what the user already did about it.
 fn kind_label(p: &Pick) -> String {
@@ -392,4 +424,34 @@ pub fn html(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
         writeln!(out, "</article>")?;
     }
     writeln!(out, "</body></html>")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cut_at_word;
+
+    #[test]
+    fn a_seed_title_is_cut_after_a_whole_word() {
+        // Real seed titles of the 75k library, as the reasons quoted them.
+        assert_eq!(
+            cut_at_word("Information-Aware KV Cache Compression for Long-Context LLMs", 40),
+            "Information-Aware KV Cache Compression…"
+        );
+        assert_eq!(
+            cut_at_word("SSD: Spatially Speculative Decoding Accelerates Autoregressive Image Generation", 40),
+            "SSD: Spatially Speculative Decoding…"
+        );
+        // A word that ends at the limit stays; punctuation before the cut goes.
+        assert_eq!(cut_at_word("Speculative decoding drafts: a survey of trees", 27), "Speculative decoding drafts…");
+        assert_eq!(cut_at_word("Speculative decoding drafts: a survey of trees", 29), "Speculative decoding drafts…");
+        // Short titles are whole; one long word is cut where it must be.
+        assert_eq!(cut_at_word("Protein folding", 40), "Protein folding");
+        assert_eq!(cut_at_word("Pneumonoultramicroscopicsilicovolcanoconiosis", 10), "Pneumonoul…");
+        assert_eq!(cut_at_word("Ab Pneumonoultramicroscopicsilicovolcanoconiosis", 10), "Ab Pneumon…");
+        // Nor on a word that needs the rest ("…Eviction for…").
+        assert_eq!(cut_at_word("Coverage-Driven KV Cache Eviction for Efficient Serving", 40), "Coverage-Driven KV Cache Eviction…");
+        assert_eq!(cut_at_word("SeKV: Resolution-Adaptive KV Cache with a Budget", 40), "SeKV: Resolution-Adaptive KV Cache…");
+        // Characters, not bytes.
+        assert_eq!(cut_at_word("Über die Größe großer Sprachmodelle und ihre Grenzen", 20), "Über die Größe…");
+    }
 }
