@@ -58,6 +58,22 @@ struct FeedbackRow {
     map_gain_ci95: f64,
     /// Share of the ratings that were 👍.
     liked_share: f64,
+    /// Each query's figures on its remainder (`--json` only): a row's mean
+    /// hides how few relevant papers some remainders keep.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    queries: Vec<FeedbackQuery>,
+}
+
+/// One query after the simulated ratings; average precision in percent.
+#[derive(Serialize)]
+struct FeedbackQuery {
+    query: String,
+    facet: String,
+    liked: usize,
+    /// Relevant papers left unrated.
+    relevant: usize,
+    ap: f64,
+    ap_without: f64,
 }
 
 /// Aggregated CSFCube figures of one ranking method.
@@ -196,8 +212,19 @@ fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], 
                 let mut with = Vec::new();
                 let mut without = Vec::new();
                 let mut liked = 0;
+                let mut each = Vec::new();
                 for (q, bg) in queries.iter().zip(&backgrounds) {
                     let o = feedback::simulate(q, &papers, bg, method, rule, n)?;
+                    if args.json && n > 0 {
+                        each.push(FeedbackQuery {
+                            query: q.pid.clone(),
+                            facet: q.facet.clone(),
+                            liked: o.liked,
+                            relevant: o.with.relevant,
+                            ap: 100.0 * o.with.average_precision,
+                            ap_without: 100.0 * o.without.average_precision,
+                        });
+                    }
                     with.push(o.with);
                     without.push(o.without);
                     liked += o.liked;
@@ -217,6 +244,7 @@ fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], 
                     ndcg20_without: pct(b.ndcg_pct20),
                     map_gain_ci95: pct(gain_ci95),
                     liked_share: if n == 0 { 0.0 } else { liked as f64 / (n * queries.len()) as f64 },
+                    queries: each,
                 });
             }
         }

@@ -89,6 +89,53 @@ fn csfcube_subset_is_sane_and_deterministic() {
     }
 }
 
+#[test]
+fn rated_rows_carry_their_interval_and_each_querys_figures() {
+    let dir = csfcube_dir();
+    let out = paperscout(&["eval", "csfcube", dir.to_str().unwrap(), "--queries", "3", "--feedback", "0,3", "--json"]);
+    let rows: Vec<Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    // Relevant papers (grade 2 or 3) in each judged pool, from the file.
+    let text = std::fs::read_to_string(dir.join("csfcube_queries_with_judged_pools.jsonl")).unwrap();
+    let relevant: std::collections::HashMap<(String, String), usize> = text
+        .lines()
+        .map(|l| {
+            let q: Value = serde_json::from_str(l).unwrap();
+            let n = q["candidates"].as_array().unwrap().iter().filter(|c| c["relevance"].as_u64().unwrap() >= 2).count();
+            ((q["query_pid"].as_str().unwrap().to_string(), q["facet"].as_str().unwrap().to_string()), n)
+        })
+        .collect();
+    for row in &rows {
+        let (map, without, ci) =
+            (row["map"].as_f64().unwrap(), row["map_without"].as_f64().unwrap(), row["map_gain_ci95"].as_f64().unwrap());
+        if row["n"] == 0 {
+            // Nothing rated: the same ranking twice, nothing to be unsure of.
+            assert_eq!((map, ci), (without, 0.0), "{row}");
+            assert!(row.get("queries").is_none(), "{row}");
+            continue;
+        }
+        let each = row["queries"].as_array().unwrap();
+        assert_eq!(each.len(), 3, "{row}");
+        let mut gains = Vec::new();
+        for q in each {
+            let liked = q["liked"].as_u64().unwrap() as usize;
+            assert!(liked <= 3, "{q}");
+            // A 👍 is a relevant paper taken out of the remainder.
+            let key = (q["query"].as_str().unwrap().to_string(), q["facet"].as_str().unwrap().to_string());
+            assert_eq!(q["relevant"].as_u64().unwrap() as usize + liked, relevant[&key], "{q}");
+            let (ap, ap_without) = (q["ap"].as_f64().unwrap(), q["ap_without"].as_f64().unwrap());
+            assert!((0.0..=100.0).contains(&ap) && (0.0..=100.0).contains(&ap_without), "{q}");
+            gains.push(ap - ap_without);
+        }
+        // A subset is a plain mean over its queries: the row's gain is the
+        // queries' mean gain, and its interval 1.96 standard errors of it.
+        let mean = gains.iter().sum::<f64>() / 3.0;
+        let sd = (gains.iter().map(|g| (g - mean) * (g - mean)).sum::<f64>() / 2.0).sqrt();
+        assert!((map - without - mean).abs() < 0.02, "{row}: gain {} against the queries' {mean}", map - without);
+        assert!((ci - 1.96 * sd / 3f64.sqrt()).abs() < 0.02, "{row}: interval {ci} against {}", 1.96 * sd / 3f64.sqrt());
+    }
+}
+
 /// The first query's judged pool, as (pid, grade), from the shared file.
 fn first_pool() -> (String, String, Vec<(String, u64)>) {
     let text = std::fs::read_to_string(csfcube_dir().join("csfcube_queries_with_judged_pools.jsonl")).unwrap();
