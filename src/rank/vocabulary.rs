@@ -231,7 +231,11 @@ impl WordCache {
         for (i, (hash, ..)) in texts.iter().enumerate() {
             let t = match fresh.remove(&i) {
                 Some(t) => {
-                    self.by_text.insert(hash.to_vec(), t.clone());
+                    // A call with more new texts than the cache holds (a
+                    // roll-up of many days) keeps only the first of them.
+                    if self.by_text.len() < CACHED_PAPERS {
+                        self.by_text.insert(hash.to_vec(), t.clone());
+                    }
                     t
                 }
                 None => self.by_text.get(*hash).cloned().unwrap_or_default(),

@@ -94,7 +94,8 @@ fn cut_at_word(s: &str, max: usize) -> String {
         return s.to_string();
     };
     let head = &s[..end];
-    let whole = if !next.is_alphanumeric() {
+    // A hyphen or an apostrophe goes on with the word ("Information-Aware").
+    let whole = if !(next.is_alphanumeric() || "-'\u{2019}".contains(next)) {
         head
     } else {
         match head.rfind(char::is_whitespace) {
@@ -448,6 +449,9 @@ mod tests {
         assert_eq!(cut_at_word("Protein folding", 40), "Protein folding");
         assert_eq!(cut_at_word("Pneumonoultramicroscopicsilicovolcanoconiosis", 10), "Pneumonoul…");
         assert_eq!(cut_at_word("Ab Pneumonoultramicroscopicsilicovolcanoconiosis", 10), "Ab Pneumon…");
+        // A hyphenated word is one word: not "Efficient Long…".
+        assert_eq!(cut_at_word("Efficient Long-Context Serving", 14), "Efficient…");
+        assert_eq!(cut_at_word("Reader’s Guide to Speculative Decoding", 6), "Reader…");
         // Nor on a word that needs the rest ("…Eviction for…").
         assert_eq!(cut_at_word("Coverage-Driven KV Cache Eviction for Efficient Serving", 40), "Coverage-Driven KV Cache Eviction…");
         assert_eq!(cut_at_word("SeKV: Resolution-Adaptive KV Cache with a Budget", 40), "SeKV: Resolution-Adaptive KV Cache…");
