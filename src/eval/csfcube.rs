@@ -475,8 +475,13 @@ pub fn summarise(results: &[QueryResult], folds: Option<&HashMap<String, Vec<Vec
     (out, how)
 }
 
+/// A result's key in the splits file: "<pid>_<facet>".
+fn key_of(r: &QueryResult) -> String {
+    format!("{}_{}", r.query, r.facet)
+}
+
 fn keyed(results: &[QueryResult]) -> HashMap<String, &QueryResult> {
-    results.iter().map(|r| (format!("{}_{}", r.query, r.facet), r)).collect()
+    results.iter().map(|r| (key_of(r), r)).collect()
 }
 
 /// The splits, when every query they list was evaluated.
@@ -504,7 +509,7 @@ pub fn paired_map_difference(a: &[QueryResult], b: &[QueryResult], folds: Option
     let groups: Vec<Vec<f64>> =
         match complete_folds(&a_by, folds).filter(|_| complete_folds(&b_by, folds).is_some()).and_then(|f| f.get("all")) {
             Some(test_folds) => test_folds.iter().map(|keys| keys.iter().filter_map(diff).collect()).collect(),
-            None => vec![a.iter().filter_map(|r| diff(&format!("{}_{}", r.query, r.facet))).collect()],
+            None => vec![a.iter().filter_map(|r| diff(&key_of(r))).collect()],
         };
     let groups: Vec<Vec<f64>> = groups.into_iter().filter(|d| !d.is_empty()).collect();
     if groups.is_empty() {

@@ -226,10 +226,13 @@ impl WordCache {
         }
         let missing: Vec<usize> = (0..texts.len()).filter(|&i| !self.by_text.contains_key(texts[i].0)).collect();
         let cut = self.vocab.terms_of_many(&missing.iter().map(|&i| (texts[i].1, texts[i].2)).collect::<Vec<_>>());
-        let mut fresh: HashMap<usize, Terms> = missing.iter().copied().zip(cut).collect();
+        let mut fresh: Vec<Option<Terms>> = (0..texts.len()).map(|_| None).collect();
+        for (&i, t) in missing.iter().zip(cut) {
+            fresh[i] = Some(t);
+        }
         let mut out = Vec::with_capacity(texts.len());
-        for (i, (hash, ..)) in texts.iter().enumerate() {
-            let t = match fresh.remove(&i) {
+        for ((hash, ..), fresh) in texts.iter().zip(fresh) {
+            let t = match fresh {
                 Some(t) => {
                     // A call with more new texts than the cache holds (a
                     // roll-up of many days) keeps only the first of them.

@@ -103,13 +103,14 @@ fn cut_at_word(s: &str, max: usize) -> String {
             _ => head,
         }
     };
-    let mut whole = whole.trim_end_matches(|c: char| c.is_whitespace() || ",;:-–—(/".contains(c));
+    let loose = |c: char| c.is_whitespace() || ",;:-–—(/".contains(c);
+    let mut whole = whole.trim_end_matches(loose);
     // Nor a dangling "for" or "with": the cut title ends on a content word.
     while let Some((rest, last)) = whole.rsplit_once(char::is_whitespace) {
         if !DANGLING.contains(&last.to_lowercase().as_str()) || rest.trim_end().chars().count() < max / 2 {
             break;
         }
-        whole = rest.trim_end_matches(|c: char| c.is_whitespace() || ",;:-–—(/".contains(c));
+        whole = rest.trim_end_matches(loose);
     }
     format!("{whole}…")
 }
