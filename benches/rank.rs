@@ -32,7 +32,11 @@ impl Rng {
         ids.sort_unstable();
         ids.dedup();
         let w = 1.0 / (ids.len() as f32).sqrt();
+        // Some of a paper's terms are too common or too rare to be topical.
+        let topical: Vec<u32> = ids.iter().copied().filter(|i| i % 5 != 0).collect();
+        let tw = 1.0 / (topical.len().max(1) as f32).sqrt();
         Terms {
+            topical: topical.into_iter().map(|i| (i, tw)).collect(),
             surface: ids.iter().map(|i| format!("w{i}")).collect(),
             phrase: ids.iter().map(|i| i % 3 == 0).collect(),
             entries: ids.into_iter().map(|i| (i, w)).collect(),

@@ -59,7 +59,8 @@ struct FeedbackRow {
     /// Share of the ratings that were 👍.
     liked_share: f64,
     /// Each query's figures on its remainder (`--json` only): a row's mean
-    /// hides how few relevant papers some remainders keep.
+    /// hides how few relevant papers some remainders keep, and two builds'
+    /// rows (cold ones too, N = 0) pair query by query.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     queries: Vec<FeedbackQuery>,
 }
@@ -215,7 +216,7 @@ fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], 
                 let mut each = Vec::new();
                 for (q, bg) in queries.iter().zip(&backgrounds) {
                     let o = feedback::simulate(q, &papers, bg, method, rule, n)?;
-                    if args.json && n > 0 {
+                    if args.json {
                         each.push(FeedbackQuery {
                             query: q.pid.clone(),
                             facet: q.facet.clone(),

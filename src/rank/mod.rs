@@ -202,8 +202,12 @@ impl Ranker {
     pub fn new(method: Method, seeds: Vec<SeedVector>, background: &[Vec<f32>]) -> Ranker {
         let seeds = Seeds::new(seeds);
         let nearest = if method == Method::Knn { Nearest::knn() } else { Nearest::one() };
-        let mut others: Vec<Box<dyn Signal>> =
-            vec![Box::new(Centroid::new(&seeds)), Box::new(Words::new(&seeds)), Box::new(Fields::new(&seeds))];
+        let mut others: Vec<Box<dyn Signal>> = vec![
+            Box::new(Centroid::new(&seeds)),
+            Box::new(Words::new(&seeds)),
+            Box::new(Fields::new(&seeds)),
+            Box::new(Words::topical(&seeds)),
+        ];
         debug_assert!(others.iter().zip(&COLD[1..]).all(|(s, c)| s.id() == c.0));
         let mut own = |s: Box<dyn Signal>| {
             others.push(s);
@@ -294,9 +298,10 @@ impl Ranker {
         for evidence in signals.map(|s| s.explain(&self.seeds, c)) {
             match evidence {
                 Evidence::Seeds(s) if e.seeds.is_empty() => e.seeds = s,
-                Evidence::Words(w) => e.words = w,
+                // The topical words are a part of all the words: the first says it.
+                Evidence::Words(w) if e.words.is_empty() => e.words = w,
                 Evidence::Fields(f) => e.fields = f,
-                Evidence::Seeds(_) | Evidence::Opaque => {}
+                Evidence::Seeds(_) | Evidence::Words(_) | Evidence::Opaque => {}
             }
         }
         e
@@ -394,6 +399,32 @@ mod tests {
             assert_eq!(words, ["KV caches", "caches prefetched"], "{m}");
             assert!(e1.words.is_empty(), "a disliked seed's words are no reason");
         }
+    }
+
+    #[test]
+    fn the_topical_signal_weighs_a_field_word_and_not_a_common_one() {
+        use crate::library::lexical::LexicalIndex;
+        // Twenty papers say "method" and "widgets", two "pulsar".
+        let texts: Vec<(String, String)> = (0..20)
+            .map(|i| (format!("Method {i}"), format!("This method studies widgets. {}", if i < 2 { "pulsar" } else { "" })))
+            .collect();
+        let index = LexicalIndex::in_memory(texts.iter().map(|(t, a)| (t.as_str(), a.as_str()))).unwrap();
+        let mut vocab = Vocabulary::new(Some(&index));
+        let mut s = seed("a", &[1.0, 0.0], false, "");
+        s.terms = vocab.terms("Pulsar widgets", "a method");
+        let r = Ranker::new(Method::Hybrid, vec![s], &[]);
+        let (field, common) = (vocab.terms("Pulsar survey", ""), vocab.terms("Widgets survey", "another method"));
+        let day = [
+            Candidate { vector: &[1.0, 0.0], terms: &field, subjects: &[], own_seed: None },
+            Candidate { vector: &[1.0, 0.0], terms: &common, subjects: &[], own_seed: None },
+        ];
+        let signals = r.signals(&day);
+        let of = |id: SignalId| &signals.values[signals.names.iter().position(|&n| n == id).unwrap()];
+        // Both share words with the seed; only one shares a topical word.
+        assert!(of(SignalId::Words).iter().all(|&x| x > 0.0), "{:?}", of(SignalId::Words));
+        assert!(of(SignalId::Topical)[0] > 0.99 && of(SignalId::Topical)[1] == 0.0, "{:?}", of(SignalId::Topical));
+        assert!(r.score_all(&day)[0].score > r.score_all(&day)[1].score);
+        assert_eq!(r.explain(&day[0]).words, ["pulsar"]);
     }
 
     #[test]

@@ -73,6 +73,7 @@ pub enum SignalId {
     DecayedMean,
     Logistic,
     Words,
+    Topical,
     Fields,
     Learned,
 }

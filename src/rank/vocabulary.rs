@@ -2,13 +2,14 @@
 //! TF-IDF vector over single words and phrases (two words in a row), cut
 //! by the lexical index's analyzer and weighted by its document
 //! frequencies over the library: sublinear term frequency, smoothed idf,
-//! unit length. No document-frequency cap either way (docs/quality.md,
-//! "Phrases and fields"): dropping what a tenth of the library says
-//! (max_df 0.1) added nothing on the history replay once idf weighs common
-//! words down, and in a narrow library would drop the reader's own topic;
-//! dropping what one paper alone says (min_df 2) gained 0.006 MRR there
-//! but lost 0.9 MAP on CSFCube, and would silence the one paper of the day
-//! that shares a rare word with a free-text seed.
+//! unit length. Beside it the same text's topical vector: only the terms
+//! some other paper also says (df ≥ 2) and at most a tenth of the library
+//! says, the middle band where a field's own vocabulary lives. The two are
+//! separate signals (docs/quality.md, "Two word signals"): on the history
+//! replay their sum beats either alone, since an author's rare words (a
+//! system's name) and their field's words both say what they write next;
+//! the full vector alone keeps the one paper that shares a rare word with
+//! a free-text seed, and a narrow library's own topic words.
 
 use crate::library::lexical::{phrases, stems, word_analyzer, LexicalIndex, Stem};
 use rustc_hash::FxHashMap;
@@ -26,29 +27,44 @@ pub struct Terms {
     pub entries: Vec<(u32, f32)>,
     pub surface: Vec<String>,
     pub phrase: Vec<bool>,
+    /// The unit vector over the topical terms alone, sorted by id.
+    pub topical: Vec<(u32, f32)>,
+}
+
+/// The dot product of two sparse vectors sorted by id.
+pub fn dot(a: &[(u32, f32)], b: &[(u32, f32)]) -> f32 {
+    let (mut i, mut j, mut sum) = (0, 0, 0.0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                sum += a[i].1 * b[j].1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    sum
 }
 
 impl Terms {
     pub fn dot(&self, other: &Terms) -> f32 {
-        let (a, b) = (&self.entries, &other.entries);
-        let (mut i, mut j, mut sum) = (0, 0, 0.0);
-        while i < a.len() && j < b.len() {
-            match a[i].0.cmp(&b[j].0) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    sum += a[i].1 * b[j].1;
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        sum
+        dot(&self.entries, &other.entries)
     }
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+}
+
+/// `v` scaled to length 1 (empty stays empty).
+fn unit(mut v: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
+    let norm = v.iter().map(|r| r.1 * r.1).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|r| r.1 /= norm);
+    }
+    v
 }
 
 /// One word or phrase of a text: its key (a stem, or two stems with a
@@ -70,7 +86,18 @@ pub struct Vocabulary {
     ids: FxHashMap<String, u32>,
     /// Each term's idf.
     idf: Vec<f32>,
+    /// Whether each term is topical: df in [`TOPICAL_MIN_DF`,
+    /// [`TOPICAL_MAX_SHARE`] × the library].
+    topical: Vec<bool>,
 }
+
+/// A topical term is said by at least this many papers: one alone can
+/// match no other paper, and in a unit vector it only dilutes the rest.
+const TOPICAL_MIN_DF: f32 = 2.0;
+/// ... and by at most this share of the library: "model", "propose" and
+/// "results" say nothing of a field. The lead (scikit-learn's
+/// min_df 2, max_df 0.1), not tuned.
+const TOPICAL_MAX_SHARE: f32 = 0.1;
 
 impl Vocabulary {
     /// Document frequencies from the library's lexical index.
@@ -84,6 +111,7 @@ impl Vocabulary {
             docs,
             ids: FxHashMap::default(),
             idf: Vec::new(),
+            topical: Vec::new(),
         }
     }
 
@@ -103,6 +131,7 @@ impl Vocabulary {
         let idf = ((1.0 + self.docs) / (1.0 + df)).ln() + 1.0;
         let id = self.idf.len() as u32;
         self.idf.push(idf);
+        self.topical.push(df >= TOPICAL_MIN_DF && df <= TOPICAL_MAX_SHARE * self.docs);
         self.ids.insert(key.to_string(), id);
         id
     }
@@ -161,7 +190,7 @@ impl Vocabulary {
         counts.into_iter().map(|(t, tf, phrase)| Counted { key: t.stem.clone(), tf, at: t.at.clone(), phrase }).collect()
     }
 
-    /// The unit TF-IDF vector of a text's counted terms.
+    /// The unit TF-IDF vectors of a text's counted terms, all and topical.
     fn weigh(&mut self, text: &str, counts: &[Counted]) -> Terms {
         let mut rows: Vec<(u32, f32, String, bool)> = counts
             .iter()
@@ -175,14 +204,13 @@ impl Vocabulary {
                 (id, (1.0 + (c.tf as f32).ln()) * self.idf[id as usize], surface, c.phrase)
             })
             .collect();
-        let norm = rows.iter().map(|r| r.1 * r.1).sum::<f32>().sqrt();
-        if norm > 0.0 {
-            rows.iter_mut().for_each(|r| r.1 /= norm);
-        }
         rows.sort_unstable_by_key(|r| r.0);
-        let mut t = Terms::default();
-        for (id, w, surface, phrase) in rows {
-            t.entries.push((id, w));
+        let mut t = Terms {
+            entries: unit(rows.iter().map(|r| (r.0, r.1)).collect()),
+            topical: unit(rows.iter().filter(|r| self.topical[r.0 as usize]).map(|r| (r.0, r.1)).collect()),
+            ..Terms::default()
+        };
+        for (_, _, surface, phrase) in rows {
             t.surface.push(surface);
             t.phrase.push(phrase);
         }
@@ -314,5 +342,37 @@ mod tests {
         let id = |t: &Terms, s: &str| t.entries[t.surface.iter().position(|x| x == s).unwrap()].0;
         let (p, w) = (id(&seed, "speculative decoding"), id(&seed, "speculative"));
         assert!(vocab.idf[p as usize] > vocab.idf[w as usize]);
+    }
+
+    /// Twenty papers that all say "method" and "widget"; two say "pulsar",
+    /// one "quasar".
+    fn twenty() -> Vec<(String, String)> {
+        (0..20)
+            .map(|i| {
+                let extra = ["pulsar timing", "pulsar", "quasar"].get(i).copied().unwrap_or("");
+                (format!("Method {i}"), format!("This method studies widgets. {extra}"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn topical_terms_are_said_by_more_than_one_paper_and_at_most_a_tenth() {
+        let papers = twenty();
+        let index = LexicalIndex::in_memory(papers.iter().map(|(t, a)| (t.as_str(), a.as_str()))).unwrap();
+        let mut vocab = Vocabulary::new(Some(&index));
+        let t = vocab.terms("Pulsar quasar method", "");
+        let id = |s: &str| t.entries[t.surface.iter().position(|x| x == s).unwrap_or_else(|| panic!("{s}: {:?}", t.surface))].0;
+        // "pulsar": 2 of 20 papers. Not "quasar" (1: it can match no other
+        // paper), nor "method" (20), nor the phrases (none in the library).
+        assert_eq!(t.topical.len(), 1, "{:?}", t.topical);
+        assert_eq!(t.topical[0].0, id("Pulsar"));
+        assert!((t.topical[0].1 - 1.0).abs() < 1e-6, "a unit vector of its own");
+        // All of them in the full vector, rare ones heaviest.
+        let weight = |s: &str| t.entries.iter().find(|e| e.0 == id(s)).unwrap().1;
+        assert!(weight("quasar") > weight("Pulsar") && weight("Pulsar") > weight("method"));
+        assert!((dot(&t.entries, &t.entries) - 1.0).abs() < 1e-5);
+        // Without a library nothing is known to be topical.
+        let t = Vocabulary::new(None).terms("Pulsar quasar method", "");
+        assert!(t.topical.is_empty() && !t.entries.is_empty());
     }
 }

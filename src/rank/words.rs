@@ -1,9 +1,11 @@
 //! Closeness in words: the TF-IDF cosine of a paper's words and phrases to
-//! the liked seeds' (the `lexical` method, and a hybrid signal). Its
-//! explanation is the distinctive words and phrases the paper shares with
-//! them, which every pick's reason quotes.
+//! the liked seeds' (the `lexical` method, and a hybrid signal), and the
+//! same over their topical terms alone (a second hybrid signal; see
+//! [`super::vocabulary`]). Its explanation is the distinctive words and
+//! phrases the paper shares with them, which every pick's reason quotes.
 
 use super::signal::{Evidence, Seeds, Signal, SignalId};
+use super::vocabulary::dot;
 use super::{Candidate, Terms};
 
 /// Words a reason quotes.
@@ -19,10 +21,10 @@ struct WordSum {
 }
 
 impl WordSum {
-    fn new<'a>(terms: impl Iterator<Item = (&'a Terms, f32)>) -> WordSum {
+    fn new<'a>(terms: impl Iterator<Item = (&'a [(u32, f32)], f32)>) -> WordSum {
         let mut sum: Vec<f32> = Vec::new();
         for (t, w) in terms {
-            for &(id, x) in &t.entries {
+            for &(id, x) in t {
                 let id = id as usize;
                 if id >= sum.len() {
                     sum.resize(id + 1, 0.0);
@@ -34,17 +36,17 @@ impl WordSum {
         WordSum { sum, norm2 }
     }
 
-    fn overlap(&self, t: &Terms) -> f32 {
-        t.entries.iter().map(|&(id, w)| w * self.weight(id).unwrap_or(0.0)).sum()
+    fn overlap(&self, t: &[(u32, f32)]) -> f32 {
+        t.iter().map(|&(id, w)| w * self.weight(id).unwrap_or(0.0)).sum()
     }
 
     /// Cosine of `t` to the sum, without `own` (a summed vector and its weight).
-    fn cosine(&self, t: &Terms, own: Option<(&Terms, f32)>) -> f32 {
+    fn cosine(&self, t: &[(u32, f32)], own: Option<(&[(u32, f32)], f32)>) -> f32 {
         let mut num = self.overlap(t);
         let mut norm2 = self.norm2;
         if let Some((o, w)) = own {
-            num -= w * t.dot(o);
-            norm2 += -2.0 * w * self.overlap(o) + w * w * o.dot(o);
+            num -= w * dot(t, o);
+            norm2 += -2.0 * w * self.overlap(o) + w * w * dot(o, o);
         }
         if norm2 <= 1e-12 {
             0.0
@@ -59,20 +61,48 @@ impl WordSum {
     }
 }
 
+/// Which of a text's TF-IDF vectors a word signal reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    All,
+    Topical,
+}
+
+impl Part {
+    fn of(self, t: &Terms) -> &[(u32, f32)] {
+        match self {
+            Part::All => &t.entries,
+            Part::Topical => &t.topical,
+        }
+    }
+}
+
 /// The liked seeds' words. Liked seeds only: a 👎's words subtracted
 /// (Rocchio) lowered CSFCube's rated rows by 5 MAP (docs/quality.md).
 pub struct Words {
     sum: WordSum,
+    part: Part,
 }
 
 impl Words {
+    /// Every word and phrase.
     pub fn new(seeds: &Seeds) -> Words {
-        Words { sum: WordSum::new(seeds.liked.iter().map(|&i| (&seeds.all[i].terms, seeds.all[i].weight)).filter(|(_, w)| *w != 0.0)) }
+        Words::of(seeds, Part::All)
+    }
+
+    /// The topical words and phrases alone.
+    pub fn topical(seeds: &Seeds) -> Words {
+        Words::of(seeds, Part::Topical)
+    }
+
+    fn of(seeds: &Seeds, part: Part) -> Words {
+        let liked = seeds.liked.iter().map(|&i| (part.of(&seeds.all[i].terms), seeds.all[i].weight));
+        Words { sum: WordSum::new(liked.filter(|(_, w)| *w != 0.0)), part }
     }
 
     /// A rated paper's own words and weight, left out of the sum it is scored on.
-    fn own<'a>(seeds: &'a Seeds, c: &Candidate<'_>) -> Option<(&'a Terms, f32)> {
-        seeds.own_liked(c).map(|s| (&seeds.all[s].terms, seeds.all[s].weight)).filter(|(_, w)| *w != 0.0)
+    fn own<'a>(&self, seeds: &'a Seeds, c: &Candidate<'_>) -> Option<(&'a [(u32, f32)], f32)> {
+        seeds.own_liked(c).map(|s| (self.part.of(&seeds.all[s].terms), seeds.all[s].weight)).filter(|(_, w)| *w != 0.0)
     }
 
     /// The words that weigh most in the cosine, without the paper's own
@@ -81,14 +111,15 @@ impl Words {
     /// ("speculative decoding", not also "decoding").
     fn shared(&self, seeds: &Seeds, c: &Candidate<'_>) -> Vec<String> {
         let terms = c.terms;
-        let own = Self::own(seeds, c);
+        let own = self.own(seeds, c);
+        let mine = self.part.of(terms);
         let mut parts: Vec<(f32, usize)> = terms
             .entries
             .iter()
             .enumerate()
-            .filter_map(|(i, (t, w))| {
-                let p = self.sum.weight(*t)? - own.map_or(0.0, |(o, ow)| ow * weight_of(o, *t));
-                Some((w * p, i))
+            .filter_map(|(i, &(t, _))| {
+                let p = self.sum.weight(t)? - own.map_or(0.0, |(o, ow)| ow * weight_of(o, t));
+                Some((weight_of(mine, t) * p, i))
             })
             .filter(|(c, _)| *c > 1e-6)
             .filter(|&(_, i)| terms.surface[i].chars().count() > 1 && terms.surface[i].chars().any(char::is_alphabetic))
@@ -114,11 +145,14 @@ impl Words {
 
 impl Signal for Words {
     fn id(&self) -> SignalId {
-        SignalId::Words
+        match self.part {
+            Part::All => SignalId::Words,
+            Part::Topical => SignalId::Topical,
+        }
     }
 
     fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
-        day.iter().map(|c| self.sum.cosine(c.terms, Self::own(seeds, c))).collect()
+        day.iter().map(|c| self.sum.cosine(self.part.of(c.terms), self.own(seeds, c))).collect()
     }
 
     fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Evidence {
@@ -127,8 +161,8 @@ impl Signal for Words {
 }
 
 /// The weight of term `id` in `t`, 0 when absent.
-fn weight_of(t: &Terms, id: u32) -> f32 {
-    t.entries.binary_search_by_key(&id, |e| e.0).map_or(0.0, |i| t.entries[i].1)
+fn weight_of(t: &[(u32, f32)], id: u32) -> f32 {
+    t.binary_search_by_key(&id, |e| e.0).map_or(0.0, |i| t[i].1)
 }
 
 /// A word as a reason shows it: lower case, unless it is an acronym or a

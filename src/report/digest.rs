@@ -4,7 +4,7 @@
 use crate::paper::Paper;
 use crate::rank::SignalId;
 use crate::report::links::Links;
-use crate::workflow::digest::{Digest, Pick, Reason};
+use crate::workflow::digest::{Digest, Pick, Reason, Share};
 use std::io::{self, Write};
 
 /// Why a paper was picked, the decisive part first: the reader's own
@@ -50,16 +50,14 @@ fn share_of(p: &Pick, signal: SignalId) -> f32 {
 
 /// What each signal gave of a hybrid pick's lift above the day's average,
 /// largest first: "lift: 60% words, 40% nearest seed".
-pub fn lift_text(p: &Pick) -> Option<String> {
-    let mut parts: Vec<(f32, &str)> = p
-        .shares
+pub fn lift_text(shares: &[Share]) -> Option<String> {
+    let mut parts: Vec<(f32, &str)> = shares
         .iter()
-        .filter(|s| s.share >= 0.005)
         .map(|s| {
             let name = match s.signal {
                 SignalId::Nearest | SignalId::Knn => "nearest seed",
                 SignalId::Centroid => "seeds' centre",
-                SignalId::Words => "shared words",
+                SignalId::Words | SignalId::Topical => "shared words",
                 SignalId::Fields => "categories",
                 SignalId::Learned => "your ratings",
                 SignalId::DecayedMean => "newest seeds",
@@ -67,9 +65,17 @@ pub fn lift_text(p: &Pick) -> Option<String> {
             };
             (s.share, name)
         })
-        .collect();
+        .fold(Vec::new(), |mut parts: Vec<(f32, &str)>, (share, name)| {
+            // Both word signals are "shared words" to a reader: one part.
+            match parts.iter_mut().find(|p| p.1 == name) {
+                Some(p) => p.0 += share,
+                None => parts.push((share, name)),
+            }
+            parts
+        });
+    parts.retain(|p| p.0 >= 0.005);
     if parts.is_empty() {
-        return (!p.shares.is_empty()).then(|| "no lift above the day's average".to_string());
+        return (!shares.is_empty()).then(|| "no lift above the day's average".to_string());
     }
     parts.sort_by(|a, b| b.0.total_cmp(&a.0));
     let parts: Vec<String> = parts.iter().map(|(share, name)| format!("{:.0}% {name}", 100.0 * share)).collect();
@@ -430,7 +436,19 @@ pub fn html(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::cut_at_word;
+    use super::{cut_at_word, lift_text, Share, SignalId};
+
+    #[test]
+    fn both_word_signals_are_one_part_of_the_lift() {
+        let share = |signal, share| Share { signal, share };
+        let shares =
+            [share(SignalId::Nearest, 0.4), share(SignalId::Words, 0.25), share(SignalId::Topical, 0.25), share(SignalId::Fields, 0.1)];
+        assert_eq!(lift_text(&shares).as_deref(), Some("lift: 50% shared words, 40% nearest seed, 10% categories"));
+        // Parts too small to print alone count once summed.
+        let shares = [share(SignalId::Nearest, 0.99), share(SignalId::Words, 0.003), share(SignalId::Topical, 0.003)];
+        assert_eq!(lift_text(&shares).as_deref(), Some("lift: 99% nearest seed, 1% shared words"));
+        assert_eq!(lift_text(&[]), None);
+    }
 
     #[test]
     fn a_seed_title_is_cut_after_a_whole_word() {

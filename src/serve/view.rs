@@ -328,7 +328,7 @@ fn score_note(p: &Pick) -> String {
     if let Some(r) = p.reasons.first() {
         s.push_str(&format!("; nearest seed at cosine {:.2}{}", r.similarity, if p.weak { " (a weak match)" } else { "" }));
     }
-    if let Some(lift) = crate::report::digest::lift_text(p) {
+    if let Some(lift) = crate::report::digest::lift_text(&p.shares) {
         s.push_str(&format!("; {lift}"));
     }
     s

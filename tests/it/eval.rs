@@ -111,15 +111,13 @@ fn rated_rows_carry_their_interval_and_each_querys_figures() {
         if row["n"] == 0 {
             // Nothing rated: the same ranking twice, nothing to be unsure of.
             assert_eq!((map, ci), (without, 0.0), "{row}");
-            assert!(row.get("queries").is_none(), "{row}");
-            continue;
         }
         let each = row["queries"].as_array().unwrap();
         assert_eq!(each.len(), 3, "{row}");
         let mut gains = Vec::new();
         for q in each {
             let liked = q["liked"].as_u64().unwrap() as usize;
-            assert!(liked <= 3, "{q}");
+            assert!(liked <= row["n"].as_u64().unwrap() as usize, "{q}");
             // A 👍 is a relevant paper taken out of the remainder.
             let key = (q["query"].as_str().unwrap().to_string(), q["facet"].as_str().unwrap().to_string());
             assert_eq!(q["relevant"].as_u64().unwrap() as usize + liked, relevant[&key], "{q}");
