@@ -63,7 +63,7 @@ const MIX_MIN_RATINGS: usize = 4;
 const MIX_PRIOR_SCALE: f32 = 2.0;
 /// How hard that prior holds against the ratings (whose weights sum to 2).
 const MIX_PRIOR_STRENGTH: f32 = 1.0;
-/// The newest seeds and ratings the mix learns from: four weights need no
+/// The newest seeds and ratings the mix learns from: five weights need no
 /// more, and each costs a pass over every liked seed (a reader with a
 /// thousand ratings is retrained in milliseconds, not a second).
 const MIX_EXAMPLES: usize = 200;

@@ -4,8 +4,9 @@
 //!
 //! Each signal is a part of its own ([`signal::Signal`]: one file, scoring
 //! a day and explaining one paper): closeness to the nearest seeds
-//! (`nearest`), to their centroid (`centroid`), in words (`words`), in
-//! categories (`fields`), and the reader's model (`learned`). A method is
+//! (`nearest`), to their centroid (`centroid`), in words and in topical
+//! words (`words`), in categories (`fields`), and the reader's model
+//! (`learned`). A method is
 //! one of them or the hybrid's mix of several (`hybrid`), which puts each
 //! on the day's own scale (z-scores over the candidates) so that none
 //! drowns the others whatever its spread that day. A day is scored as a
@@ -190,8 +191,9 @@ pub struct Ranker {
     /// Closeness to the nearest seeds: scored for every method, since it
     /// also says which picks are weak.
     nearest: Nearest,
-    /// The other signals: centroid, words and fields (the hybrid's, in
-    /// [`COLD`]'s order after `nearest`), then a method's own if it has one.
+    /// The other signals: centroid, words, fields and topical words (the
+    /// hybrid's, in [`COLD`]'s order after `nearest`), then a method's own
+    /// if it has one.
     others: Vec<Box<dyn Signal>>,
     scoring: Scoring,
 }
@@ -411,9 +413,11 @@ mod tests {
         let index = LexicalIndex::in_memory(texts.iter().map(|(t, a)| (t.as_str(), a.as_str()))).unwrap();
         let mut vocab = Vocabulary::new(Some(&index));
         let mut s = seed("a", &[1.0, 0.0], false, "");
-        s.terms = vocab.terms("Pulsar widgets", "a method");
+        s.terms = vocab.terms("Pulsar widgets", "a method, glitches");
         let r = Ranker::new(Method::Hybrid, vec![s], &[]);
-        let (field, common) = (vocab.terms("Pulsar survey", ""), vocab.terms("Widgets survey", "another method"));
+        // "glitches": no paper of the library says it, so it is no topical
+        // word, but it is the rarest the two share.
+        let (field, common) = (vocab.terms("Pulsar glitches survey", ""), vocab.terms("Widgets survey", "another method"));
         let day = [
             Candidate { vector: &[1.0, 0.0], terms: &field, subjects: &[], own_seed: None },
             Candidate { vector: &[1.0, 0.0], terms: &common, subjects: &[], own_seed: None },
@@ -424,7 +428,9 @@ mod tests {
         assert!(of(SignalId::Words).iter().all(|&x| x > 0.0), "{:?}", of(SignalId::Words));
         assert!(of(SignalId::Topical)[0] > 0.99 && of(SignalId::Topical)[1] == 0.0, "{:?}", of(SignalId::Topical));
         assert!(r.score_all(&day)[0].score > r.score_all(&day)[1].score);
-        assert_eq!(r.explain(&day[0]).words, ["pulsar"]);
+        // The reason quotes all the shared words, rarest first, not only
+        // the topical ones.
+        assert_eq!(r.explain(&day[0]).words, ["glitches", "pulsar"]);
     }
 
     #[test]

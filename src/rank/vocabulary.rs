@@ -9,7 +9,9 @@
 //! replay their sum beats either alone, since an author's rare words (a
 //! system's name) and their field's words both say what they write next;
 //! the full vector alone keeps the one paper that shares a rare word with
-//! a free-text seed, and a narrow library's own topic words.
+//! a free-text seed, and a narrow library's own topic words. A library of
+//! fewer than twenty papers (or none) has no topical term: that signal is
+//! then silent, as the fields are where no paper has a category.
 
 use crate::library::lexical::{phrases, stems, word_analyzer, LexicalIndex, Stem};
 use rustc_hash::FxHashMap;

@@ -108,11 +108,12 @@ fn rated_rows_carry_their_interval_and_each_querys_figures() {
     for row in &rows {
         let (map, without, ci) =
             (row["map"].as_f64().unwrap(), row["map_without"].as_f64().unwrap(), row["map_gain_ci95"].as_f64().unwrap());
+        let each = row["queries"].as_array().unwrap();
         if row["n"] == 0 {
             // Nothing rated: the same ranking twice, nothing to be unsure of.
             assert_eq!((map, ci), (without, 0.0), "{row}");
+            assert!(each.iter().all(|q| q["ap"] == q["ap_without"] && q["liked"] == 0), "{row}");
         }
-        let each = row["queries"].as_array().unwrap();
         assert_eq!(each.len(), 3, "{row}");
         let mut gains = Vec::new();
         for q in each {
@@ -329,6 +330,47 @@ fn history_ranks_a_consistent_authors_next_paper_high() {
         assert!((m["recall_at_10"].as_f64().unwrap() - 1.0).abs() < 1e-9, "{m}");
     }
     assert_eq!(doc["methods"].as_array().unwrap().len(), 6);
+
+    // The signals file: a line a case, the hybrid's signals in the cold
+    // mix's order, candidates in row-id order. Mixed by the cold weights on
+    // the day's z-scores, ties to the earlier candidate (as
+    // scripts/fit-weights does), they give the hybrid's own MRR.
+    let signals = tmp.path().join("signals.jsonl");
+    paperscout(&[&args[..8], &["--signals", signals.to_str().unwrap()]].concat());
+    let text = std::fs::read_to_string(&signals).unwrap();
+    let names: Vec<String> = paperscout::rank::COLD.iter().map(|c| serde_json::to_string(&c.0).unwrap()).collect();
+    assert_eq!(names, ["\"nearest\"", "\"centroid\"", "\"words\"", "\"fields\"", "\"topical\""]);
+    let mut rr = Vec::new();
+    for line in text.lines() {
+        let at: Vec<usize> = names.iter().map(|n| line.find(&format!("{n}:")).unwrap_or_else(|| panic!("{n} in {line}"))).collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "signals out of order: {line}");
+        let case: Value = serde_json::from_str(line).unwrap();
+        let z: Vec<Vec<f64>> = names
+            .iter()
+            .map(|n| {
+                let x: Vec<f64> = case[n.trim_matches('"')].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+                let mean = x.iter().sum::<f64>() / x.len() as f64;
+                let sd = (x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / x.len() as f64).sqrt();
+                x.iter().map(|v| if sd <= 1e-6 { 0.0 } else { (v - mean) / sd }).collect()
+            })
+            .collect();
+        let score: Vec<f64> =
+            (0..z[0].len()).map(|i| paperscout::rank::COLD.iter().zip(&z).map(|(c, z)| f64::from(c.1) * z[i]).sum()).collect();
+        let best = case["hidden"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                let h = h.as_u64().unwrap() as usize;
+                1 + (0..score.len()).filter(|&j| score[j] > score[h] || (score[j] == score[h] && j < h)).count()
+            })
+            .min()
+            .unwrap();
+        rr.push(1.0 / best as f64);
+    }
+    assert_eq!(rr.len(), 4);
+    let hybrid = doc["methods"].as_array().unwrap().iter().find(|m| m["method"] == "hybrid").unwrap();
+    assert!((rr.iter().sum::<f64>() / 4.0 - hybrid["mrr"].as_f64().unwrap()).abs() < 1e-9, "{rr:?} against {hybrid}");
 
     // Same seed, same library: same figures; the table has every method.
     assert_eq!(doc, json_of(&paperscout(&args)));
