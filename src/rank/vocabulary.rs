@@ -98,7 +98,8 @@ pub struct Vocabulary {
 const TOPICAL_MIN_DF: f32 = 2.0;
 /// ... and by at most this share of the library: "model", "propose" and
 /// "results" say nothing of a field. The lead (scikit-learn's
-/// min_df 2, max_df 0.1), not tuned.
+/// min_df 2, max_df 0.1); on the replay's fit half 5 %, 20 % or df ≥ 3
+/// did no better (docs/quality.md, "Two word signals").
 const TOPICAL_MAX_SHARE: f32 = 0.1;
 
 impl Vocabulary {
