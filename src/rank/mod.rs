@@ -300,10 +300,9 @@ impl Ranker {
         for evidence in signals.map(|s| s.explain(&self.seeds, c)) {
             match evidence {
                 Evidence::Seeds(s) if e.seeds.is_empty() => e.seeds = s,
-                // The topical words are a part of all the words: the first says it.
-                Evidence::Words(w) if e.words.is_empty() => e.words = w,
+                Evidence::Words(w) => e.words = w,
                 Evidence::Fields(f) => e.fields = f,
-                Evidence::Seeds(_) | Evidence::Words(_) | Evidence::Opaque => {}
+                Evidence::Seeds(_) | Evidence::Opaque => {}
             }
         }
         e

@@ -1,8 +1,9 @@
 //! Closeness in words: the TF-IDF cosine of a paper's words and phrases to
 //! the liked seeds' (the `lexical` method, and a hybrid signal), and the
 //! same over their topical terms alone (a second hybrid signal; see
-//! [`super::vocabulary`]). Its explanation is the distinctive words and
-//! phrases the paper shares with them, which every pick's reason quotes.
+//! [`super::vocabulary`]). The first explains itself by the distinctive
+//! words and phrases the paper shares with them, which every pick's reason
+//! quotes; the second's terms are among those.
 
 use super::signal::{Evidence, Seeds, Signal, SignalId};
 use super::vocabulary::dot;
@@ -156,7 +157,12 @@ impl Signal for Words {
     }
 
     fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Evidence {
-        Evidence::Words(self.shared(seeds, c))
+        match self.part {
+            Part::All => Evidence::Words(self.shared(seeds, c)),
+            // Its terms are a part of all the words, which the first word
+            // signal already quotes (rarest first): nothing to add.
+            Part::Topical => Evidence::Opaque,
+        }
     }
 }
 
