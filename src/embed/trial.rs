@@ -209,12 +209,17 @@ fn cached() -> Vec<Choice> {
     cache_file().and_then(|f| std::fs::read(f).ok()).and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
 }
 
+/// Trials the cache keeps, the newest: each rebuild or new model directory
+/// adds one (the test suite a few a run), and a file read on every
+/// embedding start must not grow without end; a binary or model unused for
+/// that many trials measures again, a few seconds.
+const KEPT_TRIALS: usize = 32;
+
 /// Keeps `choice` beside the others (other CPUs, models, thread counts).
 /// A cache that cannot be written costs a trial next time, nothing else.
 fn keep(choice: &Choice) {
     let Some(file) = cache_file() else { return };
-    let mut all: Vec<Choice> = cached().into_iter().filter(|c| !same(c, choice)).collect();
-    all.push(choice.clone());
+    let all = with(cached(), choice);
     let written = file.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| {
         let tmp = file.with_extension(format!("tmp{}", std::process::id()));
         std::fs::write(&tmp, serde_json::to_vec_pretty(&all).unwrap_or_default())?;
@@ -223,6 +228,16 @@ fn keep(choice: &Choice) {
     if let Err(e) = written {
         crate::messages::note(format_args!("cannot keep the precision trial in {}: {e}", file.display()));
     }
+}
+
+/// The kept trials with `choice` as the newest, in place of its own older
+/// one, and the oldest beyond [`KEPT_TRIALS`] gone.
+fn with(mut all: Vec<Choice>, choice: &Choice) -> Vec<Choice> {
+    all.retain(|c| !same(c, choice));
+    all.push(choice.clone());
+    let over = all.len().saturating_sub(KEPT_TRIALS);
+    all.drain(..over);
+    all
 }
 
 fn same(a: &Choice, b: &Choice) -> bool {
@@ -443,6 +458,29 @@ mod tests {
         assert_eq!((chose("fp32").precision(), chose("fp32").bf16_kernel()), (Precision::Fp32, None));
         assert_eq!((chose("bf16").precision(), chose("bf16").bf16_kernel()), (Precision::Bf16, Some(Kernel::Avx512)));
         assert_eq!((chose("bf16-amx").precision(), chose("bf16-amx").bf16_kernel()), (Precision::Bf16, Some(Kernel::Amx)));
+    }
+
+    #[test]
+    fn the_cache_keeps_one_trial_per_binary_and_model_and_only_the_newest() {
+        let choice = |binary: usize, model: &str| Choice {
+            cpu: "cpu".into(),
+            binary: binary.to_string(),
+            model: model.into(),
+            threads: 2,
+            precision: "fp32".into(),
+            ..Choice::default()
+        };
+        let mut all = Vec::new();
+        for b in 0..KEPT_TRIALS + 5 {
+            all = with(all, &choice(b, "m"));
+        }
+        assert_eq!(all.len(), KEPT_TRIALS);
+        assert_eq!(all[0].binary, "5", "the oldest go first");
+        assert_eq!(all[KEPT_TRIALS - 1].binary, (KEPT_TRIALS + 4).to_string());
+        let again = with(all, &Choice { precision: "bf16".into(), ..choice(10, "m") });
+        assert_eq!(again.len(), KEPT_TRIALS, "a trial measured again replaces its own");
+        assert_eq!((again[KEPT_TRIALS - 1].binary.as_str(), again[KEPT_TRIALS - 1].precision.as_str()), ("10", "bf16"));
+        assert_eq!(again.iter().filter(|c| c.binary == "10").count(), 1);
     }
 
     #[test]
