@@ -446,6 +446,25 @@ mod tests {
     }
 
     #[test]
+    fn a_reason_quotes_no_phrase_the_vocabulary_calls_a_chance_meeting() {
+        let mut vocab = Vocabulary::new(None);
+        let mut s = seed("a", &[1.0, 0.0], false, "");
+        s.terms = vocab.terms("We introduce pulsar glitches", "");
+        let r = Ranker::new(Method::Hybrid, vec![s], &[]);
+        let mut t = vocab.terms("Introduce pulsar timing", "");
+        let explained = |t: &Terms| r.explain(&Candidate { vector: &[1.0, 0.0], terms: t, subjects: &[], own_seed: None }).words;
+        assert_eq!(explained(&t)[0], "introduce pulsar", "without a library every phrase is quotable");
+        // As a library of some size judges "introduce pulsar" (the
+        // vocabulary's test): its words remain.
+        for (q, s) in t.quotable.iter_mut().zip(&t.surface) {
+            *q = s != "Introduce pulsar";
+        }
+        let mut words = explained(&t);
+        words.sort();
+        assert_eq!(words, ["introduce", "pulsar"]);
+    }
+
+    #[test]
     fn a_rated_paper_shares_no_words_with_itself() {
         let mut vocab = Vocabulary::new(None);
         let mut own = seed("own", &[1.0, 0.0], false, "");

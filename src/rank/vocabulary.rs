@@ -22,13 +22,21 @@ use tantivy::{Searcher, Term};
 
 /// A sparse unit vector over term ids, sorted by id, with the first form
 /// each term had in the text (what a reason shows: "prefetching", not
-/// the stem "prefetch"; "KV caches", not "kv cach") and whether it is a
-/// phrase.
+/// the stem "prefetch"; "KV caches", not "kv cach"), whether it is a
+/// phrase, and whether a reason may quote it.
 #[derive(Debug, Clone, Default)]
 pub struct Terms {
     pub entries: Vec<(u32, f32)>,
     pub surface: Vec<String>,
     pub phrase: Vec<bool>,
+    /// Every word; a phrase where the text writes it as one word
+    /// ("token-level", "long-context") or where its words go together over
+    /// the library: more papers say it than would if the two words were
+    /// strewn over them independently (pointwise mutual information above
+    /// 0: "KV cache", "large language", "real time"). Two words that merely
+    /// meet ("introduce spatially", "while reducing", "improves over") rank
+    /// like any rare term, but a reason quoting them reads as noise.
+    pub quotable: Vec<bool>,
     /// The unit vector over the topical terms alone, sorted by id.
     pub topical: Vec<(u32, f32)>,
 }
@@ -88,6 +96,10 @@ pub struct Vocabulary {
     ids: FxHashMap<String, u32>,
     /// Each term's idf.
     idf: Vec<f32>,
+    /// Each term's document frequency.
+    df: Vec<f32>,
+    /// Whether a reason may quote each term ([`Terms::quotable`]).
+    quotable: Vec<bool>,
     /// Whether each term is topical: df in [`TOPICAL_MIN_DF`,
     /// [`TOPICAL_MAX_SHARE`] × the library].
     topical: Vec<bool>,
@@ -101,6 +113,10 @@ const TOPICAL_MIN_DF: f32 = 2.0;
 /// min_df 2, max_df 0.1); on the replay's fit half 5 %, 20 % or df ≥ 3
 /// did no better (docs/quality.md, "Two word signals").
 const TOPICAL_MAX_SHARE: f32 = 0.1;
+/// A library of fewer papers quotes every phrase: in four papers that all
+/// say "speculative" and "decoding", two saying "speculative decoding" is
+/// below chance, and means nothing either way.
+const QUOTABLE_MIN_DOCS: f32 = 20.0;
 
 impl Vocabulary {
     /// Document frequencies from the library's lexical index.
@@ -114,6 +130,8 @@ impl Vocabulary {
             docs,
             ids: FxHashMap::default(),
             idf: Vec::new(),
+            df: Vec::new(),
+            quotable: Vec::new(),
             topical: Vec::new(),
         }
     }
@@ -123,20 +141,39 @@ impl Vocabulary {
         if let Some(&id) = self.ids.get(key) {
             return id;
         }
-        let df = match (&self.searcher, self.fields) {
+        let df = self.df(key, phrase);
+        // Smoothed as scikit-learn does: a term no paper has counts as rare.
+        let idf = ((1.0 + self.docs) / (1.0 + df)).ln() + 1.0;
+        let quotable = match key.split_once(' ') {
+            // Too few papers to tell a phrase from two words that met.
+            Some((a, b)) if phrase && self.docs >= QUOTABLE_MIN_DOCS => df * self.docs > self.word_df(a) * self.word_df(b),
+            _ => true,
+        };
+        let id = self.idf.len() as u32;
+        self.idf.push(idf);
+        self.df.push(df);
+        self.quotable.push(quotable);
+        self.topical.push(df >= TOPICAL_MIN_DF && df <= TOPICAL_MAX_SHARE * self.docs);
+        self.ids.insert(key.to_string(), id);
+        id
+    }
+
+    /// How many papers of the library say a term (0 without one).
+    fn df(&self, key: &str, phrase: bool) -> f32 {
+        match (&self.searcher, self.fields) {
             (Some(s), Some((words, phrases))) => {
                 let field = if phrase { phrases } else { words };
                 s.doc_freq(&Term::from_field_text(field, key)).unwrap_or(0) as f32
             }
             _ => 0.0,
-        };
-        // Smoothed as scikit-learn does: a term no paper has counts as rare.
-        let idf = ((1.0 + self.docs) / (1.0 + df)).ln() + 1.0;
-        let id = self.idf.len() as u32;
-        self.idf.push(idf);
-        self.topical.push(df >= TOPICAL_MIN_DF && df <= TOPICAL_MAX_SHARE * self.docs);
-        self.ids.insert(key.to_string(), id);
-        id
+        }
+    }
+
+    /// A word's document frequency: known already where the word was
+    /// met in the same text as the phrase it is part of (words are looked
+    /// up before phrases).
+    fn word_df(&self, stem: &str) -> f32 {
+        self.ids.get(stem).map_or_else(|| self.df(stem, false), |&id| self.df[id as usize])
     }
 
     /// The TF-IDF vector of a title and abstract.
@@ -213,7 +250,8 @@ impl Vocabulary {
             topical: unit(rows.iter().filter(|r| self.topical[r.0 as usize]).map(|r| (r.0, r.1)).collect()),
             ..Terms::default()
         };
-        for (_, _, surface, phrase) in rows {
+        for (id, _, surface, phrase) in rows {
+            t.quotable.push(self.quotable[id as usize] || (phrase && !surface.contains(char::is_whitespace)));
             t.surface.push(surface);
             t.phrase.push(phrase);
         }
@@ -356,6 +394,50 @@ mod tests {
                 (format!("Method {i}"), format!("This method studies widgets. {extra}"))
             })
             .collect()
+    }
+
+    #[test]
+    fn a_reason_quotes_phrases_whose_words_go_together_or_are_written_as_one() {
+        // 24 papers: half "introduce" something, four say "pulsar", three
+        // "KV cache" (and one more "cache"), twelve "tokens" and "levels"
+        // but never together.
+        let papers: Vec<(String, String)> = (0..24)
+            .map(|i| {
+                let mut a = String::from(if i < 12 { "We introduce widgets." } else { "Widgets are studied." });
+                a += match i {
+                    0..=3 => " Pulsar glitches.",
+                    4..=6 => " The KV cache.",
+                    7 => " A cache of widgets.",
+                    _ => "",
+                };
+                if (8..20).contains(&i) {
+                    a += " Tokens. Levels.";
+                }
+                (format!("Study {i}"), a)
+            })
+            .collect();
+        let index = LexicalIndex::in_memory(papers.iter().map(|(t, a)| (t.as_str(), a.as_str()))).unwrap();
+        let mut vocab = Vocabulary::new(Some(&index));
+        let quotable = |t: &Terms| -> Vec<(String, bool)> {
+            t.surface.iter().zip(&t.phrase).zip(&t.quotable).filter(|((_, &p), _)| p).map(|((s, _), &q)| (s.clone(), q)).collect()
+        };
+        let t = vocab.terms("We introduce pulsar timing", "with a KV cache, token-level. Then token level.");
+        let q = quotable(&t);
+        let of = |s: &str| q.iter().find(|x| x.0 == s).unwrap_or_else(|| panic!("{s}: {q:?}")).1;
+        // Said by 0 papers where half say "introduce" and a sixth "pulsar".
+        assert!(!of("introduce pulsar"));
+        // 3 papers where chance would give 3 × 4 / 24.
+        assert!(of("KV cache"));
+        // Never together in the library, but this text writes it as one
+        // word (its first form, the one a reason shows).
+        assert!(of("token-level"));
+        assert!(t.surface.iter().zip(&t.quotable).all(|(s, &q)| q || s.contains(' ')), "every word is quotable");
+        let apart = vocab.terms("Token level", "");
+        assert!(!quotable(&apart)[0].1, "{:?}", quotable(&apart));
+        // Too small a library to judge by: every phrase may be quoted.
+        let small = LexicalIndex::in_memory(papers[..4].iter().map(|(t, a)| (t.as_str(), a.as_str()))).unwrap();
+        let t = Vocabulary::new(Some(&small)).terms("We introduce pulsar timing", "");
+        assert!(quotable(&t).iter().all(|x| x.1), "{:?}", quotable(&t));
     }
 
     #[test]

@@ -123,7 +123,9 @@ impl Words {
                 Some((weight_of(mine, t) * p, i))
             })
             .filter(|(c, _)| *c > 1e-6)
-            .filter(|&(_, i)| terms.surface[i].chars().count() > 1 && terms.surface[i].chars().any(char::is_alphabetic))
+            .filter(|&(_, i)| {
+                terms.quotable[i] && terms.surface[i].chars().count() > 1 && terms.surface[i].chars().any(char::is_alphabetic)
+            })
             .collect();
         parts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         // Of the heaviest few, the phrases lead.
