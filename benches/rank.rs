@@ -39,6 +39,7 @@ impl Rng {
             topical: topical.into_iter().map(|i| (i, tw)).collect(),
             surface: ids.iter().map(|i| format!("w{i}")).collect(),
             phrase: ids.iter().map(|i| i % 3 == 0).collect(),
+            quotable: ids.iter().map(|i| i % 6 != 3).collect(),
             entries: ids.into_iter().map(|i| (i, w)).collect(),
         }
     }

@@ -124,7 +124,9 @@ impl Words {
             })
             .filter(|(c, _)| *c > 1e-6)
             .filter(|&(_, i)| {
-                terms.quotable[i] && terms.surface[i].chars().count() > 1 && terms.surface[i].chars().any(char::is_alphabetic)
+                terms.quotable.get(i).copied().unwrap_or(true)
+                    && terms.surface[i].chars().count() > 1
+                    && terms.surface[i].chars().any(char::is_alphabetic)
             })
             .collect();
         parts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
