@@ -31,16 +31,14 @@ impl Rng {
         let mut ids: Vec<u32> = (0..80).map(|_| (self.next() % 20_000) as u32).collect();
         ids.sort_unstable();
         ids.dedup();
-        let w = 1.0 / (ids.len() as f32).sqrt();
-        // Some of a paper's terms are too common or too rare to be topical.
-        let topical: Vec<u32> = ids.iter().copied().filter(|i| i % 5 != 0).collect();
-        let tw = 1.0 / (topical.len().max(1) as f32).sqrt();
+        // BM25 weights of an abstract: a few units each, rare terms more.
+        let weight = |i: u32| 1.0 + (i % 7) as f32;
         Terms {
-            topical: topical.into_iter().map(|i| (i, tw)).collect(),
+            query: ids.iter().map(|&i| weight(i)).collect(),
             surface: ids.iter().map(|i| format!("w{i}")).collect(),
             phrase: ids.iter().map(|i| i % 3 == 0).collect(),
             quotable: ids.iter().map(|i| i % 6 != 3).collect(),
-            entries: ids.into_iter().map(|i| (i, w)).collect(),
+            entries: ids.into_iter().map(|i| (i, 0.8 * weight(i))).collect(),
         }
     }
 }

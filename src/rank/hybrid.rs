@@ -10,10 +10,9 @@ use super::{Candidate, Ranker};
 
 /// The cold mix on per-day z-scores, by signal name, in the order the
 /// ranker computes them. Fit on the history replay's fit half, reported
-/// on the other half (docs/quality.md, "Two word signals"); the fit's top
-/// is flat: its two best mixes lie within 0.0001 MRR.
-pub const COLD: [(SignalId, f32); 5] =
-    [(SignalId::Nearest, 0.4), (SignalId::Centroid, 0.0), (SignalId::Words, 0.2), (SignalId::Fields, 0.2), (SignalId::Topical, 0.2)];
+/// on the other half (docs/quality.md, "BM25 for the words").
+pub const COLD: [(SignalId, f32); 4] =
+    [(SignalId::Nearest, 0.4), (SignalId::Centroid, 0.0), (SignalId::Words, 0.4), (SignalId::Fields, 0.2)];
 /// The learned score counts n / (n + this) after n ratings.
 const RATINGS_TO_TRUST: f32 = 5.0;
 
@@ -63,7 +62,7 @@ const MIX_MIN_RATINGS: usize = 4;
 const MIX_PRIOR_SCALE: f32 = 2.0;
 /// How hard that prior holds against the ratings (whose weights sum to 2).
 const MIX_PRIOR_STRENGTH: f32 = 1.0;
-/// The newest seeds and ratings the mix learns from: five weights need no
+/// The newest seeds and ratings the mix learns from: four weights need no
 /// more, and each costs a pass over every liked seed (a reader with a
 /// thousand ratings is retrained in milliseconds, not a second).
 const MIX_EXAMPLES: usize = 200;

@@ -4,8 +4,8 @@
 //!
 //! Each signal is a part of its own ([`signal::Signal`]: one file, scoring
 //! a day and explaining one paper): closeness to the nearest seeds
-//! (`nearest`), to their centroid (`centroid`), in words and in topical
-//! words (`words`), in categories (`fields`), and the reader's model
+//! (`nearest`), to their centroid (`centroid`), in words (`words`), in
+//! categories (`fields`), and the reader's model
 //! (`learned`). A method is
 //! one of them or the hybrid's mix of several (`hybrid`), which puts each
 //! on the day's own scale (z-scores over the candidates) so that none
@@ -41,7 +41,7 @@ use words::Words;
 pub enum Method {
     /// Meaning and words fused per day, learning from every rating (the default).
     Hybrid,
-    /// Words alone: TF-IDF cosine to the liked seeds.
+    /// Words alone: BM25 match to the liked seeds' words and phrases.
     Lexical,
     /// Cosine to the weighted mean of the liked seeds.
     Centroid,
@@ -191,8 +191,8 @@ pub struct Ranker {
     /// Closeness to the nearest seeds: scored for every method, since it
     /// also says which picks are weak.
     nearest: Nearest,
-    /// The other signals: centroid, words, fields and topical words (the
-    /// hybrid's, in [`COLD`]'s order after `nearest`), then a method's own
+    /// The other signals: centroid, words and fields (the hybrid's, in
+    /// [`COLD`]'s order after `nearest`), then a method's own
     /// if it has one.
     others: Vec<Box<dyn Signal>>,
     scoring: Scoring,
@@ -204,12 +204,8 @@ impl Ranker {
     pub fn new(method: Method, seeds: Vec<SeedVector>, background: &[Vec<f32>]) -> Ranker {
         let seeds = Seeds::new(seeds);
         let nearest = if method == Method::Knn { Nearest::knn() } else { Nearest::one() };
-        let mut others: Vec<Box<dyn Signal>> = vec![
-            Box::new(Centroid::new(&seeds)),
-            Box::new(Words::new(&seeds)),
-            Box::new(Fields::new(&seeds)),
-            Box::new(Words::topical(&seeds)),
-        ];
+        let mut others: Vec<Box<dyn Signal>> =
+            vec![Box::new(Centroid::new(&seeds)), Box::new(Words::new(&seeds)), Box::new(Fields::new(&seeds))];
         debug_assert!(others.iter().zip(&COLD[1..]).all(|(s, c)| s.id() == c.0));
         let mut own = |s: Box<dyn Signal>| {
             others.push(s);
@@ -403,7 +399,7 @@ mod tests {
     }
 
     #[test]
-    fn the_topical_signal_weighs_a_field_word_and_not_a_common_one() {
+    fn the_words_signal_weighs_a_rare_word_over_common_ones() {
         use crate::library::lexical::LexicalIndex;
         // Twenty papers say "method" and "widgets", two "pulsar".
         let texts: Vec<(String, String)> = (0..20)
@@ -414,8 +410,8 @@ mod tests {
         let mut s = seed("a", &[1.0, 0.0], false, "");
         s.terms = vocab.terms("Pulsar widgets", "a method, glitches");
         let r = Ranker::new(Method::Hybrid, vec![s], &[]);
-        // "glitches": no paper of the library says it, so it is no topical
-        // word, but it is the rarest the two share.
+        // "glitches": no paper of the library says it, the rarest the two
+        // share; "widgets" and "method" every paper says.
         let (field, common) = (vocab.terms("Pulsar glitches survey", ""), vocab.terms("Widgets survey", "another method"));
         let day = [
             Candidate { vector: &[1.0, 0.0], terms: &field, subjects: &[], own_seed: None },
@@ -423,12 +419,12 @@ mod tests {
         ];
         let signals = r.signals(&day);
         let of = |id: SignalId| &signals.values[signals.names.iter().position(|&n| n == id).unwrap()];
-        // Both share words with the seed; only one shares a topical word.
-        assert!(of(SignalId::Words).iter().all(|&x| x > 0.0), "{:?}", of(SignalId::Words));
-        assert!(of(SignalId::Topical)[0] > 0.99 && of(SignalId::Topical)[1] == 0.0, "{:?}", of(SignalId::Topical));
+        // Both share words with the seed; the rare ones count for far more
+        // than twice the common ones.
+        let words = of(SignalId::Words);
+        assert!(words[1] > 0.0 && words[0] > 10.0 * words[1], "{words:?}");
         assert!(r.score_all(&day)[0].score > r.score_all(&day)[1].score);
-        // The reason quotes all the shared words, rarest first, not only
-        // the topical ones.
+        // The reason quotes the shared words rarest first.
         assert_eq!(r.explain(&day[0]).words, ["glitches", "pulsar"]);
     }
 

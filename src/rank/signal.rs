@@ -73,7 +73,6 @@ pub enum SignalId {
     DecayedMean,
     Logistic,
     Words,
-    Topical,
     Fields,
     Learned,
 }

@@ -1,32 +1,35 @@
-//! Words as the ranker sees them: a paper's title and abstract as a sparse
-//! TF-IDF vector over single words and phrases (two words in a row), cut
-//! by the lexical index's analyzer and weighted by its document
-//! frequencies over the library: sublinear term frequency, smoothed idf,
-//! unit length. Beside it the same text's topical vector: only the terms
-//! some other paper also says (df ≥ 2) and at most a tenth of the library
-//! says, the middle band where a field's own vocabulary lives. The two are
-//! separate signals (docs/quality.md, "Two word signals"): on the history
-//! replay their sum beats either alone, since an author's rare words (a
-//! system's name) and their field's words both say what they write next;
-//! the full vector alone keeps the one paper that shares a rare word with
-//! a free-text seed, and a narrow library's own topic words. A library of
-//! fewer than twenty papers (or none) has no topical term: that signal is
-//! then silent, as the fields are where no paper has a category.
+//! Words as the ranker sees them: a paper's title and abstract as sparse
+//! weights over single words and phrases (two words in a row), cut by the
+//! lexical index's analyzer and weighed by Okapi BM25 with the library's
+//! document frequencies and average length. A text has two sides: as a
+//! document (saturated term frequency over length, times idf) and as a
+//! query (sublinear term frequency times idf), so a paper's match to the
+//! liked seeds is the sum over shared terms of the seeds' query weight
+//! times its document weight, and a rare term counts twice over. On the
+//! history replay this beat the TF-IDF cosine beside its topical band
+//! (docs/quality.md, "BM25 for the words"): an author's rare words (a
+//! system's name) say most about what they write next, and a common word
+//! still says a little.
 
 use crate::library::lexical::{phrases, stems, word_analyzer, LexicalIndex, Stem};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
+use tantivy::query::Bm25StatisticsProvider;
 use tantivy::schema::Field;
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Searcher, Term};
 
-/// A sparse unit vector over term ids, sorted by id, with the first form
-/// each term had in the text (what a reason shows: "prefetching", not
-/// the stem "prefetch"; "KV caches", not "kv cach"), whether it is a
-/// phrase, and whether a reason may quote it.
+/// A text's terms, sorted by id, each with its weight as a document and as
+/// a query, the first form it had in the text (what a reason shows:
+/// "prefetching", not the stem "prefetch"; "KV caches", not "kv cach"),
+/// whether it is a phrase, and whether a reason may quote it.
 #[derive(Debug, Clone, Default)]
 pub struct Terms {
+    /// BM25's document side: idf × tf (k1 + 1) / (tf + k1 (1 − b + b ×
+    /// length / the library's average length)).
     pub entries: Vec<(u32, f32)>,
+    /// The query side, in the same order: (1 + ln tf) × idf.
+    pub query: Vec<f32>,
     pub surface: Vec<String>,
     pub phrase: Vec<bool>,
     /// Every word; a phrase where the text writes it as one word
@@ -37,8 +40,6 @@ pub struct Terms {
     /// meet ("introduce spatially", "while reducing", "improves over") rank
     /// like any rare term, but a reason quoting them reads as noise.
     pub quotable: Vec<bool>,
-    /// The unit vector over the topical terms alone, sorted by id.
-    pub topical: Vec<(u32, f32)>,
 }
 
 /// The dot product of two sparse vectors sorted by id.
@@ -59,22 +60,19 @@ pub fn dot(a: &[(u32, f32)], b: &[(u32, f32)]) -> f32 {
 }
 
 impl Terms {
-    pub fn dot(&self, other: &Terms) -> f32 {
-        dot(&self.entries, &other.entries)
+    /// This text as a query, `doc` as a document: their BM25 match.
+    pub fn bm25(&self, doc: &Terms) -> f32 {
+        dot(&self.query_vector(), &doc.entries)
+    }
+
+    /// The query side as a sparse vector sorted by id.
+    pub fn query_vector(&self) -> Vec<(u32, f32)> {
+        self.entries.iter().zip(&self.query).map(|(e, &q)| (e.0, q)).collect()
     }
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
-}
-
-/// `v` scaled to length 1 (empty stays empty).
-fn unit(mut v: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
-    let norm = v.iter().map(|r| r.1 * r.1).sum::<f32>().sqrt();
-    if norm > 0.0 {
-        v.iter_mut().for_each(|r| r.1 /= norm);
-    }
-    v
 }
 
 /// One word or phrase of a text: its key (a stem, or two stems with a
@@ -94,25 +92,22 @@ pub struct Vocabulary {
     fields: Option<(Field, Field)>,
     docs: f32,
     ids: FxHashMap<String, u32>,
-    /// Each term's idf.
+    /// Each term's idf (BM25's, never below 0).
     idf: Vec<f32>,
+    /// The library's words per title and abstract (0 without a library).
+    average_length: f32,
     /// Each term's document frequency.
     df: Vec<f32>,
     /// Whether a reason may quote each term ([`Terms::quotable`]).
     quotable: Vec<bool>,
-    /// Whether each term is topical: df in [`TOPICAL_MIN_DF`,
-    /// [`TOPICAL_MAX_SHARE`] × the library].
-    topical: Vec<bool>,
 }
 
-/// A topical term is said by at least this many papers: one alone can
-/// match no other paper, and in a unit vector it only dilutes the rest.
-const TOPICAL_MIN_DF: f32 = 2.0;
-/// ... and by at most this share of the library: "model", "propose" and
-/// "results" say nothing of a field. The issue's lead (scikit-learn's
-/// min_df 2, max_df 0.1); on the replay's fit half 5 %, 20 % or df ≥ 3
-/// did no better (docs/quality.md, "Two word signals").
-const TOPICAL_MAX_SHARE: f32 = 0.1;
+/// BM25's term-frequency saturation and length normalisation: the usual
+/// values (Robertson's, and Lucene's and tantivy's defaults). On the
+/// replay's fit half k1 = 2 or b = 1 did as well, smaller values worse
+/// (docs/quality.md, "BM25 for the words").
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
 /// A library of fewer papers quotes every phrase: in four papers that all
 /// say "speculative" and "decoding", two saying "speculative decoding" is
 /// below chance, and means nothing either way.
@@ -123,6 +118,10 @@ impl Vocabulary {
     pub fn new(index: Option<&LexicalIndex>) -> Vocabulary {
         let searcher = index.map(LexicalIndex::searcher);
         let docs = searcher.as_ref().map_or(0, |s| s.num_docs()) as f32;
+        let tokens = match (&searcher, index) {
+            (Some(s), Some(ix)) => s.total_num_tokens(ix.fields.text).unwrap_or(0) as f32,
+            _ => 0.0,
+        };
         Vocabulary {
             analyzer: word_analyzer(),
             searcher,
@@ -130,9 +129,9 @@ impl Vocabulary {
             docs,
             ids: FxHashMap::default(),
             idf: Vec::new(),
+            average_length: if docs > 0.0 { tokens / docs } else { 0.0 },
             df: Vec::new(),
             quotable: Vec::new(),
-            topical: Vec::new(),
         }
     }
 
@@ -142,8 +141,9 @@ impl Vocabulary {
             return id;
         }
         let df = self.df(key, phrase);
-        // Smoothed as scikit-learn does: a term no paper has counts as rare.
-        let idf = ((1.0 + self.docs) / (1.0 + df)).ln() + 1.0;
+        // Lucene's form, never negative: a term every paper says weighs
+        // almost nothing, one no paper of the library says the most.
+        let idf = (1.0 + (self.docs - df + 0.5) / (df + 0.5)).ln();
         let quotable = match key.split_once(' ') {
             // Too few papers to tell a phrase from two words that met.
             Some((a, b)) if phrase && self.docs >= QUOTABLE_MIN_DOCS => df * self.docs > self.word_df(a) * self.word_df(b),
@@ -153,7 +153,6 @@ impl Vocabulary {
         self.idf.push(idf);
         self.df.push(df);
         self.quotable.push(quotable);
-        self.topical.push(df >= TOPICAL_MIN_DF && df <= TOPICAL_MAX_SHARE * self.docs);
         self.ids.insert(key.to_string(), id);
         id
     }
@@ -176,12 +175,12 @@ impl Vocabulary {
         self.ids.get(stem).map_or_else(|| self.df(stem, false), |&id| self.df[id as usize])
     }
 
-    /// The TF-IDF vector of a title and abstract.
+    /// The weighed terms of a title and abstract.
     pub fn terms(&mut self, title: &str, abstract_text: &str) -> Terms {
         self.terms_of_many(&[(title, abstract_text)]).pop().unwrap_or_default()
     }
 
-    /// The TF-IDF vectors of many titles and abstracts (a day's listing).
+    /// The weighed terms of many titles and abstracts (a day's listing).
     /// Every text is cut first and the terms not yet known are looked up
     /// in key order: a day holds some thirty thousand of them, and walking
     /// the index's term dictionary in order finds each in the pages the
@@ -230,9 +229,14 @@ impl Vocabulary {
         counts.into_iter().map(|(t, tf, phrase)| Counted { key: t.stem.clone(), tf, at: t.at.clone(), phrase }).collect()
     }
 
-    /// The unit TF-IDF vectors of a text's counted terms, all and topical.
+    /// A text's counted terms weighed as a document and as a query.
     fn weigh(&mut self, text: &str, counts: &[Counted]) -> Terms {
-        let mut rows: Vec<(u32, f32, String, bool)> = counts
+        // Its length in words as the index counts them; phrases are
+        // weighed against the same length. Without a library there is no
+        // average to compare with, and no length counts against a text.
+        let length: usize = counts.iter().filter(|c| !c.phrase).map(|c| c.tf).sum();
+        let norm = if self.average_length > 0.0 { 1.0 - B + B * length as f32 / self.average_length } else { 1.0 };
+        let mut rows: Vec<(u32, usize, String, bool)> = counts
             .iter()
             .map(|c| {
                 let id = self.id(&c.key, c.phrase);
@@ -241,16 +245,15 @@ impl Vocabulary {
                     Some(s) => s.to_string(),
                     None => c.key.clone(),
                 };
-                (id, (1.0 + (c.tf as f32).ln()) * self.idf[id as usize], surface, c.phrase)
+                (id, c.tf, surface, c.phrase)
             })
             .collect();
         rows.sort_unstable_by_key(|r| r.0);
-        let mut t = Terms {
-            entries: unit(rows.iter().map(|r| (r.0, r.1)).collect()),
-            topical: unit(rows.iter().filter(|r| self.topical[r.0 as usize]).map(|r| (r.0, r.1)).collect()),
-            ..Terms::default()
-        };
-        for (id, _, surface, phrase) in rows {
+        let mut t = Terms::default();
+        for (id, tf, surface, phrase) in rows {
+            let (idf, tf) = (self.idf[id as usize], tf as f32);
+            t.entries.push((id, idf * tf * (K1 + 1.0) / (tf + K1 * norm)));
+            t.query.push((1.0 + tf.ln()) * idf);
             t.quotable.push(self.quotable[id as usize] || (phrase && !surface.contains(char::is_whitespace)));
             t.surface.push(surface);
             t.phrase.push(phrase);
@@ -349,7 +352,7 @@ mod tests {
             assert_eq!(by_surface(a), by_surface(b));
         }
         // Products agree too: the ids within one vocabulary line up.
-        assert!((singly[0].dot(&singly[1]) - together[0].dot(&together[1])).abs() < 1e-6);
+        assert!((singly[0].bm25(&singly[1]) - together[0].bm25(&together[1])).abs() < 1e-6);
 
         let mut cache = WordCache::new(Vocabulary::new(Some(&index)));
         let first = cache.terms(&[(b"a".as_slice(), papers[0].0, papers[0].1), (b"b", papers[1].0, papers[1].1)]);
@@ -358,7 +361,7 @@ mod tests {
         let second = cache.terms(&[(b"c".as_slice(), papers[2].0, papers[2].1), (b"a", "ignored", "")]);
         assert_eq!(by_surface(&second[1]), by_surface(&first[0]));
         assert_eq!(by_surface(&second[0]), by_surface(&singly[2]));
-        assert!((first[0].dot(&second[1]) - 1.0).abs() < 1e-5);
+        assert!((first[0].bm25(&second[1]) - first[0].bm25(&first[0])).abs() < 1e-5);
     }
 
     #[test]
@@ -377,7 +380,7 @@ mod tests {
         let phrase = |t: &Terms| t.surface.iter().zip(&t.phrase).filter(|(_, &p)| p).map(|(s, _)| s.clone()).collect::<Vec<_>>();
         assert!(phrase(&seed).contains(&"speculative decoding".to_string()), "{:?}", phrase(&seed));
         assert!(phrase(&apart).iter().all(|p| p != "speculative decoding"));
-        assert!(seed.dot(&together) > seed.dot(&apart), "{} <= {}", seed.dot(&together), seed.dot(&apart));
+        assert!(seed.bm25(&together) > seed.bm25(&apart), "{} <= {}", seed.bm25(&together), seed.bm25(&apart));
         // Its document frequency is the phrase's, not its words': three
         // papers say both words, two say them together.
         let id = |t: &Terms, s: &str| t.entries[t.surface.iter().position(|x| x == s).unwrap()].0;
@@ -441,23 +444,34 @@ mod tests {
     }
 
     #[test]
-    fn topical_terms_are_said_by_more_than_one_paper_and_at_most_a_tenth() {
+    fn rare_words_weigh_most_and_a_long_text_weighs_each_word_less() {
         let papers = twenty();
         let index = LexicalIndex::in_memory(papers.iter().map(|(t, a)| (t.as_str(), a.as_str()))).unwrap();
         let mut vocab = Vocabulary::new(Some(&index));
-        let t = vocab.terms("Pulsar quasar method", "");
-        let id = |s: &str| t.entries[t.surface.iter().position(|x| x == s).unwrap_or_else(|| panic!("{s}: {:?}", t.surface))].0;
-        // "pulsar": 2 of 20 papers. Not "quasar" (1: it can match no other
-        // paper), nor "method" (20), nor the phrases (none in the library).
-        assert_eq!(t.topical.len(), 1, "{:?}", t.topical);
-        assert_eq!(t.topical[0].0, id("Pulsar"));
-        assert!((t.topical[0].1 - 1.0).abs() < 1e-6, "a unit vector of its own");
-        // All of them in the full vector, rare ones heaviest.
-        let weight = |s: &str| t.entries.iter().find(|e| e.0 == id(s)).unwrap().1;
-        assert!(weight("quasar") > weight("Pulsar") && weight("Pulsar") > weight("method"));
-        assert!((dot(&t.entries, &t.entries) - 1.0).abs() < 1e-5);
-        // Without a library nothing is known to be topical.
-        let t = Vocabulary::new(None).terms("Pulsar quasar method", "");
-        assert!(t.topical.is_empty() && !t.entries.is_empty());
+        // The library's texts are "Method i" and "This method studies
+        // widgets." and some more: 6 to 8 words as the index counts them.
+        assert!((5.0..9.0).contains(&vocab.average_length), "{}", vocab.average_length);
+        let seed = vocab.terms("Pulsar quasar method", "");
+        let weight = |t: &Terms, s: &str| t.query[t.surface.iter().position(|x| x == s).unwrap_or_else(|| panic!("{s}: {:?}", t.surface))];
+        // "quasar": 1 of 20 papers, "pulsar" 2, "method" all 20.
+        assert!(weight(&seed, "quasar") > weight(&seed, "Pulsar") && weight(&seed, "Pulsar") > 10.0 * weight(&seed, "method"));
+        let (short, common) = (vocab.terms("Pulsar timing", ""), vocab.terms("Method", ""));
+        let long = vocab.terms("Pulsar timing", "Widgets, methods, glitches and surveys of the sky at night, observed for years");
+        assert!(seed.bm25(&short) > 10.0 * seed.bm25(&common), "{} {}", seed.bm25(&short), seed.bm25(&common));
+        assert!(seed.bm25(&short) > seed.bm25(&long) && seed.bm25(&long) > 0.0);
+        // Saying a word again counts, but less each time.
+        let (once, twice, thrice) = (vocab.terms("Pulsar", ""), vocab.terms("Pulsar pulsar", ""), vocab.terms("Pulsar pulsar pulsar", ""));
+        let (a, b, c) = (seed.bm25(&once), seed.bm25(&twice), seed.bm25(&thrice));
+        assert!(a < b && b < c && c - b < b - a, "{a} {b} {c}");
+        // Without a library every term weighs the same, whatever its length.
+        let mut none = Vocabulary::new(None);
+        let t = none.terms("Pulsar quasar method", "");
+        assert!(t.entries.iter().all(|e| (e.1 - t.entries[0].1).abs() < 1e-6) && !t.entries.is_empty());
+        assert!(
+            (none.terms("Pulsar", "").bm25(&t)
+                - none.terms("Pulsar", "").bm25(&none.terms("Pulsar", "and ten other words said once here")))
+            .abs()
+                < 1e-6
+        );
     }
 }

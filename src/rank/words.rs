@@ -1,9 +1,8 @@
-//! Closeness in words: the TF-IDF cosine of a paper's words and phrases to
-//! the liked seeds' (the `lexical` method, and a hybrid signal), and the
-//! same over their topical terms alone (a second hybrid signal; see
-//! [`super::vocabulary`]). The first explains itself by the distinctive
-//! words and phrases the paper shares with them, which every pick's reason
-//! quotes; the second's terms are among those.
+//! Closeness in words: a paper's BM25 match, as a document, to the liked
+//! seeds' words and phrases as one query (the `lexical` method, and a
+//! hybrid signal; see [`super::vocabulary`]). It explains itself by the
+//! shared words and phrases that weigh most in that match, which every
+//! pick's reason quotes.
 
 use super::signal::{Evidence, Seeds, Signal, SignalId};
 use super::vocabulary::dot;
@@ -12,20 +11,21 @@ use super::{Candidate, Terms};
 /// Words a reason quotes.
 const WORDS: usize = 3;
 
-/// A sum of TF-IDF vectors: the cosine to it is the cosine to their
-/// centroid. Dense over term ids (a day's vocabulary is some ten thousand
-/// terms), so every sum runs in the same order and a ranking is the same
-/// to the last bit on every run.
+/// The seeds' query weights summed, and its length: a match is divided
+/// by it, which changes no ranking but keeps the signal's scale from
+/// growing with the number of seeds. Dense over term ids (a day's
+/// vocabulary is some ten thousand terms), so every sum runs in the same
+/// order and a ranking is the same to the last bit on every run.
 struct WordSum {
     sum: Vec<f32>,
     norm2: f32,
 }
 
 impl WordSum {
-    fn new<'a>(terms: impl Iterator<Item = (&'a [(u32, f32)], f32)>) -> WordSum {
+    fn new<'a>(terms: impl Iterator<Item = (&'a Terms, f32)>) -> WordSum {
         let mut sum: Vec<f32> = Vec::new();
         for (t, w) in terms {
-            for &(id, x) in t {
+            for (&(id, _), &x) in t.entries.iter().zip(&t.query) {
                 let id = id as usize;
                 if id >= sum.len() {
                     sum.resize(id + 1, 0.0);
@@ -41,8 +41,9 @@ impl WordSum {
         t.iter().map(|&(id, w)| w * self.weight(id).unwrap_or(0.0)).sum()
     }
 
-    /// Cosine of `t` to the sum, without `own` (a summed vector and its weight).
-    fn cosine(&self, t: &[(u32, f32)], own: Option<(&[(u32, f32)], f32)>) -> f32 {
+    /// The match of document `t` to the sum, without `own` (a summed query
+    /// vector and its weight), over the length of what is left.
+    fn score(&self, t: &[(u32, f32)], own: Option<(&[(u32, f32)], f32)>) -> f32 {
         let mut num = self.overlap(t);
         let mut norm2 = self.norm2;
         if let Some((o, w)) = own {
@@ -62,65 +63,37 @@ impl WordSum {
     }
 }
 
-/// Which of a text's TF-IDF vectors a word signal reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Part {
-    All,
-    Topical,
-}
-
-impl Part {
-    fn of(self, t: &Terms) -> &[(u32, f32)] {
-        match self {
-            Part::All => &t.entries,
-            Part::Topical => &t.topical,
-        }
-    }
-}
-
 /// The liked seeds' words. Liked seeds only: a 👎's words subtracted
 /// (Rocchio) lowered CSFCube's rated rows by 5 MAP (docs/quality.md).
 pub struct Words {
     sum: WordSum,
-    part: Part,
 }
 
 impl Words {
-    /// Every word and phrase.
     pub fn new(seeds: &Seeds) -> Words {
-        Words::of(seeds, Part::All)
+        let liked = seeds.liked.iter().map(|&i| (&seeds.all[i].terms, seeds.all[i].weight));
+        Words { sum: WordSum::new(liked.filter(|(_, w)| *w != 0.0)) }
     }
 
-    /// The topical words and phrases alone.
-    pub fn topical(seeds: &Seeds) -> Words {
-        Words::of(seeds, Part::Topical)
+    /// A rated paper's own query vector and weight, left out of the sum it is scored on.
+    fn own(&self, seeds: &Seeds, c: &Candidate<'_>) -> Option<(Vec<(u32, f32)>, f32)> {
+        seeds.own_liked(c).map(|s| (seeds.all[s].terms.query_vector(), seeds.all[s].weight)).filter(|(_, w)| *w != 0.0)
     }
 
-    fn of(seeds: &Seeds, part: Part) -> Words {
-        let liked = seeds.liked.iter().map(|&i| (part.of(&seeds.all[i].terms), seeds.all[i].weight));
-        Words { sum: WordSum::new(liked.filter(|(_, w)| *w != 0.0)), part }
-    }
-
-    /// A rated paper's own words and weight, left out of the sum it is scored on.
-    fn own<'a>(&self, seeds: &'a Seeds, c: &Candidate<'_>) -> Option<(&'a [(u32, f32)], f32)> {
-        seeds.own_liked(c).map(|s| (self.part.of(&seeds.all[s].terms), seeds.all[s].weight)).filter(|(_, w)| *w != 0.0)
-    }
-
-    /// The words that weigh most in the cosine, without the paper's own
+    /// The words that weigh most in the match, without the paper's own
     /// seed's part (a rated paper shares every word with itself, which is
     /// no reason): phrases first, and no word a phrase shown already says
     /// ("speculative decoding", not also "decoding").
     fn shared(&self, seeds: &Seeds, c: &Candidate<'_>) -> Vec<String> {
         let terms = c.terms;
         let own = self.own(seeds, c);
-        let mine = self.part.of(terms);
         let mut parts: Vec<(f32, usize)> = terms
             .entries
             .iter()
             .enumerate()
-            .filter_map(|(i, &(t, _))| {
-                let p = self.sum.weight(t)? - own.map_or(0.0, |(o, ow)| ow * weight_of(o, t));
-                Some((weight_of(mine, t) * p, i))
+            .filter_map(|(i, &(t, d))| {
+                let q = self.sum.weight(t)? - own.as_ref().map_or(0.0, |(o, ow)| ow * weight_of(o, t));
+                Some((d * q, i))
             })
             .filter(|(c, _)| *c > 1e-6)
             .filter(|&(_, i)| {
@@ -150,23 +123,20 @@ impl Words {
 
 impl Signal for Words {
     fn id(&self) -> SignalId {
-        match self.part {
-            Part::All => SignalId::Words,
-            Part::Topical => SignalId::Topical,
-        }
+        SignalId::Words
     }
 
     fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
-        day.iter().map(|c| self.sum.cosine(self.part.of(c.terms), self.own(seeds, c))).collect()
+        day.iter()
+            .map(|c| {
+                let own = self.own(seeds, c);
+                self.sum.score(&c.terms.entries, own.as_ref().map(|(o, w)| (o.as_slice(), *w)))
+            })
+            .collect()
     }
 
     fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Evidence {
-        match self.part {
-            Part::All => Evidence::Words(self.shared(seeds, c)),
-            // Its terms are a part of all the words, which the first word
-            // signal already quotes (rarest first): nothing to add.
-            Part::Topical => Evidence::Opaque,
-        }
+        Evidence::Words(self.shared(seeds, c))
     }
 }
 

@@ -57,7 +57,7 @@ pub fn lift_text(shares: &[Share]) -> Option<String> {
             let name = match s.signal {
                 SignalId::Nearest | SignalId::Knn => "nearest seed",
                 SignalId::Centroid => "seeds' centre",
-                SignalId::Words | SignalId::Topical => "shared words",
+                SignalId::Words => "shared words",
                 SignalId::Fields => "categories",
                 SignalId::Learned => "your ratings",
                 SignalId::DecayedMean => "newest seeds",
@@ -65,14 +65,7 @@ pub fn lift_text(shares: &[Share]) -> Option<String> {
             };
             (s.share, name)
         })
-        .fold(Vec::new(), |mut parts: Vec<(f32, &str)>, (share, name)| {
-            // Both word signals are "shared words" to a reader: one part.
-            match parts.iter_mut().find(|p| p.1 == name) {
-                Some(p) => p.0 += share,
-                None => parts.push((share, name)),
-            }
-            parts
-        });
+        .collect();
     parts.retain(|p| p.0 >= 0.005);
     if parts.is_empty() {
         return (!shares.is_empty()).then(|| "no lift above the day's average".to_string());
@@ -439,14 +432,14 @@ mod tests {
     use super::{cut_at_word, lift_text, Share, SignalId};
 
     #[test]
-    fn both_word_signals_are_one_part_of_the_lift() {
+    fn the_lift_names_each_part_largest_first_and_leaves_out_crumbs() {
         let share = |signal, share| Share { signal, share };
         let shares =
-            [share(SignalId::Nearest, 0.4), share(SignalId::Words, 0.25), share(SignalId::Topical, 0.25), share(SignalId::Fields, 0.1)];
+            [share(SignalId::Nearest, 0.4), share(SignalId::Words, 0.5), share(SignalId::Centroid, 0.0), share(SignalId::Fields, 0.1)];
         assert_eq!(lift_text(&shares).as_deref(), Some("lift: 50% shared words, 40% nearest seed, 10% categories"));
-        // Parts too small to print alone count once summed.
-        let shares = [share(SignalId::Nearest, 0.99), share(SignalId::Words, 0.003), share(SignalId::Topical, 0.003)];
-        assert_eq!(lift_text(&shares).as_deref(), Some("lift: 99% nearest seed, 1% shared words"));
+        let shares = [share(SignalId::Nearest, 0.996), share(SignalId::Words, 0.004)];
+        assert_eq!(lift_text(&shares).as_deref(), Some("lift: 100% nearest seed"));
+        assert_eq!(lift_text(&[share(SignalId::Words, 0.0)]).as_deref(), Some("no lift above the day's average"));
         assert_eq!(lift_text(&[]), None);
     }
 

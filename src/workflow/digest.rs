@@ -41,7 +41,7 @@ pub struct Pick {
     /// Its categories the liked seeds are in.
     pub fields: Vec<String>,
     /// Hybrid: the share of its lift above the day's average that came
-    /// from words, all and topical (0 to 1).
+    /// from words (0 to 1).
     pub word_share: Option<f32>,
     /// Hybrid: each signal's share of that lift.
     pub shares: Vec<Share>,
@@ -309,7 +309,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
             pick.weak = s.closest.is_none_or(|c| c < weak_below);
             pick.words = e.words;
             pick.fields = e.fields;
-            pick.word_share = s.share(rank::SignalId::Words).map(|w| w + s.share(rank::SignalId::Topical).unwrap_or(0.0));
+            pick.word_share = s.share(rank::SignalId::Words);
             pick.shares = s.shares.iter().map(|&(signal, share)| Share { signal, share }).collect();
         }
         pick

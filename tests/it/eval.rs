@@ -339,7 +339,7 @@ fn history_ranks_a_consistent_authors_next_paper_high() {
     paperscout(&[&args[..8], &["--signals", signals.to_str().unwrap()]].concat());
     let text = std::fs::read_to_string(&signals).unwrap();
     let names: Vec<String> = paperscout::rank::COLD.iter().map(|c| serde_json::to_string(&c.0).unwrap()).collect();
-    assert_eq!(names, ["\"nearest\"", "\"centroid\"", "\"words\"", "\"fields\"", "\"topical\""]);
+    assert_eq!(names, ["\"nearest\"", "\"centroid\"", "\"words\"", "\"fields\""]);
     let mut rr = Vec::new();
     for line in text.lines() {
         let at: Vec<usize> = names.iter().map(|n| line.find(&format!("{n}:")).unwrap_or_else(|| panic!("{n} in {line}"))).collect();
