@@ -209,10 +209,10 @@ fn cached() -> Vec<Choice> {
     cache_file().and_then(|f| std::fs::read(f).ok()).and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
 }
 
-/// Trials the cache keeps, the newest: each rebuild or new model directory
-/// adds one (the test suite a few a run), and a file read on every
-/// embedding start must not grow without end; a binary or model unused for
-/// that many trials measures again, a few seconds.
+/// Trials the cache keeps, the newest measured: each rebuild or new model
+/// directory adds one (the test suite a few a run), and a file read on
+/// every embedding start must not grow without end; a binary and model
+/// measured before that many others measures again, a few seconds.
 const KEPT_TRIALS: usize = 32;
 
 /// Keeps `choice` beside the others (other CPUs, models, thread counts).

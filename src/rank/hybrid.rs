@@ -119,7 +119,9 @@ pub fn mix(r: &Ranker, day: &Signals) -> Vec<f32> {
 }
 
 /// One candidate's score with no day to scale by: the signals' raw values
-/// under the cold weights.
+/// under the cold weights. Only a comparison between candidates scored
+/// the same way means anything: the words' BM25 match runs to tens where
+/// the cosines stay under 1.
 pub fn raw(signals: &Signals, i: usize) -> f32 {
     let cold = cold();
     let total: f32 = cold.iter().sum();

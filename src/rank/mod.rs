@@ -419,8 +419,8 @@ mod tests {
         ];
         let signals = r.signals(&day);
         let of = |id: SignalId| &signals.values[signals.names.iter().position(|&n| n == id).unwrap()];
-        // Both share words with the seed; the rare ones count for far more
-        // than twice the common ones.
+        // Both share words with the seed; the rare ones count ten times
+        // and more what the common ones do.
         let words = of(SignalId::Words);
         assert!(words[1] > 0.0 && words[0] > 10.0 * words[1], "{words:?}");
         assert!(r.score_all(&day)[0].score > r.score_all(&day)[1].score);
@@ -518,6 +518,35 @@ mod tests {
             assert!(r.score_one(&rated).score < r.score_one(&own).score, "{m}");
             assert!(r.explain(&rated).seeds.iter().all(|&(i, _)| i != 0), "{m}: a paper is not its own reason");
         }
+    }
+
+    #[test]
+    fn a_rated_papers_words_are_matched_against_the_other_seeds_alone() {
+        let mut vocab = Vocabulary::new(None);
+        let (mut a, mut b, mut c) =
+            (seed("a", &[1.0, 0.0], false, ""), seed("b", &[0.0, 1.0], false, ""), seed("c", &[0.6, 0.8], false, ""));
+        a.terms = vocab.terms("Speculative decoding with draft trees", "drafts verified in one pass");
+        b.terms = vocab.terms("Speculative decoding at scale", "serving drafts");
+        c.terms = vocab.terms("KV cache eviction", "");
+        // A weight that is no power of two leaves rounding behind when
+        // taken out of the sum.
+        a.weight = 0.7;
+        let words = |seeds: Vec<SeedVector>, own_seed: Option<usize>| {
+            let r = Ranker::new(Method::Hybrid, seeds, &[]);
+            let t = r.seeds.all[0].terms.clone();
+            let s = r.signals(&[Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed }]);
+            s.values[s.names.iter().position(|&n| n == SignalId::Words).unwrap()][0]
+        };
+        let rated = words(vec![a.clone(), b.clone(), c.clone()], Some(0));
+        let others = {
+            let r = Ranker::new(Method::Hybrid, vec![b.clone(), c.clone()], &[]);
+            let s = r.signals(&[Candidate { vector: &[1.0, 0.0], terms: &a.terms, subjects: &[], own_seed: None }]);
+            s.values[s.names.iter().position(|&n| n == SignalId::Words).unwrap()][0]
+        };
+        assert!(others > 0.0 && (rated - others).abs() < 1e-4 * others, "{rated} against {others}");
+        assert!(words(vec![a.clone(), b, c], None) > rated, "its own words would lift it");
+        // The only liked seed, taken out: nothing is left to match.
+        assert_eq!(words(vec![a], Some(0)), 0.0);
     }
 
     #[test]

@@ -117,7 +117,10 @@ impl Vocabulary {
     /// Document frequencies from the library's lexical index.
     pub fn new(index: Option<&LexicalIndex>) -> Vocabulary {
         let searcher = index.map(LexicalIndex::searcher);
-        let docs = searcher.as_ref().map_or(0, |s| s.num_docs()) as f32;
+        // Documents as the index counts them for df and length: deleted
+        // ones too until their segment is merged (tantivy's own BM25 does
+        // the same), so that df never exceeds N.
+        let docs = searcher.as_ref().map_or(0, |s| s.total_num_docs().unwrap_or(0)) as f32;
         let tokens = match (&searcher, index) {
             (Some(s), Some(ix)) => s.total_num_tokens(ix.fields.text).unwrap_or(0) as f32,
             _ => 0.0,
@@ -143,10 +146,14 @@ impl Vocabulary {
         let df = self.df(key, phrase);
         // Lucene's form, never negative: a term every paper says weighs
         // almost nothing, one no paper of the library says the most.
-        let idf = (1.0 + (self.docs - df + 0.5) / (df + 0.5)).ln();
+        let idf = (1.0 + (self.docs - df + 0.5) / (df + 0.5)).ln().max(0.0);
         let quotable = match key.split_once(' ') {
-            // Too few papers to tell a phrase from two words that met.
-            Some((a, b)) if phrase && self.docs >= QUOTABLE_MIN_DOCS => df * self.docs > self.word_df(a) * self.word_df(b),
+            // Too few papers to tell a phrase from two words that met, or
+            // a word the library never saw: no evidence either way.
+            Some((a, b)) if phrase && self.docs >= QUOTABLE_MIN_DOCS => {
+                let apart = self.word_df(a) * self.word_df(b);
+                apart == 0.0 || df * self.docs > apart
+            }
             _ => true,
         };
         let id = self.idf.len() as u32;
@@ -258,6 +265,7 @@ impl Vocabulary {
             t.surface.push(surface);
             t.phrase.push(phrase);
         }
+        debug_assert!([t.query.len(), t.quotable.len(), t.surface.len(), t.phrase.len()].iter().all(|&n| n == t.entries.len()));
         t
     }
 

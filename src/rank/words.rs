@@ -12,8 +12,9 @@ use super::{Candidate, Terms};
 const WORDS: usize = 3;
 
 /// The seeds' query weights summed, and its length: a match is divided
-/// by it, which changes no ranking but keeps the signal's scale from
-/// growing with the number of seeds. Dense over term ids (a day's
+/// by it, which keeps the signal's scale from growing with the number of
+/// seeds (the day's papers share the divisor; a rated paper is divided by
+/// the length of the others' sum, as a cosine would be). Dense over term ids (a day's
 /// vocabulary is some ten thousand terms), so every sum runs in the same
 /// order and a ranking is the same to the last bit on every run.
 struct WordSum {
@@ -25,6 +26,7 @@ impl WordSum {
     fn new<'a>(terms: impl Iterator<Item = (&'a Terms, f32)>) -> WordSum {
         let mut sum: Vec<f32> = Vec::new();
         for (t, w) in terms {
+            debug_assert_eq!(t.entries.len(), t.query.len());
             for (&(id, _), &x) in t.entries.iter().zip(&t.query) {
                 let id = id as usize;
                 if id >= sum.len() {
@@ -50,7 +52,9 @@ impl WordSum {
             num -= w * dot(t, o);
             norm2 += -2.0 * w * self.overlap(o) + w * w * dot(o, o);
         }
-        if norm2 <= 1e-12 {
+        // What is left of the sum once its own seed is out can be rounding
+        // alone (a rated paper that is the only liked seed).
+        if norm2 <= 1e-6 * self.norm2 || norm2 <= 1e-12 {
             0.0
         } else {
             num / norm2.sqrt()
