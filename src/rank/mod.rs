@@ -428,12 +428,17 @@ mod tests {
         assert_eq!(r.explain(&day[0]).words, ["glitches", "pulsar"]);
     }
 
+    /// The hybrid with one liked seed, a title, and no library.
+    fn one_seed(vocab: &mut Vocabulary, title: &str) -> Ranker {
+        let mut s = seed("a", &[1.0, 0.0], false, "");
+        s.terms = vocab.terms(title, "");
+        Ranker::new(Method::Hybrid, vec![s], &[])
+    }
+
     #[test]
     fn shared_words_are_shown_as_the_candidate_writes_them() {
         let mut vocab = Vocabulary::new(None);
-        let mut s = seed("a", &[1.0, 0.0], false, "");
-        s.terms = vocab.terms("Caching for serverless functions", "");
-        let r = Ranker::new(Method::Hybrid, vec![s], &[]);
+        let r = one_seed(&mut vocab, "Caching for serverless functions");
         let t = vocab.terms("Serverless caches", "");
         let out = r.explain(&Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: None });
         let mut words = out.words.clone();
@@ -444,9 +449,7 @@ mod tests {
     #[test]
     fn a_reason_quotes_no_phrase_the_vocabulary_calls_a_chance_meeting() {
         let mut vocab = Vocabulary::new(None);
-        let mut s = seed("a", &[1.0, 0.0], false, "");
-        s.terms = vocab.terms("We introduce pulsar glitches", "");
-        let r = Ranker::new(Method::Hybrid, vec![s], &[]);
+        let r = one_seed(&mut vocab, "We introduce pulsar glitches");
         let mut t = vocab.terms("Introduce pulsar timing", "");
         let explained = |t: &Terms| r.explain(&Candidate { vector: &[1.0, 0.0], terms: t, subjects: &[], own_seed: None }).words;
         assert_eq!(explained(&t)[0], "introduce pulsar", "without a library every phrase is quotable");
