@@ -5,8 +5,7 @@
 //! Each signal is a part of its own ([`signal::Signal`]: one file, scoring
 //! a day and explaining one paper): closeness to the nearest seeds
 //! (`nearest`), to their centroid (`centroid`), in words (`words`), in
-//! categories (`fields`), and the reader's model
-//! (`learned`). A method is
+//! categories (`fields`), and the reader's model (`learned`). A method is
 //! one of them or the hybrid's mix of several (`hybrid`), which puts each
 //! on the day's own scale (z-scores over the candidates) so that none
 //! drowns the others whatever its spread that day. A day is scored as a
@@ -192,8 +191,7 @@ pub struct Ranker {
     /// also says which picks are weak.
     nearest: Nearest,
     /// The other signals: centroid, words and fields (the hybrid's, in
-    /// [`COLD`]'s order after `nearest`), then a method's own
-    /// if it has one.
+    /// [`COLD`]'s order after `nearest`), then a method's own if it has one.
     others: Vec<Box<dyn Signal>>,
     scoring: Scoring,
 }

@@ -60,7 +60,9 @@ pub fn dot(a: &[(u32, f32)], b: &[(u32, f32)]) -> f32 {
 }
 
 impl Terms {
-    /// This text as a query, `doc` as a document: their BM25 match.
+    /// This text as a query, `doc` as a document: their BM25 match, not
+    /// divided by the query's length as the ranker's is (`words::WordSum`).
+    #[cfg(test)]
     pub fn bm25(&self, doc: &Terms) -> f32 {
         dot(&self.query_vector(), &doc.entries)
     }

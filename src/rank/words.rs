@@ -14,9 +14,10 @@ const WORDS: usize = 3;
 /// The seeds' query weights summed, and its length: a match is divided
 /// by it, which keeps the signal's scale from growing with the number of
 /// seeds (the day's papers share the divisor; a rated paper is divided by
-/// the length of the others' sum, as a cosine would be). Dense over term ids (a day's
-/// vocabulary is some ten thousand terms), so every sum runs in the same
-/// order and a ranking is the same to the last bit on every run.
+/// the length of the others' sum, as a cosine would be). Dense over term
+/// ids (a day's vocabulary is some ten thousand terms), so every sum runs
+/// in the same order and a ranking is the same to the last bit on every
+/// run.
 struct WordSum {
     sum: Vec<f32>,
     norm2: f32,
