@@ -11,7 +11,8 @@ use std::path::PathBuf;
 /// `--help`, so that it shows the options people use, and listed by
 /// `--help-all` under a heading of their own. `embed` keeps them in view:
 /// for it they are the point.
-const TUNING: &[&str] = &["device", "batch_tokens", "threads", "backend", "precision", "method", "base_url", "timeout", "retries"];
+const TUNING: &[&str] =
+    &["device", "batch_tokens", "threads", "backend", "precision", "max_tokens", "method", "base_url", "timeout", "retries"];
 const TUNING_HEADING: &str = "Engine tuning";
 
 /// The command line, read from `args` (the program's name first);

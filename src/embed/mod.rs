@@ -27,7 +27,7 @@ mod tokenize;
 pub mod trial;
 
 pub use bf16::{native as bf16_native, Kernel as Bf16Kernel};
-pub use options::{BackendChoice, DeviceChoice, ModelArgs, Precision};
+pub use options::{BackendChoice, DeviceChoice, MaxTokens, ModelArgs, Precision};
 pub use pipeline::{RunOptions, SentenceEmbedder};
 pub use resolve::{resolve, ResolvedModel, DEFAULT_NAME, DEFAULT_REPO, ENV_VAR};
 
@@ -59,28 +59,64 @@ fn precision_of(model_id: &str) -> Precision {
     [Precision::Bf16, Precision::Fp16].into_iter().find(|&p| model_id.ends_with(precision_suffix(p))).unwrap_or(Precision::Fp32)
 }
 
-/// `args` with the precision of the library's vectors (`library_model`)
-/// when none was asked for, so a library keeps one precision whichever CPU
-/// or GPU it is used on.
+/// The part of a model id, before its precision, that names a length read
+/// other than sentence-transformers' (`:512tok`); none for `st`.
+fn length_suffix(max_len: usize, st_len: usize) -> String {
+    if max_len == st_len {
+        String::new()
+    } else {
+        format!(":{max_len}tok")
+    }
+}
+
+/// A model id's weights (the model name and the hash of its weights) and
+/// how much of each text its vectors read; its precision set aside.
+fn weights_and_length(model_id: &str) -> (&str, MaxTokens) {
+    let id = model_id.strip_suffix(precision_suffix(precision_of(model_id))).unwrap_or(model_id);
+    let tokens = |last: &str| last.strip_suffix("tok").and_then(|n| n.parse::<usize>().ok());
+    match id.rsplit_once(':').and_then(|(head, last)| Some((head, tokens(last)?))) {
+        Some((head, n)) => (head, MaxTokens::Tokens(n)),
+        None => (id, MaxTokens::SentenceTransformers),
+    }
+}
+
+fn max_tokens_of(model_id: &str) -> MaxTokens {
+    weights_and_length(model_id).1
+}
+
+/// `args` with the precision and length of the library's vectors
+/// (`library_model`) where none was asked for, so a library keeps one
+/// kind of vector whichever CPU or GPU, and whichever version of
+/// paperscout, it is used with.
 pub fn args_for_library(args: &ModelArgs, library_model: Option<&str>) -> ModelArgs {
     let mut args = args.clone();
-    if let (None, Some(m)) = (args.precision, library_model) {
-        args.precision = Some(precision_of(m));
+    if let Some(m) = library_model {
+        args.precision = args.precision.or(Some(precision_of(m)));
+        args.max_tokens = args.max_tokens.or(Some(max_tokens_of(m)));
     }
     args
 }
 
 /// The error for a model whose vectors a library does not hold, with the
-/// flag that fixes it.
+/// flags that fix it.
 pub fn model_mismatch(library: &str, found: &str) -> String {
-    let base = |id: &str| id.strip_suffix(precision_suffix(precision_of(id))).unwrap_or(id).to_string();
-    let fix = if base(library) == base(found) {
-        let name = match precision_of(library) {
-            Precision::Fp32 => "fp32",
-            Precision::Bf16 => "bf16",
-            Precision::Fp16 => "fp16",
-        };
-        format!("pass --precision {name}, as when it was embedded")
+    let fix = if weights_and_length(library).0 == weights_and_length(found).0 {
+        let mut flags = Vec::new();
+        if precision_of(library) != precision_of(found) {
+            let name = match precision_of(library) {
+                Precision::Fp32 => "fp32",
+                Precision::Bf16 => "bf16",
+                Precision::Fp16 => "fp16",
+            };
+            flags.push(format!("--precision {name}"));
+        }
+        if max_tokens_of(library) != max_tokens_of(found) {
+            match max_tokens_of(library) {
+                MaxTokens::SentenceTransformers => flags.push("--max-tokens st".to_string()),
+                MaxTokens::Tokens(n) => flags.push(format!("--max-tokens {n}")),
+            }
+        }
+        format!("pass {}, as when it was embedded", flags.join(" "))
     } else {
         "pass --model for the library's model".to_string()
     };
@@ -129,8 +165,15 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
-    let mut opts =
-        RunOptions { device, candle_ops: !native, batch_tokens: args.batch_tokens, threads: args.threads, precision, bf16_kernel: None };
+    let mut opts = RunOptions {
+        device,
+        candle_ops: !native,
+        batch_tokens: args.batch_tokens,
+        threads: args.threads,
+        precision,
+        bf16_kernel: None,
+        max_tokens: args.max_tokens,
+    };
     if native && args.precision.is_none() {
         let choice = trial::choose(&model, &opts, false)?;
         if verbose {
@@ -161,6 +204,7 @@ pub fn remeasure_precision(args: &ModelArgs) -> Result<trial::Choice> {
         threads: args.threads,
         precision: Precision::Fp32,
         bf16_kernel: None,
+        max_tokens: args.max_tokens,
     };
     trial::choose(&model, &opts, true)
 }
@@ -231,11 +275,28 @@ mod tests {
     }
 
     #[test]
+    fn a_library_keeps_the_length_its_vectors_read() {
+        let plain = ModelArgs::default();
+        // Made before the length was a choice: sentence-transformers'.
+        assert_eq!(args_for_library(&plain, Some("m:abc:bf16")).max_tokens, Some(MaxTokens::SentenceTransformers));
+        assert_eq!(args_for_library(&plain, Some("m:abc:512tok:bf16")).max_tokens, Some(MaxTokens::Tokens(512)));
+        assert_eq!(args_for_library(&plain, Some("m:abc:384tok")).max_tokens, Some(MaxTokens::Tokens(384)));
+        assert_eq!(args_for_library(&plain, None).max_tokens, None);
+        let asked = ModelArgs { max_tokens: Some(MaxTokens::Tokens(128)), ..ModelArgs::default() };
+        assert_eq!(args_for_library(&asked, Some("m:abc:512tok")).max_tokens, Some(MaxTokens::Tokens(128)));
+        assert_eq!(length_suffix(512, 256), ":512tok");
+        assert_eq!(length_suffix(256, 256), "");
+    }
+
+    #[test]
     fn mismatch_names_the_flag_that_fixes_it() {
         assert!(model_mismatch("m:abc:bf16", "m:abc").contains("pass --precision bf16"));
         assert!(model_mismatch("m:abc", "m:abc:bf16").contains("pass --precision fp32"));
         assert!(model_mismatch("m:abc", "other:def").contains("pass --model"));
         assert!(model_mismatch("m:abc:fp16", "m:abc").contains("pass --precision fp16"));
         assert!(model_mismatch("m:abc:fp16", "m:abc:bf16").contains("pass --precision fp16"));
+        assert!(model_mismatch("m:abc:bf16", "m:abc:512tok:bf16").contains("pass --max-tokens st,"));
+        assert!(model_mismatch("m:abc:384tok", "m:abc:512tok:bf16").contains("pass --precision fp32 --max-tokens 384,"));
+        assert!(model_mismatch("m:abc:512tok", "other:def:512tok").contains("pass --model"));
     }
 }

@@ -46,6 +46,42 @@ pub struct ModelArgs {
     /// `doctor` measures again; `-v` says which and why).
     #[arg(long, value_enum)]
     pub precision: Option<Precision>,
+    /// How much of each text the model reads, in tokens (its two special
+    /// ones included; at most its positions, 512 for BERT models), or `st`
+    /// for its sentence-transformers setting (`max_seq_length`, 256 for
+    /// all-MiniLM-L6-v2). Default: what the library's vectors were made
+    /// with, else `st`. 512 reads the whole of two arXiv abstracts in three,
+    /// which cut at 256; it embeds 27 % slower and ranks by meaning alone a
+    /// little better, the default ranking no better measurably
+    /// (docs/quality.md). Vectors read at another length than `st` are
+    /// stored under a model id of their own (`…:512tok`).
+    #[arg(long, value_name = "N|st")]
+    pub max_tokens: Option<MaxTokens>,
+}
+
+/// How much of each text the model reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaxTokens {
+    /// The model's sentence-transformers `max_seq_length` (its positions
+    /// when it names none): what sentence-transformers reads, and the
+    /// default.
+    SentenceTransformers,
+    /// This many tokens, special ones included.
+    Tokens(usize),
+}
+
+impl std::str::FromStr for MaxTokens {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "st" => Ok(MaxTokens::SentenceTransformers),
+            n => match n.parse::<usize>() {
+                Ok(n) if n >= 3 => Ok(MaxTokens::Tokens(n)),
+                _ => Err(format!("expected a number of tokens (3 or more) or `st`, not {n:?}")),
+            },
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -72,6 +108,7 @@ impl Default for ModelArgs {
             threads: None,
             backend: BackendChoice::Auto,
             precision: None,
+            max_tokens: None,
         }
     }
 }

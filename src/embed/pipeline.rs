@@ -10,7 +10,7 @@ use super::resolve::ResolvedModel;
 use super::st::SentenceConfig;
 use super::tokenize::TextTokenizer;
 use super::{pool, Embedder};
-use super::{Bf16Kernel, Precision};
+use super::{Bf16Kernel, MaxTokens, Precision};
 use anyhow::{bail, Context, Result};
 use candle_core::{DType, Device};
 use sha2::{Digest, Sha256};
@@ -40,6 +40,8 @@ pub struct RunOptions {
     /// Which instructions run bf16 products (`None`: the widest this CPU
     /// has); the precision trial's choice.
     pub bf16_kernel: Option<Bf16Kernel>,
+    /// How much of each text the model reads (`None`: as sentence-transformers).
+    pub max_tokens: Option<MaxTokens>,
 }
 
 pub struct SentenceEmbedder {
@@ -86,7 +88,17 @@ impl SentenceEmbedder {
             bail!("not a model directory: {} is missing", config_path.display());
         }
         let cfg = BertConfig::read(&config_path)?;
-        let max_len = st.max_seq_length.unwrap_or(cfg.max_position_embeddings).min(cfg.max_position_embeddings);
+        let positions = cfg.max_position_embeddings;
+        let st_len = st.max_seq_length.unwrap_or(positions).min(positions);
+        // sentence-transformers' length by default: reading all 512
+        // positions takes in the whole of two arXiv abstracts in three but
+        // costs 27 % more time for a gain the replay cannot tell from noise
+        // (docs/quality.md, "The whole abstract").
+        let max_len = match opts.max_tokens {
+            None | Some(MaxTokens::SentenceTransformers) => st_len,
+            Some(MaxTokens::Tokens(n)) if n <= positions => n,
+            Some(MaxTokens::Tokens(n)) => bail!("--max-tokens {n}: the model reads at most {positions} tokens"),
+        };
         let tokenizer_path = tdir.join("tokenizer.json");
         if !tokenizer_path.is_file() {
             bail!("{} is missing", tokenizer_path.display());
@@ -120,9 +132,15 @@ impl SentenceEmbedder {
             Box::new(CandleBert::new(weights, opts.device.clone()))
         };
         debug_assert!(max_len <= backend.max_positions());
-        // bf16 and fp16 vectors differ (slightly) from fp32 ones; a library
-        // keeps them apart.
-        let id = format!("{}:{}{}", model.name, sha256_prefix(&weights_path)?, super::precision_suffix(opts.precision));
+        // bf16 and fp16 vectors differ (slightly) from fp32 ones, and those
+        // of a longer read from a shorter; a library keeps them apart.
+        let id = format!(
+            "{}:{}{}{}",
+            model.name,
+            sha256_prefix(&weights_path)?,
+            super::length_suffix(max_len, st_len),
+            super::precision_suffix(opts.precision)
+        );
         let dim = backend.hidden_size() * st.pooling.len();
         let describe = match &pool {
             Some(p) => p.install(|| backend.describe()),
@@ -135,7 +153,7 @@ impl SentenceEmbedder {
         let default_tokens = if opts.device.is_cpu() { DEFAULT_BATCH_TOKENS.max(2 * threads * max_len) } else { DEFAULT_GPU_BATCH_TOKENS };
         let batch_tokens = opts.batch_tokens.unwrap_or(default_tokens).max(1);
         let summary = format!(
-            "{id}, dim {dim}, max_seq_length {max_len}, pooling {}, {}normalized; {describe}; \
+            "{id}, dim {dim}, reads {max_len} tokens (sentence-transformers {st_len}), pooling {}, {}normalized; {describe}; \
              batches of at most {batch_tokens} tokens",
             st.pooling.iter().map(|p| p.name()).collect::<Vec<_>>().join("+"),
             if st.normalize { "" } else { "not " },

@@ -6,7 +6,7 @@
 
 use crate::common::parity::{args, check_padding, check_parity, check_parity_at, cosine, model_dir, paperscout, reference, Reference};
 use paperscout::embed::{self, Embedder, SentenceEmbedder};
-use paperscout::embed::{BackendChoice, ModelArgs, Precision};
+use paperscout::embed::{BackendChoice, MaxTokens, ModelArgs, Precision};
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::OnceLock;
@@ -153,6 +153,35 @@ fn parity_with_batches_shared_by_three_threads() {
     check_parity(&e, "3 threads, batch-tokens 2000", true);
 }
 
+/// A library embedded with `--max-tokens 512` goes on reading 512 tokens
+/// unless told otherwise, so its vectors stay of one kind; another length
+/// is refused with the flag that matches the library.
+#[test]
+fn a_library_keeps_the_length_it_was_embedded_at() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let long = "Speculative decoding drafts tokens with a small model and verifies them in one pass. ".repeat(20);
+    let input = |name: &str, id: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("{{\"id\": \"{id}\", \"title\": \"Drafts\", \"abstract\": \"{long}\"}}\n")).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let run = |args: &[&str]| paperscout().args(args).arg("--library").arg(&lib).env("PAPERSCOUT_MODEL", model_dir()).output().unwrap();
+    let first = run(&["ingest", "--precision", "fp32", "--max-tokens", "512", &input("a.jsonl", "2601.00001")]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let second = run(&["ingest", "--precision", "fp32", &input("b.jsonl", "2601.00002")]);
+    assert!(second.status.success(), "{}", String::from_utf8_lossy(&second.stderr));
+    let conn = rusqlite::Connection::open(lib.join("library.sqlite")).unwrap();
+    let models: Vec<String> =
+        conn.prepare("SELECT DISTINCT model FROM vectors").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    assert_eq!(models.len(), 1, "{models:?}");
+    assert!(models[0].ends_with(":512tok"), "{models:?}");
+    drop(conn);
+    let refused = run(&["ingest", "--precision", "fp32", "--max-tokens", "st", &input("c.jsonl", "2601.00003")]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && err.contains("pass --max-tokens 512,"), "{err}");
+}
+
 #[test]
 fn model_id_names_the_weights() {
     let id = native().model_id();
@@ -183,11 +212,28 @@ fn progress_counts_up_to_all_texts() {
 }
 
 #[test]
-fn truncates_at_max_seq_length_not_the_tokenizer_default() {
-    let e = native();
+fn reads_what_sentence_transformers_reads_or_as_many_tokens_as_asked() {
     let long = "distributed consensus protocol ".repeat(200);
-    let counts = e.token_counts(&[long.as_str(), "", "a b"]).unwrap();
-    assert_eq!(counts, vec![256, 2, 4]);
+    let texts = [long.as_str(), "", "a b"];
+    // sentence-transformers' max_seq_length, not the bundled tokenizer's 128.
+    let st = native();
+    assert_eq!(st.token_counts(&texts).unwrap(), vec![256, 2, 4]);
+    let whole = embed::open(&ModelArgs { max_tokens: Some(MaxTokens::Tokens(512)), ..args(BackendChoice::Auto) }, false).unwrap();
+    assert_eq!(whole.token_counts(&texts).unwrap(), vec![512, 2, 4]);
+    // Vectors of another length are stored apart; sentence-transformers' keep the id they always had.
+    assert!(whole.model_id().ends_with(":512tok"), "{}", whole.model_id());
+    assert!(!st.model_id().contains("tok"), "{}", st.model_id());
+    let named = embed::open(&ModelArgs { max_tokens: Some(MaxTokens::Tokens(256)), ..args(BackendChoice::Auto) }, false).unwrap();
+    assert_eq!(named.model_id(), st.model_id());
+    // A text the shorter read takes whole has one vector either way; a longer one's tail counts.
+    let short = "Speculative decoding drafts tokens with a small model and verifies them in one pass.";
+    let abstract_ = format!("{short} ").repeat(18) + "The tail is about protein folding and weather forecasting instead.";
+    assert!(whole.token_counts(&[&abstract_]).unwrap()[0] > 300);
+    let (a, b) = (st.embed(&[short, &abstract_], &|_| {}).unwrap(), whole.embed(&[short, &abstract_], &|_| {}).unwrap());
+    assert!(cosine(&a[0], &b[0]) > 0.99999, "{}", cosine(&a[0], &b[0]));
+    assert!(cosine(&a[1], &b[1]) < 0.999, "the tail past 256 tokens was not read: {}", cosine(&a[1], &b[1]));
+    let err = embed::open(&ModelArgs { max_tokens: Some(MaxTokens::Tokens(513)), ..args(BackendChoice::Auto) }, false).err().unwrap();
+    assert!(format!("{err:#}").contains("--max-tokens 513: the model reads at most 512 tokens"), "{err:#}");
 }
 
 /// A copy of the model directory with some files replaced; the weights are
