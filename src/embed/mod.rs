@@ -73,7 +73,11 @@ fn length_suffix(max_len: usize, st_len: usize) -> String {
 /// how much of each text its vectors read; its precision set aside.
 fn weights_and_length(model_id: &str) -> (&str, MaxTokens) {
     let id = model_id.strip_suffix(precision_suffix(precision_of(model_id))).unwrap_or(model_id);
-    let tokens = |last: &str| last.strip_suffix("tok").and_then(|n| n.parse::<usize>().ok());
+    // Only what `length_suffix` writes: digits, and a length that can be read.
+    let tokens = |last: &str| {
+        let n = last.strip_suffix("tok")?;
+        (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then(|| n.parse::<usize>().ok()).flatten().filter(|&n| n >= 3)
+    };
     match id.rsplit_once(':').and_then(|(head, last)| Some((head, tokens(last)?))) {
         Some((head, n)) => (head, MaxTokens::Tokens(n)),
         None => (id, MaxTokens::SentenceTransformers),
@@ -116,7 +120,11 @@ pub fn model_mismatch(library: &str, found: &str) -> String {
                 MaxTokens::Tokens(n) => flags.push(format!("--max-tokens {n}")),
             }
         }
-        format!("pass {}, as when it was embedded", flags.join(" "))
+        if flags.is_empty() {
+            "ingest into a new --library to embed it with this one".to_string()
+        } else {
+            format!("pass {}, as when it was embedded", flags.join(" "))
+        }
     } else {
         "pass --model for the library's model".to_string()
     };
@@ -286,6 +294,13 @@ mod tests {
         assert_eq!(args_for_library(&asked, Some("m:abc:512tok")).max_tokens, Some(MaxTokens::Tokens(128)));
         assert_eq!(length_suffix(512, 256), ":512tok");
         assert_eq!(length_suffix(256, 256), "");
+        // Only the suffix paperscout writes is a length: not a name, a hash or a malformed count.
+        assert_eq!(weights_and_length("mytok:abc"), ("mytok:abc", MaxTokens::SentenceTransformers));
+        assert_eq!(weights_and_length("a:b:abc:bf16"), ("a:b:abc", MaxTokens::SentenceTransformers));
+        assert_eq!(weights_and_length("a:b:abc:384tok:fp16"), ("a:b:abc", MaxTokens::Tokens(384)));
+        for odd in ["m:abc:+512tok", "m:abc:0tok", "m:abc:tok", "m:abc:5x2tok"] {
+            assert_eq!(max_tokens_of(odd), MaxTokens::SentenceTransformers, "{odd}");
+        }
     }
 
     #[test]
@@ -298,5 +313,6 @@ mod tests {
         assert!(model_mismatch("m:abc:bf16", "m:abc:512tok:bf16").contains("pass --max-tokens st,"));
         assert!(model_mismatch("m:abc:384tok", "m:abc:512tok:bf16").contains("pass --precision fp32 --max-tokens 384,"));
         assert!(model_mismatch("m:abc:512tok", "other:def:512tok").contains("pass --model"));
+        assert!(model_mismatch("m:abc:0512tok", "m:abc:512tok").contains("ingest into a new --library"));
     }
 }

@@ -51,8 +51,8 @@ pub struct ModelArgs {
     /// for its sentence-transformers setting (`max_seq_length`, 256 for
     /// all-MiniLM-L6-v2). Default: what the library's vectors were made
     /// with, else `st`. 512 reads the whole of two arXiv abstracts in three,
-    /// which cut at 256; it embeds 27 % slower and ranks by meaning alone a
-    /// little better, the default ranking no better measurably
+    /// which cut at 256; it embeds at 0.79× the speed and ranks by meaning
+    /// alone a little better, the default ranking no better measurably
     /// (docs/quality.md). Vectors read at another length than `st` are
     /// stored under a model id of their own (`…:512tok`).
     #[arg(long, value_name = "N|st")]

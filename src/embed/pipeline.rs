@@ -97,7 +97,7 @@ impl SentenceEmbedder {
         let max_len = match opts.max_tokens {
             None | Some(MaxTokens::SentenceTransformers) => st_len,
             Some(MaxTokens::Tokens(n)) if n <= positions => n,
-            Some(MaxTokens::Tokens(n)) => bail!("--max-tokens {n}: the model reads at most {positions} tokens"),
+            Some(MaxTokens::Tokens(n)) => bail!("cannot read {n} tokens of a text (--max-tokens): the model has {positions} positions"),
         };
         let tokenizer_path = tdir.join("tokenizer.json");
         if !tokenizer_path.is_file() {
@@ -133,7 +133,10 @@ impl SentenceEmbedder {
         };
         debug_assert!(max_len <= backend.max_positions());
         // bf16 and fp16 vectors differ (slightly) from fp32 ones, and those
-        // of a longer read from a shorter; a library keeps them apart.
+        // of a longer read from a shorter; a library keeps them apart. The
+        // length is named relative to sentence_bert_config.json, which the
+        // hash does not cover: edit that file and a library's vectors are
+        // no longer told apart (make a new library instead).
         let id = format!(
             "{}:{}{}{}",
             model.name,

@@ -13,7 +13,9 @@
 //!
 //! Only the default is chosen here: `--precision` overrides it, and a
 //! library keeps the precision its vectors were made with (the model id
-//! names it), whichever CPU it is opened on.
+//! names it), whichever CPU it is opened on. One choice serves every
+//! `--max-tokens`: the trial times abstract-length texts, and which path
+//! is fastest is the CPU's matter, not the length's.
 
 use super::bf16::Kernel;
 use super::pipeline::{RunOptions, SentenceEmbedder};
