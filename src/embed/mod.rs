@@ -73,13 +73,10 @@ fn length_suffix(max_len: usize, st_len: usize) -> String {
 /// how much of each text its vectors read; its precision set aside.
 fn weights_and_length(model_id: &str) -> (&str, MaxTokens) {
     let id = model_id.strip_suffix(precision_suffix(precision_of(model_id))).unwrap_or(model_id);
-    // Only what `length_suffix` writes: digits, and a length that can be read.
-    let tokens = |last: &str| {
-        let n = last.strip_suffix("tok")?;
-        (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then(|| n.parse::<usize>().ok()).flatten().filter(|&n| n >= 3)
-    };
-    match id.rsplit_once(':').and_then(|(head, last)| Some((head, tokens(last)?))) {
-        Some((head, n)) => (head, MaxTokens::Tokens(n)),
+    // Only what `length_suffix` writes: digits, a length `--max-tokens` takes.
+    let length = |last: &str| last.strip_suffix("tok").filter(|n| n.bytes().all(|b| b.is_ascii_digit()))?.parse::<MaxTokens>().ok();
+    match id.rsplit_once(':').and_then(|(head, last)| Some((head, length(last)?))) {
+        Some(found) => found,
         None => (id, MaxTokens::SentenceTransformers),
     }
 }
@@ -115,10 +112,7 @@ pub fn model_mismatch(library: &str, found: &str) -> String {
             flags.push(format!("--precision {name}"));
         }
         if max_tokens_of(library) != max_tokens_of(found) {
-            match max_tokens_of(library) {
-                MaxTokens::SentenceTransformers => flags.push("--max-tokens st".to_string()),
-                MaxTokens::Tokens(n) => flags.push(format!("--max-tokens {n}")),
-            }
+            flags.push(format!("--max-tokens {}", max_tokens_of(library)));
         }
         if flags.is_empty() {
             "ingest into a new --library to embed it with this one".to_string()

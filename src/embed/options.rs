@@ -70,6 +70,16 @@ pub enum MaxTokens {
     Tokens(usize),
 }
 
+/// As `--max-tokens` takes it.
+impl std::fmt::Display for MaxTokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MaxTokens::SentenceTransformers => f.write_str("st"),
+            MaxTokens::Tokens(n) => write!(f, "{n}"),
+        }
+    }
+}
+
 impl std::str::FromStr for MaxTokens {
     type Err = String;
 
