@@ -709,6 +709,10 @@ pub struct EvalHistoryArgs {
     /// scripts/fit-weights reads).
     #[arg(long, value_name = "FILE")]
     pub signals: Option<std::path::PathBuf>,
+    /// Seed each profile with only the author's latest N earlier papers
+    /// (1: a profile of one paper, as a "papers like this one" query is).
+    #[arg(long, value_name = "N")]
+    pub max_seeds: Option<std::num::NonZeroUsize>,
     /// One JSON document instead of a table.
     #[arg(long)]
     pub json: bool,

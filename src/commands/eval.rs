@@ -350,7 +350,13 @@ fn run_history(args: &EvalHistoryArgs, verbose: bool) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     let lib = Library::open_read(&dir)?;
     let start = Instant::now();
-    let opts = history::Options { cases: args.cases, seed: args.seed, half: args.half, signals: args.signals.is_some() };
+    let opts = history::Options {
+        cases: args.cases,
+        seed: args.seed,
+        half: args.half,
+        signals: args.signals.is_some(),
+        max_seeds: args.max_seeds.map(usize::from),
+    };
     let report = history::run(&lib, opts)?;
     if let Some(path) = &args.signals {
         let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;

@@ -36,6 +36,9 @@ pub struct Options {
     pub half: Option<Half>,
     /// Keep each case's hybrid signals in the report.
     pub signals: bool,
+    /// Seed each profile with only the author's latest this many earlier
+    /// papers (a small profile: one seed is what CSFCube's queries are).
+    pub max_seeds: Option<usize>,
 }
 
 /// The two halves of the authors, split by a hash of the name that stays
@@ -60,10 +63,12 @@ impl Half {
     }
 }
 
-/// One case's signals for the hybrid, raw, and where its hidden papers are.
+/// One case's signals for the hybrid, raw, where its hidden papers are,
+/// and how many liked seeds its profile has (the cold mix depends on it).
 #[derive(Debug, Clone, Serialize)]
 pub struct CaseSignals {
     pub hidden: Vec<usize>,
+    pub liked: usize,
     #[serde(flatten)]
     pub signals: Signals,
 }
@@ -282,9 +287,10 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
         let mut mine = h.by_author.get(*name).cloned().unwrap_or_default();
         mine.sort_by_key(|&i| (h.entries[i].day, h.entries[i].rowid));
         let Some(last_day) = mine.last().map(|&i| h.entries[i].day) else { continue };
-        let seeds: Vec<SeedVector> = mine
+        let earlier: Vec<usize> = mine.iter().copied().filter(|&i| h.entries[i].day < last_day).collect();
+        let latest = earlier.len() - opts.max_seeds.map_or(earlier.len(), |k| k.min(earlier.len()));
+        let seeds: Vec<SeedVector> = earlier[latest..]
             .iter()
-            .filter(|&&i| h.entries[i].day < last_day)
             .map(|&i| {
                 let e = &h.entries[i];
                 SeedVector {
@@ -318,7 +324,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
                 ranker.score_all(&day).into_iter().zip(candidates).map(|(s, &i)| (s.score, h.entries[i].rowid)).collect();
             outcomes[m].push(outcome(&hidden_ranks(&scores, &hidden)));
             if opts.signals && *method == Method::Hybrid {
-                signals.push(CaseSignals { hidden: hidden.clone(), signals: ranker.signals(&day) });
+                signals.push(CaseSignals { hidden: hidden.clone(), liked: ranker.liked(), signals: ranker.signals(&day) });
             }
         }
         random_rr += random_reciprocal_rank(candidates.len(), hidden.len());

@@ -24,7 +24,7 @@ mod words;
 
 use centroid::{Centroid, Direction};
 use fields::Fields;
-pub use hybrid::COLD;
+pub use hybrid::{cold, COLD};
 use learned::Learned;
 use nearest::Nearest;
 use serde::Serialize;
@@ -228,6 +228,12 @@ impl Ranker {
         &self.seeds
     }
 
+    /// How many liked seeds (given and 👍) weigh anything: what the cold
+    /// mix depends on.
+    pub fn liked(&self) -> usize {
+        self.seeds.liked.iter().filter(|&&i| self.seeds.all[i].weight > 0.0).count()
+    }
+
     /// The signals the hybrid mixes (the nearest-seed one is `knn`'s for a
     /// knn ranker), raw, for a day (`eval history --signals`).
     pub fn signals(&self, day: &[Candidate<'_>]) -> Signals {
@@ -260,7 +266,7 @@ impl Ranker {
             }
             Scoring::Hybrid(learned) => {
                 let (signals, closest) = self.signals_and_closest(day);
-                let w = if learned.is_some() { hybrid::mix(self, &signals) } else { hybrid::cold() };
+                let w = if learned.is_some() { hybrid::mix(self, &signals) } else { hybrid::cold_for(self) };
                 let fused = hybrid::fuse(&signals, &w, learned.as_ref().map(|l| (l.score(&self.seeds, day), l.count)));
                 let mut names = signals.names.clone();
                 if let Some(l) = learned {
@@ -282,7 +288,7 @@ impl Ranker {
         let day = std::slice::from_ref(c);
         let mut s = self.score_all(day).remove(0);
         if let Scoring::Hybrid(_) = self.scoring {
-            s.score = hybrid::raw(&self.signals(day), 0);
+            s.score = hybrid::raw(&self.signals(day), &hybrid::cold_for(self), 0);
         }
         s
     }

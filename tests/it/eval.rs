@@ -332,9 +332,10 @@ fn history_ranks_a_consistent_authors_next_paper_high() {
     assert_eq!(doc["methods"].as_array().unwrap().len(), 6);
 
     // The signals file: a line a case, the hybrid's signals in the cold
-    // mix's order, candidates in row-id order. Mixed by the cold weights on
-    // the day's z-scores, ties to the earlier candidate (as
-    // scripts/fit-weights does), they give the hybrid's own MRR.
+    // mix's order, candidates in row-id order, and the profile's number of
+    // liked seeds. Mixed by the cold weights for that many seeds on the
+    // day's z-scores, ties to the earlier candidate (as scripts/fit-weights
+    // does), they give the hybrid's own MRR.
     let signals = tmp.path().join("signals.jsonl");
     paperscout(&[&args[..8], &["--signals", signals.to_str().unwrap()]].concat());
     let text = std::fs::read_to_string(&signals).unwrap();
@@ -354,8 +355,11 @@ fn history_ranks_a_consistent_authors_next_paper_high() {
                 x.iter().map(|v| if sd <= 1e-6 { 0.0 } else { (v - mean) / sd }).collect()
             })
             .collect();
-        let score: Vec<f64> =
-            (0..z[0].len()).map(|i| paperscout::rank::COLD.iter().zip(&z).map(|(c, z)| f64::from(c.1) * z[i]).sum()).collect();
+        // The cold mix of a profile of this many liked seeds.
+        let liked = case["liked"].as_u64().unwrap() as usize;
+        assert!(liked >= 1, "{line}");
+        let w = paperscout::rank::cold(liked);
+        let score: Vec<f64> = (0..z[0].len()).map(|i| w.iter().zip(&z).map(|(w, z)| f64::from(*w) * z[i]).sum()).collect();
         let best = case["hidden"]
             .as_array()
             .unwrap()
@@ -371,6 +375,19 @@ fn history_ranks_a_consistent_authors_next_paper_high() {
     assert_eq!(rr.len(), 4);
     let hybrid = doc["methods"].as_array().unwrap().iter().find(|m| m["method"] == "hybrid").unwrap();
     assert!((rr.iter().sum::<f64>() / 4.0 - hybrid["mrr"].as_f64().unwrap()).abs() < 1e-9, "{rr:?} against {hybrid}");
+
+    // --max-seeds 1: each profile is the author's latest earlier paper
+    // alone, and the signals file says one liked seed for every case.
+    let one = tmp.path().join("one.jsonl");
+    let single = json_of(&paperscout(&[&args[..], &["--max-seeds", "1", "--signals", one.to_str().unwrap()]].concat()));
+    assert_eq!((single["cases"].as_u64(), single["median_seeds"].as_u64()), (Some(4), Some(1)), "{single}");
+    assert!(doc["median_seeds"].as_u64().unwrap() >= 2, "{doc}");
+    let liked: Vec<u64> = std::fs::read_to_string(&one)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["liked"].as_u64().unwrap())
+        .collect();
+    assert_eq!(liked, [1, 1, 1, 1]);
 
     // Same seed, same library: same figures; the table has every method.
     assert_eq!(doc, json_of(&paperscout(&args)));
