@@ -391,9 +391,10 @@ fn write_history_table(out: &mut impl Write, r: &history::Report) -> Result<()> 
         r.eligible_authors,
         history::MAX_AUTHOR_PAPERS
     )?;
+    let limit = r.max_seeds.map(|n| format!(" (each author's latest {n} at most)")).unwrap_or_default();
     writeln!(
         out,
-        "median {} candidates per day, {} seeds per author; {} cases hide several papers",
+        "median {} candidates per day, {} seeds per author{limit}; {} cases hide several papers",
         r.median_candidates, r.median_seeds, r.cases_with_several_hidden
     )?;
     writeln!(out, "{:<18} {:>6} {:>8} {:>10}   MRR behind the best (paired s.e.)", "method", "MRR", "±95%", "recall@10")?;

@@ -104,6 +104,9 @@ pub struct Report {
     /// What ranking the day at random would score on average.
     pub random: MethodScore,
     pub half: Option<Half>,
+    /// The profiles' limit (`--max-seeds`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_seeds: Option<usize>,
     #[serde(skip)]
     pub signals: Vec<CaseSignals>,
 }
@@ -193,6 +196,12 @@ struct CaseOutcome {
 
 /// Ranks of `hidden` (1 = top) when `candidates` are sorted by score, ties
 /// going to the smaller rowid so that the order is total and reproducible.
+/// The last `n` of `papers` (all of them without a limit): an author's
+/// latest earlier papers, `papers` being in listing order.
+fn latest(papers: &[usize], n: Option<usize>) -> &[usize] {
+    &papers[papers.len() - n.map_or(papers.len(), |n| n.min(papers.len()))..]
+}
+
 fn hidden_ranks(scores: &[(f32, i64)], hidden: &[usize]) -> Vec<usize> {
     hidden
         .iter()
@@ -288,8 +297,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
         mine.sort_by_key(|&i| (h.entries[i].day, h.entries[i].rowid));
         let Some(last_day) = mine.last().map(|&i| h.entries[i].day) else { continue };
         let earlier: Vec<usize> = mine.iter().copied().filter(|&i| h.entries[i].day < last_day).collect();
-        let latest = earlier.len() - opts.max_seeds.map_or(earlier.len(), |k| k.min(earlier.len()));
-        let seeds: Vec<SeedVector> = earlier[latest..]
+        let seeds: Vec<SeedVector> = latest(&earlier, opts.max_seeds)
             .iter()
             .map(|&i| {
                 let e = &h.entries[i];
@@ -368,6 +376,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
             mrr_behind_best: None,
         },
         half: opts.half,
+        max_seeds: opts.max_seeds,
         signals,
     })
 }
@@ -381,6 +390,16 @@ mod tests {
         assert_eq!(normalise_author("  Ada \n Lovelace "), "Ada Lovelace");
         assert_eq!(normalise_author("Ada\tLovelace"), "Ada Lovelace");
         assert_eq!(normalise_author("   "), "");
+    }
+
+    #[test]
+    fn a_limited_profile_keeps_the_latest_papers() {
+        let papers = [10, 11, 12];
+        assert_eq!(latest(&papers, Some(1)), [12]);
+        assert_eq!(latest(&papers, Some(2)), [11, 12]);
+        assert_eq!(latest(&papers, Some(5)), papers);
+        assert_eq!(latest(&papers, None), papers);
+        assert!(latest(&[], Some(1)).is_empty());
     }
 
     #[test]

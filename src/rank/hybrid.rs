@@ -1,5 +1,6 @@
 //! The default method: the signals mixed on the day's own scale. Cold, each
-//! signal is put on per-day z-scores and weighed by [`COLD`]; from a few
+//! signal is put on per-day z-scores and weighed by [`cold`] (the weights
+//! for the profile's number of liked seeds); from a few
 //! ratings the mix is the reader's own ([`mix`]); and the reader's model
 //! ([`super::learned::Learned`]) joins with a weight that grows with the
 //! number of ratings.
@@ -10,9 +11,11 @@ use super::{Candidate, Ranker};
 
 /// The cold mix on per-day z-scores for a profile of one liked seed, by
 /// signal name, in the order the ranker computes them; more liked seeds
-/// move weight from meaning to words ([`cold`]). Fit on the history
-/// replay's fit half, reported on the other half (docs/quality.md, "Words
-/// count more as seeds add up").
+/// move weight from meaning to words ([`cold`]). The replay's fit half
+/// (with one-seed profiles, `--max-seeds 1`) is flat around these weights;
+/// CSFCube's dev folds chose words 0.3 over 0.35 and 0.4 at one seed; the
+/// replay's check half and CSFCube's test folds report them
+/// (docs/quality.md, "Words count more as seeds add up").
 pub const COLD: [(SignalId, f32); 4] =
     [(SignalId::Nearest, 0.5), (SignalId::Centroid, 0.0), (SignalId::Words, 0.3), (SignalId::Fields, 0.2)];
 /// Weight the words gain from the nearest seed per e-fold of liked seeds:
@@ -20,8 +23,9 @@ pub const COLD: [(SignalId, f32); 4] =
 /// words of several agree on what the reader's field calls things (0.37
 /// at two seeds, 0.46 at five, 0.53 at ten).
 const WORDS_PER_LN_SEEDS: f32 = 0.1;
-/// Liked seeds past which the mix stops moving: the most the replay's
-/// authors have, so the rule is not carried past what measured it.
+/// Liked seeds past which the mix stops moving: about the most the
+/// replay's profiles have (its authors have at most 30 papers, one of them
+/// hidden), so the rule is not carried past what measured it.
 const SEEDS_MEASURED: usize = 30;
 /// The learned score counts n / (n + this) after n ratings.
 const RATINGS_TO_TRUST: f32 = 5.0;

@@ -373,6 +373,10 @@ fn history_ranks_a_consistent_authors_next_paper_high() {
         rr.push(1.0 / best as f64);
     }
     assert_eq!(rr.len(), 4);
+    // Alan and Barbara have two earlier papers each, Ada and Grace three.
+    let mut liked: Vec<u64> = text.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()["liked"].as_u64().unwrap()).collect();
+    liked.sort_unstable();
+    assert_eq!(liked, [2, 2, 3, 3]);
     let hybrid = doc["methods"].as_array().unwrap().iter().find(|m| m["method"] == "hybrid").unwrap();
     assert!((rr.iter().sum::<f64>() / 4.0 - hybrid["mrr"].as_f64().unwrap()).abs() < 1e-9, "{rr:?} against {hybrid}");
 
@@ -381,6 +385,7 @@ fn history_ranks_a_consistent_authors_next_paper_high() {
     let one = tmp.path().join("one.jsonl");
     let single = json_of(&paperscout(&[&args[..], &["--max-seeds", "1", "--signals", one.to_str().unwrap()]].concat()));
     assert_eq!((single["cases"].as_u64(), single["median_seeds"].as_u64()), (Some(4), Some(1)), "{single}");
+    assert_eq!((single["max_seeds"].as_u64(), doc.get("max_seeds")), (Some(1), None), "the report says its limit");
     assert!(doc["median_seeds"].as_u64().unwrap() >= 2, "{doc}");
     let liked: Vec<u64> = std::fs::read_to_string(&one)
         .unwrap()
