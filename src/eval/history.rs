@@ -194,14 +194,14 @@ struct CaseOutcome {
     recall: f64,
 }
 
-/// Ranks of `hidden` (1 = top) when `candidates` are sorted by score, ties
-/// going to the smaller rowid so that the order is total and reproducible.
 /// The last `n` of `papers` (all of them without a limit): an author's
 /// latest earlier papers, `papers` being in listing order.
 fn latest(papers: &[usize], n: Option<usize>) -> &[usize] {
     &papers[papers.len() - n.map_or(papers.len(), |n| n.min(papers.len()))..]
 }
 
+/// Ranks of `hidden` (1 = top) when `candidates` are sorted by score, ties
+/// going to the smaller rowid so that the order is total and reproducible.
 fn hidden_ranks(scores: &[(f32, i64)], hidden: &[usize]) -> Vec<usize> {
     hidden
         .iter()
