@@ -678,7 +678,7 @@ pub struct EvalCsfcubeArgs {
     #[arg(long, value_name = "PATTERN")]
     pub ranked: Option<String>,
     /// Also simulate a reader who rates N papers of each pool (grade >= 2 liked,
-    /// else not interested), chosen from the top or by the unsure rule, and
+    /// else not interested), the list's first N or the N it is least sure of, and
     /// score the unrated rest; e.g. --feedback 0,1,3,5,10.
     #[arg(long, value_delimiter = ',', value_name = "N,…")]
     pub feedback: Vec<usize>,

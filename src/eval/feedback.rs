@@ -1,10 +1,15 @@
 //! Does the ranking learn from ratings? A simulated reader on CSFCube: the
 //! query paper is the profile's one seed; the reader rates `n` papers of
-//! the judged pool one at a time (grade ≥ 2 → 👍, else 👎), each chosen
-//! from the current ranking's top or by the unsure rule, and the ranking is
-//! retrained after each rating, as the page does. The unrated remainder is
-//! then scored against the ranking with no ratings on that same remainder,
-//! so the two figures are comparable.
+//! the judged pool (grade ≥ 2 → 👍, else 👎), the list's first `n` as the
+//! profile without ratings ranks it, or the `n` it is least sure of, and
+//! the ranking is then retrained once. The page does the same: a rating
+//! does not move the list under the reader, who re-ranks when they choose.
+//! It also keeps the comparison fair: the rated papers, and so the unrated
+//! remainder, are the same whatever the method learns, where re-ranking
+//! after each rating would hand a learner that finds relevant papers
+//! sooner a remainder emptied of them. The remainder is scored against the
+//! ranking with no ratings on that same remainder, so the two figures are
+//! comparable.
 
 use super::csfcube::{self, Encoded, Query, QueryResult, RELEVANT_GRADE};
 use crate::rank::{self, Candidate, Method, Ranker};
@@ -12,13 +17,13 @@ use anyhow::Result;
 use serde::Serialize;
 use std::collections::HashSet;
 
-/// Which paper the simulated reader rates next.
+/// Which papers the simulated reader rates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Choice {
-    /// The best-ranked unrated paper: what a reader of the digest sees first.
+    /// The list's first papers: what a reader of the digest sees first.
     Top,
-    /// The unrated paper nearest the decision boundary (`daily --unsure`).
+    /// The papers nearest the decision boundary (`daily --unsure`).
     Unsure,
 }
 
@@ -42,24 +47,25 @@ pub struct Outcome {
 
 pub fn simulate(query: &Query, papers: &Encoded, background: &[Vec<f32>], method: Method, choice: Choice, n: usize) -> Result<Outcome> {
     let query_seed = papers.seed(&query.pid, false, false)?;
+    let candidates: Vec<Candidate<'_>> = query.pool.iter().map(|(p, _)| papers.candidate(p)).collect::<Result<_>>()?;
+    let shown = Ranker::new(method, vec![query_seed.clone()], background);
+    let n = n.min(query.pool.len());
+    let picked: Vec<usize> = match choice {
+        Choice::Top => {
+            let scores = shown.score_all(&candidates);
+            let mut order: Vec<usize> = (0..candidates.len()).collect();
+            // Ties go to the smaller id, as in the evaluation's ranking.
+            order.sort_by(|&a, &b| scores[b].score.total_cmp(&scores[a].score).then_with(|| query.pool[a].0.cmp(&query.pool[b].0)));
+            order.truncate(n);
+            order
+        }
+        Choice::Unsure => rank::most_uncertain(&shown, background, &candidates, n),
+    };
     let mut seeds = vec![query_seed.clone()];
     let mut rated: HashSet<&str> = HashSet::new();
     let mut liked = 0;
-    for _ in 0..n.min(query.pool.len()) {
-        let open: Vec<&(String, u8)> = query.pool.iter().filter(|(p, _)| !rated.contains(p.as_str())).collect();
-        let candidates: Vec<Candidate<'_>> = open.iter().map(|(p, _)| papers.candidate(p)).collect::<Result<_>>()?;
-        let ranker = Ranker::new(method, seeds.clone(), background);
-        let next = match choice {
-            Choice::Top => {
-                let scores = ranker.score_all(&candidates);
-                // Ties go to the smaller id, as in the evaluation's ranking.
-                (0..open.len())
-                    .max_by(|&a, &b| scores[a].score.total_cmp(&scores[b].score).then_with(|| open[b].0.cmp(&open[a].0)))
-                    .unwrap_or(0)
-            }
-            Choice::Unsure => rank::most_uncertain(&ranker, background, &candidates, 1).first().copied().unwrap_or(0),
-        };
-        let (pid, grade) = open[next];
+    for i in picked {
+        let (pid, grade) = &query.pool[i];
         let good = *grade >= RELEVANT_GRADE;
         liked += usize::from(good);
         seeds.push(papers.seed(pid, !good, true)?);
@@ -75,4 +81,40 @@ pub fn simulate(query: &Query, papers: &Encoded, background: &[Vec<f32>], method
     let with = csfcube::score(&remainder, &csfcube::rank_pool(&remainder, papers, &with)?);
     let without = csfcube::score(&remainder, &csfcube::rank_pool(&remainder, papers, &without)?);
     Ok(Outcome { with, without, liked })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn unit(v: [f32; 3]) -> Vec<f32> {
+        let n = crate::vector::dot(&v, &v).sqrt();
+        v.iter().map(|x| x / n).collect()
+    }
+
+    /// A 👍 for `a` would lift its near twin `c` above `b` if the list were
+    /// re-ranked after each rating; the page keeps its order until the
+    /// reader asks, so the reader's second rating goes to `b`.
+    #[test]
+    fn the_reader_rates_the_list_as_it_was_shown() {
+        let vectors: HashMap<String, Vec<f32>> = [
+            ("q", [1.0, 0.0, 0.0]),
+            ("a", [1.0, 0.1, 0.0]),
+            ("b", [1.0, 0.0, 0.3]),
+            ("c", [1.0, 0.35, 0.0]),
+            ("d", [0.0, 1.0, 0.0]),
+            ("e", [0.0, 0.0, 1.0]),
+        ]
+        .into_iter()
+        .map(|(p, v)| (p.to_string(), unit(v)))
+        .collect();
+        let papers = Encoded { vectors, terms: HashMap::new() };
+        let pool = [("a", 3), ("b", 0), ("c", 2), ("d", 0), ("e", 2)].map(|(p, g)| (p.to_string(), g)).to_vec();
+        let query = Query { pid: "q".into(), facet: "method".into(), pool };
+        let o = simulate(&query, &papers, &[], Method::Knn, Choice::Top, 2).unwrap();
+        assert_eq!(o.liked, 1, "a 👍, then b's 👎");
+        assert_eq!(o.with.relevant, 2, "c and e are left to rank");
+        assert_eq!(o.with.pool, 3);
+    }
 }
