@@ -5,7 +5,7 @@
 //! the ranking is then retrained once. The page does the same: a rating
 //! does not move the list under the reader, who re-ranks when they choose.
 //! It also keeps the comparison fair: the rated papers, and so the unrated
-//! remainder, are the same whatever the method learns, where re-ranking
+//! remainder, are the same whatever the ratings teach, where re-ranking
 //! after each rating would hand a learner that finds relevant papers
 //! sooner a remainder emptied of them. The remainder is scored against the
 //! ranking with no ratings on that same remainder, so the two figures are
@@ -43,6 +43,8 @@ pub struct Outcome {
     pub with: QueryResult,
     pub without: QueryResult,
     pub liked: usize,
+    /// The rated papers, in the order the reader rated them.
+    pub rated: Vec<String>,
 }
 
 pub fn simulate(query: &Query, papers: &Encoded, background: &[Vec<f32>], method: Method, choice: Choice, n: usize) -> Result<Outcome> {
@@ -62,15 +64,14 @@ pub fn simulate(query: &Query, papers: &Encoded, background: &[Vec<f32>], method
         Choice::Unsure => rank::most_uncertain(&shown, background, &candidates, n),
     };
     let mut seeds = vec![query_seed.clone()];
-    let mut rated: HashSet<&str> = HashSet::new();
     let mut liked = 0;
-    for i in picked {
+    for &i in &picked {
         let (pid, grade) = &query.pool[i];
         let good = *grade >= RELEVANT_GRADE;
         liked += usize::from(good);
         seeds.push(papers.seed(pid, !good, true)?);
-        rated.insert(pid.as_str());
     }
+    let rated: HashSet<&str> = picked.iter().map(|&i| query.pool[i].0.as_str()).collect();
     let remainder = Query {
         pid: query.pid.clone(),
         facet: query.facet.clone(),
@@ -80,7 +81,8 @@ pub fn simulate(query: &Query, papers: &Encoded, background: &[Vec<f32>], method
     let without = Ranker::new(method, vec![query_seed], background);
     let with = csfcube::score(&remainder, &csfcube::rank_pool(&remainder, papers, &with)?);
     let without = csfcube::score(&remainder, &csfcube::rank_pool(&remainder, papers, &without)?);
-    Ok(Outcome { with, without, liked })
+    let rated = picked.iter().map(|&i| query.pool[i].0.clone()).collect();
+    Ok(Outcome { with, without, liked, rated })
 }
 
 #[cfg(test)]
@@ -113,8 +115,13 @@ mod tests {
         let pool = [("a", 3), ("b", 0), ("c", 2), ("d", 0), ("e", 2)].map(|(p, g)| (p.to_string(), g)).to_vec();
         let query = Query { pid: "q".into(), facet: "method".into(), pool };
         let o = simulate(&query, &papers, &[], Method::Knn, Choice::Top, 2).unwrap();
+        assert_eq!(o.rated, ["a", "b"], "re-ranked after a's 👍, c would come second");
         assert_eq!(o.liked, 1, "a 👍, then b's 👎");
         assert_eq!(o.with.relevant, 2, "c and e are left to rank");
         assert_eq!(o.with.pool, 3);
+        // d and e tie (orthogonal to the query): the smaller id is shown first.
+        let o = simulate(&query, &papers, &[], Method::Knn, Choice::Top, 4).unwrap();
+        assert_eq!(o.rated, ["a", "b", "c", "d"]);
+        assert_eq!((o.liked, o.with.relevant, o.with.pool), (2, 1, 1));
     }
 }

@@ -224,8 +224,15 @@ mod tests {
             ([0.9, 0.1, 0.1], "protein folding", true),
             ([0.3, 0.9, 0.1], "weather forecasting", true),
         ];
-        let seeds: Vec<SeedVector> =
-            ratings.iter().cycle().take(n).map(|&(v, words, negative)| seed(&mut vocab, v, words, negative)).collect();
+        // Each round of the five a little apart in meaning and words, so
+        // that no rating has an exact twin among the others.
+        let seeds: Vec<SeedVector> = (0..n)
+            .map(|k| {
+                let ([x, y, z], words, negative) = ratings[k % ratings.len()];
+                let round = (k / ratings.len()) as f32;
+                seed(&mut vocab, [x + 0.1 * round, y, z + 0.05 * round], &format!("{words} round{round}"), negative)
+            })
+            .collect();
         let r = Ranker::new(Method::Hybrid, seeds, &[]);
         let day: Vec<(Vec<f32>, Terms)> = (0..20)
             .map(|i| {
