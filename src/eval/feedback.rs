@@ -49,20 +49,28 @@ pub struct Outcome {
 
 pub fn simulate(query: &Query, papers: &Encoded, background: &[Vec<f32>], method: Method, choice: Choice, n: usize) -> Result<Outcome> {
     let query_seed = papers.seed(&query.pid, false, false)?;
-    let candidates: Vec<Candidate<'_>> = query.pool.iter().map(|(p, _)| papers.candidate(p)).collect::<Result<_>>()?;
+    // The pool in id order: the file lists it best grade first, so a tie
+    // broken by position would leak the grades.
+    let mut by_id: Vec<usize> = (0..query.pool.len()).collect();
+    by_id.sort_by(|&a, &b| query.pool[a].0.cmp(&query.pool[b].0));
+    let candidates: Vec<Candidate<'_>> = by_id.iter().map(|&i| papers.candidate(&query.pool[i].0)).collect::<Result<_>>()?;
     let shown = Ranker::new(method, vec![query_seed.clone()], background);
     let n = n.min(query.pool.len());
     let picked: Vec<usize> = match choice {
         Choice::Top => {
             let scores = shown.score_all(&candidates);
             let mut order: Vec<usize> = (0..candidates.len()).collect();
-            // Ties go to the smaller id, as in the evaluation's ranking.
-            order.sort_by(|&a, &b| scores[b].score.total_cmp(&scores[a].score).then_with(|| query.pool[a].0.cmp(&query.pool[b].0)));
+            // A stable sort: ties keep id order, as in the evaluation's ranking.
+            order.sort_by(|&a, &b| scores[b].score.total_cmp(&scores[a].score));
             order.truncate(n);
             order
         }
+        // Ties go to the earlier candidate, here the smaller id.
         Choice::Unsure => rank::most_uncertain(&shown, background, &candidates, n),
-    };
+    }
+    .into_iter()
+    .map(|j| by_id[j])
+    .collect();
     let mut seeds = vec![query_seed.clone()];
     let mut liked = 0;
     for &i in &picked {
@@ -112,14 +120,16 @@ mod tests {
         .map(|(p, v)| (p.to_string(), unit(v)))
         .collect();
         let papers = Encoded { vectors, terms: HashMap::new() };
-        let pool = [("a", 3), ("b", 0), ("c", 2), ("d", 0), ("e", 2)].map(|(p, g)| (p.to_string(), g)).to_vec();
+        // Best grade first, as CSFCube's file lists a pool.
+        let pool = [("a", 3), ("c", 2), ("e", 2), ("b", 0), ("d", 0)].map(|(p, g)| (p.to_string(), g)).to_vec();
         let query = Query { pid: "q".into(), facet: "method".into(), pool };
         let o = simulate(&query, &papers, &[], Method::Knn, Choice::Top, 2).unwrap();
         assert_eq!(o.rated, ["a", "b"], "re-ranked after a's 👍, c would come second");
         assert_eq!(o.liked, 1, "a 👍, then b's 👎");
         assert_eq!(o.with.relevant, 2, "c and e are left to rank");
         assert_eq!(o.with.pool, 3);
-        // d and e tie (orthogonal to the query): the smaller id is shown first.
+        // d and e tie (orthogonal to the query): the smaller id is shown
+        // first, not the one the file lists first.
         let o = simulate(&query, &papers, &[], Method::Knn, Choice::Top, 4).unwrap();
         assert_eq!(o.rated, ["a", "b", "c", "d"]);
         assert_eq!((o.liked, o.with.relevant, o.with.pool), (2, 1, 1));
