@@ -15,7 +15,6 @@ use super::csfcube::{self, Encoded, Query, QueryResult, RELEVANT_GRADE};
 use crate::rank::{self, Candidate, Method, Ranker};
 use anyhow::Result;
 use serde::Serialize;
-use std::collections::HashSet;
 
 /// Which papers the simulated reader rates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -79,17 +78,16 @@ pub fn simulate(query: &Query, papers: &Encoded, background: &[Vec<f32>], method
         liked += usize::from(good);
         seeds.push(papers.seed(pid, !good, true)?);
     }
-    let rated: HashSet<&str> = picked.iter().map(|&i| query.pool[i].0.as_str()).collect();
+    let rated: Vec<String> = picked.iter().map(|&i| query.pool[i].0.clone()).collect();
     let remainder = Query {
         pid: query.pid.clone(),
         facet: query.facet.clone(),
-        pool: query.pool.iter().filter(|(p, _)| !rated.contains(p.as_str())).cloned().collect(),
+        pool: query.pool.iter().filter(|(p, _)| !rated.contains(p)).cloned().collect(),
     };
     let with = Ranker::new(method, seeds, background);
     let without = Ranker::new(method, vec![query_seed], background);
     let with = csfcube::score(&remainder, &csfcube::rank_pool(&remainder, papers, &with)?);
     let without = csfcube::score(&remainder, &csfcube::rank_pool(&remainder, papers, &without)?);
-    let rated = picked.iter().map(|&i| query.pool[i].0.clone()).collect();
     Ok(Outcome { with, without, liked, rated })
 }
 
