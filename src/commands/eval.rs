@@ -213,6 +213,7 @@ fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], 
                 let mut with = Vec::new();
                 let mut without = Vec::new();
                 let mut liked = 0;
+                let mut rated = 0;
                 let mut each = Vec::new();
                 for (q, bg) in queries.iter().zip(&backgrounds) {
                     let o = feedback::simulate(q, &papers, bg, method, rule, n)?;
@@ -229,6 +230,7 @@ fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], 
                     with.push(o.with);
                     without.push(o.without);
                     liked += o.liked;
+                    rated += o.rated.len();
                 }
                 let agg =
                     |r: &[QueryResult]| csfcube::summarise(r, collection.folds.as_ref()).0.into_iter().find(|s| s.facet == "aggregated");
@@ -244,7 +246,8 @@ fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], 
                     map_without: pct(b.map),
                     ndcg20_without: pct(b.ndcg_pct20),
                     map_gain_ci95: pct(gain_ci95),
-                    liked_share: if n == 0 { 0.0 } else { liked as f64 / (n * queries.len()) as f64 },
+                    // Of the papers rated: a pool smaller than N has fewer to rate.
+                    liked_share: if rated == 0 { 0.0 } else { liked as f64 / rated as f64 },
                     queries: each,
                 });
             }

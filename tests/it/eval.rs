@@ -132,6 +132,11 @@ fn rated_rows_carry_their_interval_and_each_querys_figures() {
         let sd = (gains.iter().map(|g| (g - mean) * (g - mean)).sum::<f64>() / 2.0).sqrt();
         assert!((map - without - mean).abs() < 0.02, "{row}: gain {} against the queries' {mean}", map - without);
         assert!((ci - 1.96 * sd / 3f64.sqrt()).abs() < 0.02, "{row}: interval {ci} against {}", 1.96 * sd / 3f64.sqrt());
+        // These pools hold more than N, so each query rated N papers.
+        let rated = 3 * row["n"].as_u64().unwrap();
+        let liked: u64 = each.iter().map(|q| q["liked"].as_u64().unwrap()).sum();
+        let share = if rated == 0 { 0.0 } else { liked as f64 / rated as f64 };
+        assert!((row["liked_share"].as_f64().unwrap() - share).abs() < 1e-9, "{row}");
     }
 }
 
