@@ -38,6 +38,7 @@ impl Rng {
             surface: ids.iter().map(|i| format!("w{i}")).collect(),
             phrase: ids.iter().map(|i| i % 3 == 0).collect(),
             quotable: ids.iter().map(|i| i % 6 != 3).collect(),
+            telling: vec![1.0; ids.len()],
             entries: ids.into_iter().map(|i| (i, 0.8 * weight(i))).collect(),
         }
     }

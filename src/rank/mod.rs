@@ -451,6 +451,18 @@ mod tests {
     }
 
     #[test]
+    fn a_small_librarys_reason_quotes_the_telling_words_first() {
+        let index = crate::rank::vocabulary::tests::four();
+        let mut vocab = Vocabulary::new(Some(&index));
+        let r = one_seed(&mut vocab, "End-to-end stages of the KV cache");
+        let t = vocab.terms("Stage-wise KV cache offloading, end to end", "");
+        let out = r.explain(&Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: None });
+        // Each is said by one of the library's four papers; arXiv says
+        // "end" and "stage" far more often than "KV cache".
+        assert_eq!(out.words.first().map(String::as_str), Some("KV cache"), "{:?}", out.words);
+    }
+
+    #[test]
     fn a_reason_quotes_no_phrase_the_vocabulary_calls_a_chance_meeting() {
         let mut vocab = Vocabulary::new(None);
         let r = one_seed(&mut vocab, "We introduce pulsar glitches");

@@ -10,10 +10,19 @@
 //! (docs/quality.md, "BM25 for the words"): an author's rare words (a
 //! system's name) say most about what they write next, and a common word
 //! still says a little.
+//!
+//! A library of a few days cannot tell a common word from a telling one
+//! ("end", "stage" and "KV cache" are each in one of the demo's 77
+//! papers). What a reason quotes from such a library is judged with the
+//! counts of 74,728 arXiv cs papers of 2025–26 (`df-prior.txt`, written by
+//! `examples/df_prior.rs`) beside its own ([`Terms::telling`]); what it
+//! ranks by keeps the library's own counts, which CSFCube preferred even
+//! from 80 of its papers (docs/quality.md, "Reasons from a small library").
 
 use crate::library::lexical::{phrases, stems, word_analyzer, LexicalIndex, Stem};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
+use std::sync::OnceLock;
 use tantivy::query::Bm25StatisticsProvider;
 use tantivy::schema::Field;
 use tantivy::tokenizer::TextAnalyzer;
@@ -40,6 +49,11 @@ pub struct Terms {
     /// meet ("introduce spatially", "while reducing", "improves over") rank
     /// like any rare term, but a reason quoting them reads as noise.
     pub quotable: Vec<bool>,
+    /// What a reason makes of the term beside its weight (only the ratio
+    /// between terms counts): the square of its idf over counts topped up
+    /// to [`BORROWED_PAPERS`] from the corpus's, over that of its idf over
+    /// the library's alone; 1 in a library of that size or more, or none.
+    pub telling: Vec<f32>,
 }
 
 /// The dot product of two sparse vectors sorted by id.
@@ -102,6 +116,11 @@ pub struct Vocabulary {
     df: Vec<f32>,
     /// Whether a reason may quote each term ([`Terms::quotable`]).
     quotable: Vec<bool>,
+    /// Each term's [`Terms::telling`].
+    telling: Vec<f32>,
+    /// Papers borrowed from the corpus's counts for reasons (0 without a
+    /// library, or with one large enough).
+    borrowed: f32,
 }
 
 /// BM25's term-frequency saturation and length normalisation: the usual
@@ -114,6 +133,33 @@ const B: f32 = 0.75;
 /// say "speculative" and "decoding", two saying "speculative decoding" is
 /// below chance, and means nothing either way.
 const QUOTABLE_MIN_DOCS: f32 = 20.0;
+/// Papers a library's counts are topped up to from the corpus's when a
+/// reason picks its words: about a month of one busy category, past which
+/// the library's own counts know its common words.
+const BORROWED_PAPERS: f32 = 2000.0;
+
+/// Document frequencies of a corpus: its size, and the count of every
+/// word and phrase that at least 0.2 % of its papers say.
+struct Borrowed {
+    docs: f32,
+    df: FxHashMap<&'static str, f32>,
+}
+
+fn borrowed() -> &'static Borrowed {
+    static TABLE: OnceLock<Borrowed> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut lines = include_str!("df-prior.txt").lines();
+        let docs = lines.next().and_then(|l| l.trim().parse().ok()).unwrap_or(0.0);
+        let df = lines.filter_map(|l| l.split_once('\t')).filter_map(|(n, t)| Some((t, n.parse().ok()?))).collect();
+        Borrowed { docs, df }
+    })
+}
+
+/// Lucene's idf, never negative: a term every paper says weighs almost
+/// nothing, one no paper says the most.
+fn idf(docs: f32, df: f32) -> f32 {
+    (1.0 + (docs - df + 0.5) / (df + 0.5)).ln().max(0.0)
+}
 
 impl Vocabulary {
     /// Document frequencies from the library's lexical index.
@@ -123,6 +169,7 @@ impl Vocabulary {
         // ones too until their segment is merged (tantivy's own BM25 does
         // the same), so that df never exceeds N.
         let docs = searcher.as_ref().map_or(0, |s| s.total_num_docs().unwrap_or(0)) as f32;
+        let borrowed = if searcher.is_some() { (BORROWED_PAPERS - docs).max(0.0) } else { 0.0 };
         let tokens = match (&searcher, index) {
             (Some(s), Some(ix)) => s.total_num_tokens(ix.fields.text).unwrap_or(0) as f32,
             _ => 0.0,
@@ -137,6 +184,8 @@ impl Vocabulary {
             average_length: if docs > 0.0 { tokens / docs } else { 0.0 },
             df: Vec::new(),
             quotable: Vec::new(),
+            telling: Vec::new(),
+            borrowed,
         }
     }
 
@@ -146,9 +195,14 @@ impl Vocabulary {
             return id;
         }
         let df = self.df(key, phrase);
-        // Lucene's form, never negative: a term every paper says weighs
-        // almost nothing, one no paper of the library says the most.
-        let idf = (1.0 + (self.docs - df + 0.5) / (df + 0.5)).ln().max(0.0);
+        let own = idf(self.docs, df);
+        let telling = if self.borrowed > 0.0 && own > 0.0 {
+            let corpus = borrowed();
+            let share = corpus.df.get(key).map_or(0.0, |n| n / corpus.docs.max(1.0));
+            (idf(self.docs + self.borrowed, df + self.borrowed * share) / own).powi(2)
+        } else {
+            1.0
+        };
         let quotable = match key.split_once(' ') {
             // Too few papers to tell a phrase from two words that met, or
             // a word the library never saw: no evidence either way.
@@ -159,7 +213,8 @@ impl Vocabulary {
             _ => true,
         };
         let id = self.idf.len() as u32;
-        self.idf.push(idf);
+        self.idf.push(own);
+        self.telling.push(telling);
         self.df.push(df);
         self.quotable.push(quotable);
         self.ids.insert(key.to_string(), id);
@@ -264,10 +319,13 @@ impl Vocabulary {
             t.entries.push((id, idf * tf * (K1 + 1.0) / (tf + K1 * norm)));
             t.query.push((1.0 + tf.ln()) * idf);
             t.quotable.push(self.quotable[id as usize] || (phrase && !surface.contains(char::is_whitespace)));
+            t.telling.push(self.telling[id as usize]);
             t.surface.push(surface);
             t.phrase.push(phrase);
         }
-        debug_assert!([t.query.len(), t.quotable.len(), t.surface.len(), t.phrase.len()].iter().all(|&n| n == t.entries.len()));
+        debug_assert!([t.query.len(), t.quotable.len(), t.telling.len(), t.surface.len(), t.phrase.len()]
+            .iter()
+            .all(|&n| n == t.entries.len()));
         t
     }
 
@@ -332,7 +390,7 @@ impl WordCache {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A text's weights by the words and phrases as written (ids depend
@@ -451,6 +509,36 @@ mod tests {
         let small = LexicalIndex::in_memory(papers[..4].iter().map(|(t, a)| (t.as_str(), a.as_str()))).unwrap();
         let t = Vocabulary::new(Some(&small)).terms("We introduce pulsar timing", "");
         assert!(quotable(&t).iter().all(|x| x.1), "{:?}", quotable(&t));
+    }
+
+    /// Four papers, one of which says "end" and "stage", one "KV cache".
+    pub(crate) fn four() -> LexicalIndex {
+        LexicalIndex::in_memory([
+            ("End-to-end training in stages", "An end-to-end pipeline of two stages."),
+            ("KV cache eviction", "Which entries of the KV cache to drop."),
+            ("Protein folding", "Structures of proteins."),
+            ("Pulsar timing", "Radio pulsars."),
+        ])
+        .unwrap()
+    }
+
+    #[test]
+    fn a_small_librarys_reasons_borrow_the_corpus_counts_and_its_ranking_does_not() {
+        let index = four();
+        let mut vocab = Vocabulary::new(Some(&index));
+        let t = vocab.terms("End stage and KV cache", "");
+        let at = |s: &str| t.surface.iter().position(|x| x == s).unwrap_or_else(|| panic!("{s}: {:?}", t.surface));
+        // One paper of four says each, so they weigh alike in the ranking.
+        let (end, kv) = (at("End"), at("KV cache"));
+        assert!((t.query[end] - t.query[kv]).abs() < 1e-5, "{:?}", t.query);
+        // One arXiv cs paper in eleven says "end", one in 165 "KV cache".
+        assert!(t.telling[kv] > 1.5 * t.telling[end], "{:?}", t.telling);
+        // A large enough library, or none, judges by what it has.
+        assert!(Vocabulary::new(None).terms("End stage and KV cache", "").telling.iter().all(|&x| x == 1.0));
+        // The table is the analyzer's: stems, and phrases of two stems.
+        let table = borrowed();
+        assert!(table.docs > 70_000.0 && table.df.len() > 5_000, "{} {}", table.docs, table.df.len());
+        assert!(table.df["kv cach"] < table.df["cach"] && table.df["model"] > table.df["cach"]);
     }
 
     #[test]

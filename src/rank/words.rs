@@ -85,7 +85,8 @@ impl Words {
         seeds.own_liked(c).map(|s| (seeds.all[s].terms.query_vector(), seeds.all[s].weight)).filter(|(_, w)| *w != 0.0)
     }
 
-    /// The words that weigh most in the match, without the paper's own
+    /// The words that weigh most in the match, as a small library's
+    /// reason judges them ([`Terms::telling`]), without the paper's own
     /// seed's part (a rated paper shares every word with itself, which is
     /// no reason): phrases first, and no word a phrase shown already says
     /// ("speculative decoding", not also "decoding").
@@ -98,7 +99,7 @@ impl Words {
             .enumerate()
             .filter_map(|(i, &(t, d))| {
                 let q = self.sum.weight(t)? - own.as_ref().map_or(0.0, |(o, ow)| ow * weight_of(o, t));
-                Some((d * q, i))
+                Some((d * q * terms.telling.get(i).copied().unwrap_or(1.0), i))
             })
             .filter(|(c, _)| *c > 1e-6)
             .filter(|&(_, i)| {
