@@ -222,6 +222,11 @@ pub struct ServeArgs {
     /// read and change your library).
     #[arg(long, conflicts_with = "login")]
     pub no_token: bool,
+    /// Keep the launch key in this file (made, readable by you alone, when
+    /// missing), so that the printed address, bookmarks and a feed reader's
+    /// URL stay good across restarts.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["login", "no_token"])]
+    pub token_file: Option<PathBuf>,
     /// Serve HTTPS with this PEM certificate chain (and --tls-key).
     #[arg(long, value_name = "PEM", requires = "tls_key")]
     pub tls_cert: Option<PathBuf>,
@@ -252,6 +257,17 @@ pub struct ServeArgs {
     /// the digests' 👍/👎 links lead there.
     #[arg(long, env = "PAPERSCOUT_LINK_BASE", value_name = "URL", requires = "morning")]
     pub link_base: Option<String>,
+    /// An internal host readers' webhooks may reach (repeatable), also over
+    /// plain http://: a lab's own Mattermost, say. Others get only public
+    /// https:// addresses: never this machine, its network or link-local ones.
+    #[arg(long = "allow-webhook-host", value_name = "HOST")]
+    pub allow_webhook_hosts: Vec<String>,
+    /// The one host (NAME or NAME:PORT) the server's own chat token,
+    /// PAPERSCOUT_POST_TOKEN, is sent to: the lab's Matrix homeserver or
+    /// ntfy server. Readers' webhooks elsewhere never get it; a reader who
+    /// needs a token gives their own on Settings.
+    #[arg(long, value_name = "HOST", requires = "morning")]
+    pub post_token_host: Option<String>,
     /// Print what each reader would receive this morning, send nothing, and exit.
     #[arg(long, requires = "morning")]
     pub dry_run: bool,

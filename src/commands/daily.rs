@@ -1,7 +1,7 @@
 use crate::cli::DailyArgs;
+use crate::delivery::mail;
 use crate::library::store::ProfileKey;
 use crate::library::{self, Library};
-use crate::mail;
 use crate::report;
 use crate::workflow::day;
 use crate::workflow::digest::{self, DayOptions};
@@ -62,8 +62,11 @@ pub fn run(args: &DailyArgs, profile: &ProfileKey, verbose: bool) -> Result<()> 
     }
     if let (Some(url), Some(platform)) = (&args.post, platform) {
         let token = post_token(args)?;
-        let target = crate::push::Target { url, platform, token: token.as_deref() };
-        let n = crate::push::post(&target, &digest, &links)?;
+        if platform == report::chat::Platform::Matrix && token.is_none() {
+            bail!("posting to Matrix needs the room's access token: set PAPERSCOUT_POST_TOKEN or give --post-token-file");
+        }
+        let target = crate::delivery::push::Target { url, platform, token: token.as_deref() };
+        let n = crate::delivery::push::post(&target, &digest, &links)?;
         if verbose {
             crate::messages::note(format_args!("posted {} picks to {} in {n} message(s)", digest.picks.len(), platform.name()));
         }

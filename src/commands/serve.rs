@@ -11,6 +11,8 @@ pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
         (Some(cert), Some(key)) => Some(crate::serve::tls_config(cert, key)?),
         _ => None,
     };
+    let destinations = crate::delivery::Destinations::new(&args.allow_webhook_hosts);
+    let lab_token = lab_token(args)?;
     let morning = match &args.morning {
         None => None,
         Some(at) => Some(crate::serve::MorningPlan {
@@ -23,18 +25,12 @@ pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
                 None => crate::report::Links::default(),
             },
             profile: args.profile.clone(),
+            destinations: destinations.clone(),
+            lab_token,
         }),
     };
     if let (true, Some(plan)) = (args.dry_run, &morning) {
-        let m = crate::morning::Morning {
-            dir: &dir,
-            fetch: &plan.fetch,
-            fetch_opts: &plan.fetch_opts,
-            model: &args.model,
-            links: &plan.links,
-            profile: &plan.profile,
-        };
-        let (day, sent) = crate::morning::run(&m, true)?;
+        let (day, sent) = crate::delivery::run(&plan.morning(&dir, &args.model), true)?;
         println!("{}", crate::serve::morning_summary(&day, &sent));
         return Ok(());
     }
@@ -47,6 +43,8 @@ pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
         allow_hosts: args.allow_hosts.clone(),
         login: args.login,
         no_token: args.no_token,
+        token_file: args.token_file.clone(),
+        destinations,
         tls,
         limits: crate::serve::Limits {
             header_timeout: Duration::from_secs(args.client_timeout),
@@ -54,4 +52,21 @@ pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
         },
         morning,
     })
+}
+
+/// The server's own chat token and the host it is for: both or neither.
+fn lab_token(args: &ServeArgs) -> Result<Option<crate::delivery::LabToken>> {
+    let token = std::env::var("PAPERSCOUT_POST_TOKEN").ok().map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
+    match (&args.post_token_host, token) {
+        (Some(host), Some(token)) => Ok(Some(crate::delivery::LabToken::new(host, token)?)),
+        (Some(_), None) => anyhow::bail!("--post-token-host names where PAPERSCOUT_POST_TOKEN goes, but it is not set"),
+        (None, Some(_)) if args.morning.is_some() => {
+            crate::messages::warning(
+                "PAPERSCOUT_POST_TOKEN is set but goes nowhere: name the one host it is for with --post-token-host \
+                 (readers' own webhooks never receive it)",
+            );
+            Ok(None)
+        }
+        (None, _) => Ok(None),
+    }
 }

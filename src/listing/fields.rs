@@ -144,13 +144,14 @@ fn scan<const MARKUP: bool>(bytes: &[u8]) -> Scan {
 
 /// Finds the UTF-8 encodings of the non-ASCII characters cleaning changes:
 /// the C1 controls (U+0080–U+009F) and what `char::is_whitespace` accepts
-/// (U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000).
+/// (U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000),
+/// and the bidirectional controls it drops (U+202A–202E, U+2066–2069).
 fn has_unicode_special(bytes: &[u8]) -> bool {
     bytes.windows(2).enumerate().any(|(i, w)| match (w[0], w[1]) {
         (0xC2, 0x80..=0xA0) => true,
         (0xE1, 0x9A) => bytes.get(i + 2) == Some(&0x80),
-        (0xE2, 0x80) => matches!(bytes.get(i + 2), Some(0x80..=0x8A | 0xA8 | 0xA9 | 0xAF)),
-        (0xE2, 0x81) => bytes.get(i + 2) == Some(&0x9F),
+        (0xE2, 0x80) => matches!(bytes.get(i + 2), Some(0x80..=0x8A | 0xA8..=0xAF)),
+        (0xE2, 0x81) => matches!(bytes.get(i + 2), Some(0x9F | 0xA6..=0xA9)),
         (0xE3, 0x80) => bytes.get(i + 2) == Some(&0x80),
         _ => false,
     })

@@ -17,8 +17,8 @@ pub fn inline(s: &str) -> String {
         if at > 0 {
             out.push(' ');
         }
-        if word.contains(char::is_control) {
-            out.extend(word.chars().filter(|c| !c.is_control()));
+        if word.contains(dropped) {
+            out.extend(word.chars().filter(|c| !dropped(*c)));
         } else {
             out.push_str(word);
         }
@@ -28,6 +28,28 @@ pub fn inline(s: &str) -> String {
         }
     }
     out
+}
+
+/// What no field keeps: control characters, and the bidirectional
+/// embeddings, overrides and isolates (U+202A–202E, U+2066–2069), with
+/// which a title can show its words in another order than they are read
+/// (or a file name in a reason read backwards).
+fn dropped(c: char) -> bool {
+    c.is_control() || is_bidi_control(c)
+}
+
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` without bidirectional controls: for text stored before they were
+/// dropped at reading.
+pub fn without_bidi(s: String) -> String {
+    if s.contains(is_bidi_control) {
+        s.chars().filter(|c| !is_bidi_control(*c)).collect()
+    } else {
+        s
+    }
 }
 
 /// A piece of someone else's text for an error message: quoted (so that

@@ -43,8 +43,15 @@ const DISCORD_EMBEDS: usize = 10;
 const DISCORD_TOTAL: usize = 6000;
 const DISCORD_TITLE: usize = 256;
 const DISCORD_DESCRIPTION: usize = 4096;
-/// Matrix homeservers refuse events over 65,536 bytes; both bodies are in one.
+/// Matrix homeservers refuse events over 65,536 bytes; both bodies are in
+/// one, grouped up to `MATRIX_BYTES` (an item is bounded by the caps
+/// below), and an event still over `MATRIX_EVENT` goes as text alone.
 const MATRIX_BYTES: usize = 24_000;
+const MATRIX_EVENT: usize = 60_000;
+/// A pick's fields in every chat: a title of 60 kB is an attack, not a paper.
+const TITLE_CHARS: usize = 500;
+const AUTHORS_CHARS: usize = 300;
+const REASON_CHARS: usize = 600;
 /// ntfy keeps a message of up to 4,096 bytes as text (more becomes an attachment).
 const NTFY_BYTES: usize = 4000;
 
@@ -102,8 +109,10 @@ fn cut_bytes(s: &str, max: usize) -> String {
     format!("{}…", &s[..end])
 }
 
+/// No controls, and no bidirectional controls, which could show a title's
+/// words in another order than they are read.
 fn plain(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+    s.chars().filter(|c| !crate::listing::text::is_bidi_control(*c)).map(|c| if c.is_control() { ' ' } else { c }).collect()
 }
 
 /// A pick's text as every platform shows it: TeX as text, no controls.
@@ -123,9 +132,9 @@ fn item(p: &Pick, d: &Digest, links: &Links) -> Item {
     let rate = links.rate(&p.paper, &d.profile);
     Item {
         rank: p.rank,
-        title: plain(&crate::report::math::display(&p.paper.title)),
-        authors: plain(&first_authors(&p.paper)),
-        reason: plain(&reason_text(p)),
+        title: cut(&plain(&crate::report::math::display(&p.paper.title)), TITLE_CHARS),
+        authors: cut(&plain(&first_authors(&p.paper)), AUTHORS_CHARS),
+        reason: cut(&plain(&reason_text(p)), REASON_CHARS),
         abs,
         pdf,
         up: rate.as_ref().map(|r| r.up.clone()),
@@ -136,7 +145,9 @@ fn item(p: &Pick, d: &Digest, links: &Links) -> Item {
 // ---- Slack ----
 
 /// Slack's mrkdwn: `&`, `<` and `>` are its only escapes; `*`, `_`, `~` and
-/// `` ` `` are set apart with a zero-width space so they format nothing.
+/// `` ` `` are set apart with a zero-width space so they format nothing,
+/// and so is `@`, so that no "@here" in a title notifies a channel (the
+/// sections are also `verbatim`; the notification's `text` cannot be).
 fn slack_text(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
@@ -144,7 +155,7 @@ fn slack_text(s: &str) -> String {
             '&' => o.push_str("&amp;"),
             '<' => o.push_str("&lt;"),
             '>' => o.push_str("&gt;"),
-            '*' | '_' | '~' | '`' => {
+            '*' | '_' | '~' | '`' | '@' => {
                 o.push(c);
                 o.push('\u{200B}');
             }
@@ -152,6 +163,12 @@ fn slack_text(s: &str) -> String {
         }
     }
     o
+}
+
+/// A mrkdwn text object that Slack takes as written: no mention, channel
+/// name or address is turned into a link or a notification.
+fn slack_mrkdwn(text: String) -> Value {
+    json!({ "type": "mrkdwn", "text": text, "verbatim": true })
 }
 
 /// A link's label may not hold `|`, which ends it.
@@ -177,7 +194,7 @@ fn slack_section(it: &Item) -> Value {
     let room = SLACK_SECTION.saturating_sub(head.chars().count() + tail.chars().count() + 4);
     let reason = cut(&slack_text(&it.reason), room);
     let text = format!("{head}\n_{reason}_{tail}");
-    json!({ "type": "section", "text": { "type": "mrkdwn", "text": cut(&text, SLACK_SECTION) } })
+    json!({ "type": "section", "text": slack_mrkdwn(cut(&text, SLACK_SECTION)) })
 }
 
 fn slack(d: &Digest, links: &Links) -> Vec<Value> {
@@ -192,10 +209,10 @@ fn slack(d: &Digest, links: &Links) -> Vec<Value> {
             let title = format!("{}{}", heading(d), part_label(i, parts));
             let mut blocks = vec![
                 json!({ "type": "header", "text": { "type": "plain_text", "text": cut(&title, SLACK_HEADER) } }),
-                json!({ "type": "context", "elements": [{ "type": "mrkdwn", "text": slack_text(&summary(d)) }] }),
+                json!({ "type": "context", "elements": [slack_mrkdwn(slack_text(&summary(d)))] }),
             ];
             blocks.extend(items[range].iter().map(slack_section));
-            json!({ "text": format!("{}: {}", heading(d), summary(d)), "blocks": blocks, "unfurl_links": false })
+            json!({ "text": slack_text(&format!("{}: {}", heading(d), summary(d))), "blocks": blocks, "unfurl_links": false })
         })
         .collect()
 }
@@ -235,7 +252,7 @@ fn discord_embed(it: &Item) -> Value {
         lines.push(tail);
     }
     let mut e = json!({
-        "title": cut(&format!("{}. {}", it.rank, it.title), DISCORD_TITLE),
+        "title": cut(&format!("{}. {}", it.rank, discord_text(&it.title)), DISCORD_TITLE),
         "description": cut(&lines.join("\n"), DISCORD_DESCRIPTION),
     });
     if let Some(url) = &it.abs {
@@ -332,7 +349,8 @@ fn matrix(d: &Digest, links: &Links) -> Vec<Value> {
         .map(|(i, range)| {
             let part = part_label(i, parts);
             let g = &items[range.clone()];
-            let body = format!("{}{part}\n{}\n\n{}", heading(d), summary(d), g.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join("\n\n"));
+            let body =
+                format!("{}{part}\n{}\n\n{}", heading(d), summary(d), g.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join("\n\n"));
             let formatted = format!(
                 "<h3>{}{}</h3><p>{}</p><ol start=\"{}\">{}</ol>",
                 html(&heading(d)),
@@ -341,9 +359,38 @@ fn matrix(d: &Digest, links: &Links) -> Vec<Value> {
                 range.start + 1,
                 g.iter().map(|(_, h)| h.as_str()).collect::<String>()
             );
-            json!({ "msgtype": "m.text", "body": cut_bytes(&body, MATRIX_BYTES), "format": "org.matrix.custom.html", "formatted_body": formatted })
+            matrix_event(&body, &formatted)
         })
         .collect()
+}
+
+/// An `m.room.message` with both bodies, within a homeserver's event
+/// limit, that notifies no one: `m.mentions` empty, so "@room" in a title
+/// is only text.
+fn matrix_event(body: &str, formatted: &str) -> Value {
+    let event = json!({
+        "msgtype": "m.text",
+        "body": cut_bytes(body, MATRIX_BYTES),
+        "format": "org.matrix.custom.html",
+        "formatted_body": formatted,
+        "m.mentions": {},
+    });
+    if event.to_string().len() <= MATRIX_EVENT {
+        return event;
+    }
+    json!({ "msgtype": "m.text", "body": cut_bytes(body, MATRIX_BYTES), "m.mentions": {} })
+}
+
+/// A short message of the server's own (a test of a reader's chat), in
+/// `platform`'s shape; `text` is plain and shown as such.
+pub fn note(platform: Platform, text: &str, topic: &str) -> Value {
+    let text = plain(text);
+    match platform {
+        Platform::Slack => json!({ "text": slack_text(&text), "blocks": [{ "type": "section", "text": slack_mrkdwn(slack_text(&text)) }] }),
+        Platform::Discord => json!({ "content": cut(&discord_text(&text), 2000), "allowed_mentions": { "parse": [] } }),
+        Platform::Matrix => json!({ "msgtype": "m.notice", "body": cut_bytes(&text, MATRIX_BYTES), "m.mentions": {} }),
+        Platform::Ntfy => json!({ "topic": topic, "title": "paperscout", "message": cut_bytes(&text, NTFY_BYTES), "tags": ["books"] }),
+    }
 }
 
 // ---- ntfy ----

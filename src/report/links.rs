@@ -52,7 +52,13 @@ impl Links {
         }
         // An old-style id's slash stays a slash, as the server's own links have it.
         let id: Vec<String> = p.id.split('/').map(encode).collect();
-        let page = format!("{base}/paper/{}?profile={}", id.join("/"), encode(profile));
+        // A member's profile is stored as USER/NAME (a name holds no '/'):
+        // the server knows it by its name, for the account signed in, and
+        // the link says which account it was made for.
+        let page = match profile.split_once('/') {
+            Some((user, name)) => format!("{base}/paper/{}?profile={}&for={}", id.join("/"), encode(name), encode(user)),
+            None => format!("{base}/paper/{}?profile={}", id.join("/"), encode(profile)),
+        };
         Some(Rate { up: format!("{page}&rate=up"), down: format!("{page}&rate=down") })
     }
 }
@@ -99,8 +105,11 @@ mod tests {
         let r = links.rate(&paper("2501.01234"), "default").unwrap();
         assert_eq!(r.up, "http://lab.example:8080/paper/2501.01234?profile=default&rate=up");
         assert_eq!(r.down, "http://lab.example:8080/paper/2501.01234?profile=default&rate=down");
-        let r = links.rate(&paper("hep-th/9901001"), "my lab&co/é").unwrap();
-        assert_eq!(r.up, "http://lab.example:8080/paper/hep-th/9901001?profile=my%20lab%26co%2F%C3%A9&rate=up");
+        let r = links.rate(&paper("hep-th/9901001"), "my lab&co é").unwrap();
+        assert_eq!(r.up, "http://lab.example:8080/paper/hep-th/9901001?profile=my%20lab%26co%20%C3%A9&rate=up");
+        // A member's profile: its name, and the account it was made for.
+        let r = links.rate(&paper("2501.01234"), "alice/default").unwrap();
+        assert_eq!(r.up, "http://lab.example:8080/paper/2501.01234?profile=default&for=alice&rate=up");
         assert!(links.rate(&paper("javascript:alert(1)"), "default").is_none());
         assert!(Links::default().rate(&paper("2501.01234"), "default").is_none());
     }

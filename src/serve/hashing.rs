@@ -79,6 +79,31 @@ impl Hashing {
     }
 }
 
+impl Hashing {
+    /// [`Hashing::run`] of `check` on `arg`; when no thread or queue place
+    /// takes it, `arg` is handed to `turned_away` instead (a sign-in's
+    /// attempt that was never checked).
+    pub async fn run_or_return<A: Send + 'static, T: Send + 'static>(
+        &self,
+        arg: A,
+        check: impl FnOnce(A) -> Result<T, Failure> + Send + 'static,
+        turned_away: impl FnOnce(A),
+    ) -> Result<T, Failure> {
+        let slot = Arc::new(Mutex::new(Some(arg)));
+        let inside = slot.clone();
+        let result = self
+            .run(move || {
+                let arg = inside.lock().ok().and_then(|mut s| s.take()).ok_or_else(|| Failure::unavailable("the check was given up"))?;
+                check(arg)
+            })
+            .await;
+        if let Some(arg) = slot.lock().ok().and_then(|mut s| s.take()) {
+            turned_away(arg);
+        }
+        result
+    }
+}
+
 /// After a burst of sign-ins: the allocator keeps what the connections,
 /// pages and hashes of the burst freed; hand it back to the system
 /// (glibc's `malloc_trim` walks every arena).

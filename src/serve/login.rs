@@ -8,7 +8,7 @@ use super::guard::same_token;
 use super::listen::Peer;
 use super::session::{cookie_name, cookie_value, unix_now, with_cookie, Who};
 use super::state::State;
-use super::throttle::{address_key, user_key, Refused};
+use super::throttle::{Attempt, Guess, Refused};
 use crate::accounts;
 use askama::Template;
 use axum::extract::{Form, Query, State as Shared};
@@ -72,15 +72,12 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
     }
     let next = local_path(c.next.as_deref());
     let name: String = c.user.trim().chars().take(64).collect();
-    let mut keys = vec![user_key(&name)];
     let from = peer.map(|axum::Extension(Peer(addr))| addr.ip());
-    if let Some(ip) = from {
-        keys.push(address_key(ip));
-    }
+    let guess = Guess::new(&name, from);
     // One line per refusal, for the administrator (and fail2ban); the name
     // is quoted, so nothing a client sends can forge a line.
     let from_text = from.map_or_else(|| "an unknown address".to_string(), |ip| ip.to_canonical().to_string());
-    let attempt = match st.throttle.begin(keys) {
+    let attempt = match st.throttle.begin(&guess) {
         Ok(a) => a,
         Err(refused) => {
             let (status, wait, message) = match refused {
@@ -98,26 +95,29 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
     };
     // The lookup is quick; the check runs on the password threads, and
     // the attempt's slots go with it, so a client that hangs up does not
-    // get its guess back.
+    // get its guess back. A guess the threads have no room for is turned
+    // away unchecked: it remembers nothing new.
     let st2 = st.clone();
     let user = name.clone();
     let stored = blocking(move || Ok(accounts::stored_hash(st2.reader()?.store.conn(), &user)?)).await;
     let checked = match stored {
         Ok(stored) => {
             let (user, password) = (name.clone(), c.password);
-            st.hashing
-                .run(move || {
-                    let ok = accounts::check_password_of(&user, stored.as_deref(), &password)?;
-                    if ok {
-                        attempt.succeeded();
-                    } else {
-                        attempt.failed();
-                    }
-                    Ok(ok)
-                })
-                .await
+            let check = move |attempt: Attempt| {
+                let ok = accounts::check_password_of(&user, stored.as_deref(), &password)?;
+                if ok {
+                    attempt.succeeded();
+                } else {
+                    attempt.failed();
+                }
+                Ok(ok)
+            };
+            st.hashing.run_or_return(attempt, check, Attempt::turned_away).await
         }
-        Err(f) => Err(f),
+        Err(f) => {
+            attempt.turned_away();
+            Err(f)
+        }
     };
     let started = match checked {
         Ok(true) => {

@@ -26,7 +26,7 @@ use crate::embed::ModelArgs;
 use crate::library::Library;
 use anyhow::{Context, Result};
 use axum::extract::DefaultBodyLimit;
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderName, HeaderValue, StatusCode};
 use axum::middleware::{from_fn_with_state, map_response_with_state};
 use axum::routing::{get, post};
 use axum::Router;
@@ -53,6 +53,10 @@ pub struct Options {
     pub allow_hosts: Vec<String>,
     pub login: bool,
     pub no_token: bool,
+    /// Where the launch key is kept across restarts.
+    pub token_file: Option<PathBuf>,
+    /// Where readers' webhooks may go.
+    pub destinations: crate::delivery::Destinations,
     pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
     pub limits: Limits,
     /// Deliver each reader's digest every morning.
@@ -113,10 +117,12 @@ pub fn run(opts: Options) -> Result<()> {
         let hosts = guard::HostPolicy::new(local, opts.tls.is_some(), &opts.allow_hosts);
         let mut state = State::new(opts.dir.clone(), opts.profile.clone(), hosts, login)?;
         state.verbose = opts.verbose;
+        state.destinations = opts.destinations.clone();
+        state.morning = opts.morning.clone();
         // Without accounts, another user of this machine reaches loopback
         // too: only a browser that was given this launch's key is answered.
         if !login && !opts.no_token {
-            state.owner = Some(crate::accounts::random_hex(32)?);
+            state.owner = Some(launch_key(opts.token_file.as_deref())?);
         }
         if !login && opts.no_token {
             crate::messages::warning(format_args!(
@@ -153,6 +159,8 @@ pub fn router(state: Arc<State>, body_timeout: Duration) -> Router {
         .route("/stats", get(pages::stats))
         .route("/settings", get(settings::settings))
         .route("/api/settings", post(settings::save))
+        .route("/api/settings/confirm", post(settings::confirm))
+        .route("/api/settings/test", post(settings::test))
         .route("/favicon.ico", get(favicon))
         .route("/api/daily", get(api::daily))
         .route("/feed.atom", get(api::feed))
@@ -211,8 +219,50 @@ async fn security_headers(
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    // A page of another origin that opened this one keeps no handle on it.
+    h.insert(HeaderName::from_static("cross-origin-opener-policy"), HeaderValue::from_static("same-origin"));
     if !h.contains_key(header::CONTENT_SECURITY_POLICY) {
         h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'"));
     }
     res
+}
+
+/// This launch's key: a new one, or the one kept in `file` (made when
+/// missing, readable by its owner alone).
+fn launch_key(file: Option<&std::path::Path>) -> Result<String> {
+    use std::io::ErrorKind;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let Some(path) = file else { return crate::accounts::random_hex(32) };
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let key = text.trim();
+            if key.len() < 32 || key.len() > 128 || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+                anyhow::bail!(
+                    "--token-file {}: not a key (32 to 128 letters and digits); remove the file and a new key is made",
+                    path.display()
+                );
+            }
+            let mode = std::fs::metadata(path).with_context(|| format!("--token-file {}", path.display()))?.permissions().mode();
+            if mode & 0o077 != 0 {
+                anyhow::bail!(
+                    "--token-file {}: other users of this machine can read it (mode {:o}); `chmod 600` it",
+                    path.display(),
+                    mode & 0o777
+                );
+            }
+            Ok(key.to_string())
+        }
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            let key = crate::accounts::random_hex(32)?;
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(path)
+                .with_context(|| format!("cannot make --token-file {}", path.display()))?;
+            writeln!(f, "{key}").with_context(|| format!("cannot write --token-file {}", path.display()))?;
+            Ok(key)
+        }
+        Err(e) => Err(e).with_context(|| format!("cannot read --token-file {}", path.display())),
+    }
 }

@@ -22,10 +22,21 @@
   var held = get(session, "ps.say");
   if (held) { put(session, "ps.say", null); say(held); }
 
+  // A server without accounts answers only its launch key, which this
+  // page's links carry and its requests send in a header; never a cookie,
+  // which a browser would send to every port of this host. The key is kept
+  // in this origin's storage, which no other port can read, so that a page
+  // asked for without it (a bookmark, a digest's link) comes back with it
+  // (templates/key.html).
+  var keyMeta = document.querySelector('meta[name="paperscout-key"]');
+  var key = keyMeta ? keyMeta.content : "";
+  if (key) put(local, "ps.key", key);
+
   function send(url, init) {
     init.credentials = "same-origin";
     init.headers = init.headers || {};
     init.headers["X-CSRF-Token"] = meta ? meta.content : "";
+    if (key) init.headers.Authorization = "Bearer " + key;
     return fetch(url, init);
   }
   // A server restarted since the page loaded has a new token: fetch it and
@@ -34,7 +45,7 @@
     return send(url, init).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (j) {
         if (r.status === 403 && !retried && /CSRF/i.test(j.error || "")) {
-          return fetch("/api/token", { credentials: "same-origin" }).then(function (t) {
+          return fetch("/api/token", { credentials: "same-origin", headers: key ? { Authorization: "Bearer " + key } : {} }).then(function (t) {
             if (!t.ok) throw new Error("your session has ended: reload the page (and sign in)");
             return t.json();
           }).then(function (t) {
@@ -261,8 +272,29 @@
     var f = settings.elements, body = { email: f.email.value.trim(), chat_format: f.chat_format.value, profile: profile };
     // An empty address keeps the saved one; choosing no chat removes it.
     if (f.chat_url.value.trim() || !f.chat_format.value) body.chat_url = f.chat_url.value.trim();
-    post("/api/settings", body).then(function () { sayAfterReload("Saved."); })
+    // Likewise the token: empty keeps it, unless asked to remove it.
+    if (f.chat_token.value.trim()) body.chat_token = f.chat_token.value.trim();
+    else if (f.forget_token && f.forget_token.checked) body.chat_token = "";
+    post("/api/settings", body).then(function (j) { sayAfterReload(j.notice ? "Saved: " + j.notice + "." : "Saved."); })
       .catch(function (err) { message(settings, err.message, false); });
+  });
+  var confirmForm = document.querySelector("form[data-confirm]");
+  if (confirmForm) confirmForm.addEventListener("submit", function (e) {
+    e.preventDefault();
+    post("/api/settings/confirm", { code: confirmForm.elements.code.value.trim(), profile: profile })
+      .then(function () { sayAfterReload("The address is confirmed."); })
+      .catch(function (err) { message(confirmForm, err.message, false); });
+  });
+  var testForm = document.querySelector("form[data-test]");
+  if (testForm) Array.prototype.forEach.call(testForm.querySelectorAll("button[data-channel]"), function (b) {
+    b.addEventListener("click", function () {
+      b.disabled = true;
+      message(testForm, "Sending…", true);
+      post("/api/settings/test", { channel: b.dataset.channel, profile: profile })
+        .then(function (j) { message(testForm, j.delivered ? "Delivered." : j.message.charAt(0).toUpperCase() + j.message.slice(1) + ".", j.delivered); })
+        .catch(function (err) { message(testForm, err.message, false); })
+        .then(function () { b.disabled = false; });
+    });
   });
   var filterForm = document.getElementById("add-filter");
   if (filterForm) filterForm.addEventListener("submit", function (e) {

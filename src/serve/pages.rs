@@ -34,8 +34,11 @@ pub struct Base {
     pub profile: String,
     pub default_profile: String,
     pub profiles: Vec<String>,
-    /// `?profile=…` for links, empty for the default profile.
+    /// What every link of the page carries: `?token=…` (a server without
+    /// accounts) and `profile=…` (unless the default); empty for neither.
     pub q: String,
+    /// The launch key, for the page's forms and script; empty with accounts.
+    pub key: String,
     pub search: String,
     pub model_status: &'static str,
     /// The page shows one paper: opening it marks it seen.
@@ -48,7 +51,8 @@ pub struct Base {
 
 impl Base {
     pub(super) fn new(st: &State, who: &Who, title: impl Into<String>, profile: &str, profiles: Vec<String>) -> Base {
-        let q = if profile == st.default_profile { String::new() } else { format!("?profile={profile}") };
+        let key = who.key.clone().unwrap_or_default();
+        let q = link_query(&key, profile, &st.default_profile);
         Base {
             title: title.into(),
             csrf: who.csrf.clone(),
@@ -58,6 +62,7 @@ impl Base {
             default_profile: st.default_profile.clone(),
             profiles,
             q,
+            key,
             search: String::new(),
             model_status: st.model_status(),
             opened: false,
@@ -71,6 +76,24 @@ impl Base {
         let mut base = Base::new(st, &Who::nobody(), title, &st.default_profile, Vec::new());
         base.bare = true;
         base
+    }
+}
+
+/// The query every link of a page carries: the launch key, then the
+/// profile unless it is the default.
+fn link_query(key: &str, profile: &str, default: &str) -> String {
+    let mut q = url::form_urlencoded::Serializer::new(String::new());
+    if !key.is_empty() {
+        q.append_pair("token", key);
+    }
+    if profile != default {
+        q.append_pair("profile", profile);
+    }
+    let q = q.finish();
+    if q.is_empty() {
+        q
+    } else {
+        format!("?{q}")
     }
 }
 
@@ -191,8 +214,7 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) 
     };
     let d = read::day(st, who, q, date, opts, true)?;
     let range = score_range(&d.picks);
-    let mut base = Base::new(st, who, format!("digest {}", d.date), &d.profile, profiles_of(st, who));
-    base.q = if d.profile == st.default_profile { String::new() } else { format!("?profile={}", d.profile) };
+    let base = Base::new(st, who, format!("digest {}", d.date), &d.profile, profiles_of(st, who));
     let page = DayPage {
         date: d.date.clone(),
         days,
@@ -420,6 +442,8 @@ struct PaperPage {
     neighbours: Vec<Card>,
     /// A digest's rating link: what it offers ("liked", 1), applied on a click.
     rate_offer: Option<(&'static str, i8)>,
+    /// The account a digest's link was made for, when another is signed in.
+    made_for: Option<String>,
 }
 
 pub async fn paper(
@@ -435,13 +459,17 @@ pub async fn paper(
             v.title = crate::report::math::display(&v.title).into_owned();
         }
         let r = rated(st, &key)?;
-        let rate_offer = q.rate_offer()?;
+        let mut rate_offer = q.rate_offer()?;
+        let made_for = rate_offer.and(q.made_for_another(who.user.as_deref()));
+        if made_for.is_some() {
+            rate_offer = None;
+        }
         let mut c = Card::new(&paper.paper, paper.first_date.as_deref());
         c.rating = rating;
         c.h = 1;
         let mut base = Base::new(st, who, paper.paper.id.clone(), &profile, profiles_of(st, who));
         base.opened = true;
-        let page = PaperPage { base, c, versions, listings, neighbours: neighbour_cards(&neighbours, &r, 3), rate_offer };
+        let page = PaperPage { base, c, versions, listings, neighbours: neighbour_cards(&neighbours, &r, 3), rate_offer, made_for };
         Ok(render(&page, &page.base, StatusCode::OK))
     })
     .await

@@ -3,9 +3,9 @@
 //! A run that leaves a reader undelivered is tried again a few times that
 //! day; what was delivered is recorded, so a restart sends nothing twice.
 
+use crate::delivery::{self, Destinations, LabToken, Morning, Outcome, Sent};
 use crate::embed::ModelArgs;
 use crate::fetch::FetchOpts;
-use crate::morning::{self, Morning, Outcome, Sent};
 use crate::report::Links;
 use chrono::{Local, NaiveDate, NaiveTime};
 use std::path::PathBuf;
@@ -19,6 +19,24 @@ pub struct Plan {
     pub fetch_opts: FetchOpts,
     pub links: Links,
     pub profile: String,
+    pub destinations: Destinations,
+    pub lab_token: Option<LabToken>,
+}
+
+impl Plan {
+    /// The morning this plan runs on the library in `dir`.
+    pub fn morning<'a>(&'a self, dir: &'a std::path::Path, model: &'a ModelArgs) -> Morning<'a> {
+        Morning {
+            dir,
+            fetch: &self.fetch,
+            fetch_opts: &self.fetch_opts,
+            model,
+            links: &self.links,
+            profile: &self.profile,
+            destinations: &self.destinations,
+            lab_token: self.lab_token.as_ref(),
+        }
+    }
 }
 
 /// Runs after a failure, that day, at most.
@@ -36,17 +54,10 @@ pub fn start(plan: Plan, dir: PathBuf, model: ModelArgs) {
                     tries = 0;
                 }
                 tries += 1;
-                let m = Morning {
-                    dir: &dir,
-                    fetch: &plan.fetch,
-                    fetch_opts: &plan.fetch_opts,
-                    model: &model,
-                    links: &plan.links,
-                    profile: &plan.profile,
-                };
+                let m = plan.morning(&dir, &model);
                 // A panic in a reader's delivery must not end the mornings
                 // of the days after: it counts as a failed run.
-                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| morning::run(&m, false)))
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| delivery::run(&m, false)))
                     .unwrap_or_else(|_| Err(anyhow::anyhow!("the morning's run stopped on an internal error")));
                 let failed = match run {
                     Ok((day, sent)) => {
@@ -81,6 +92,7 @@ pub fn summary(day: &str, sent: &[Sent]) -> String {
             let what = match &s.outcome {
                 Outcome::Delivered => format!("delivered {} picks", s.picks),
                 Outcome::AlreadyDelivered => "already delivered".into(),
+                Outcome::Waiting(why) => format!("waiting: {why}"),
                 Outcome::WouldSend => format!("would receive {} picks", s.picks),
                 Outcome::Failed(e) => format!("failed: {e}"),
             };

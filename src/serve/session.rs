@@ -20,12 +20,15 @@ pub struct Who {
     pub csrf: String,
     /// Signed in with a cookie (and so can sign out).
     pub signed_in: bool,
+    /// The launch key this request showed (a server without accounts): the
+    /// pages' links and script carry it on.
+    pub key: Option<String>,
 }
 
 impl Who {
     /// Nobody: a page shown before signing in.
     pub fn nobody() -> Who {
-        Who { user: None, csrf: String::new(), signed_in: false }
+        Who { user: None, csrf: String::new(), signed_in: false, key: None }
     }
 
     /// `name` as the profile tables key it for this user.
@@ -89,11 +92,11 @@ pub(super) fn unix_now() -> i64 {
 pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Next) -> Response {
     if !st.login {
         if let Some(owner) = &st.owner {
-            if let Some(refused) = owner_only(&st, owner, &req) {
+            if let Some(refused) = owner_only(owner, &req) {
                 return refused;
             }
         }
-        req.extensions_mut().insert(Who { user: None, csrf: st.csrf.clone(), signed_in: false });
+        req.extensions_mut().insert(Who { user: None, csrf: st.csrf.clone(), signed_in: false, key: st.owner.clone() });
         return next.run(req).await;
     }
     let path = req.uri().path();
@@ -109,7 +112,7 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
             let st2 = st.clone();
             return match blocking(move || Ok(accounts::feed_user(st2.reader()?.store.conn(), &key)?)).await {
                 Ok(Some(user)) => {
-                    req.extensions_mut().insert(Who { user: Some(user), csrf: String::new(), signed_in: false });
+                    req.extensions_mut().insert(Who { user: Some(user), csrf: String::new(), signed_in: false, key: None });
                     next.run(req).await
                 }
                 Ok(None) => {
@@ -129,7 +132,7 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
     };
     match session {
         Ok(Some(Session { user, csrf })) => {
-            req.extensions_mut().insert(Who { user: Some(user), csrf, signed_in: true });
+            req.extensions_mut().insert(Who { user: Some(user), csrf, signed_in: true, key: None });
             next.run(req).await
         }
         Ok(None) if path.starts_with("/api/") || path == "/feed.atom" => {
@@ -144,46 +147,57 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
     }
 }
 
-/// The cookie that carries a server's launch key; one per port, as
-/// cookies are shared by every port of a host.
-fn owner_cookie(st: &State) -> String {
-    format!("paperscout_key_{}", st.hosts.port())
-}
-
-/// Without accounts, a request must show this launch's key ([`State::owner`]):
-/// in its cookie, in `Authorization: Bearer KEY` (scripts), or once in the
-/// URL as `?token=KEY`, which a page answers by setting the cookie and
-/// sending the browser on to the same address without it. `None`: go on.
-fn owner_only(st: &State, owner: &str, req: &Request) -> Option<Response> {
+/// Without accounts, a request must show this launch's key
+/// ([`State::owner`]): in the URL as `?token=KEY`, which every link and
+/// form of the pages carries, or in `Authorization: Bearer KEY`, which the
+/// pages' script sends (and other scripts may). Never in a cookie: a
+/// browser sends a cookie of 127.0.0.1 to every port of it, so a listener
+/// another user of the machine runs on another port would receive the key
+/// from one click of the owner's. What a browser sends to another port
+/// unasked (cookies, and a `Referer`, which `Referrer-Policy: no-referrer`
+/// withholds) holds nothing of the key. A page asked for without it is a
+/// page that says how to get in, whose script may find the key in this
+/// origin's own storage ([`key_page`]). `None`: go on.
+fn owner_only(owner: &str, req: &Request) -> Option<Response> {
     let shown = |k: &str| super::guard::same_token(k, owner);
     let bearer = req.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
-    if cookie_value(req.headers(), &owner_cookie(st)).is_some_and(shown) || bearer.is_some_and(shown) {
-        return None;
-    }
     let path = req.uri().path();
-    let mut query: Vec<(String, String)> =
-        req.uri().query().map(|q| url::form_urlencoded::parse(q.as_bytes()).into_owned().collect()).unwrap_or_default();
-    let in_url = query.iter().any(|(k, v)| k == "token" && shown(v));
-    // A feed reader keeps the URL it was given: the key opens the feed.
-    if in_url && path == "/feed.atom" {
+    let in_url = req.uri().query().is_some_and(|q| url::form_urlencoded::parse(q.as_bytes()).any(|(k, v)| k == "token" && shown(&v)));
+    if bearer.is_some_and(shown) || in_url || path == "/favicon.ico" {
         return None;
     }
-    if in_url && req.method() == axum::http::Method::GET && !path.starts_with("/api/") {
-        query.retain(|(k, _)| k != "token");
-        let rest = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(&query).finish();
-        let to = if rest.is_empty() { path.to_string() } else { format!("{path}?{rest}") };
-        let cookie = format!("{}={owner}; Path=/; HttpOnly; SameSite=Lax", owner_cookie(st));
-        let mut res = (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response();
-        if let Ok(v) = HeaderValue::from_str(&cookie) {
-            res.headers_mut().insert(header::SET_COOKIE, v);
-        }
-        return Some(res);
-    }
-    if in_url || path == "/favicon.ico" {
-        return None;
+    let page = req.method() == axum::http::Method::GET && !path.starts_with("/api/") && path != "/feed.atom";
+    if page {
+        return Some(key_page());
     }
     let message = "this server answers only the user who started it: open the address `paperscout serve` printed (it carries ?token=…)";
     Some(ApiError(Failure { status: StatusCode::UNAUTHORIZED, message: message.into() }).into_response())
+}
+
+#[derive(askama::Template)]
+#[template(path = "key.html")]
+struct KeyPage {
+    nonce: String,
+}
+
+/// What a page asked for without the launch key gets: a page (401) that
+/// says how to get in. A browser that opened this server's printed address
+/// keeps the key in this origin's storage, and the page's script comes
+/// back with it once, so a bookmark or a digest's link still opens. The
+/// page stands alone (it is shown to whoever asks): no frame, no key.
+fn key_page() -> Response {
+    use askama::Template;
+    let nonce = accounts::random_hex(16).unwrap_or_else(|_| "0".repeat(32));
+    let Ok(html) = (KeyPage { nonce: nonce.clone() }).render() else {
+        return (StatusCode::UNAUTHORIZED, "open the address `paperscout serve` printed (it carries ?token=…)").into_response();
+    };
+    let mut res = (StatusCode::UNAUTHORIZED, axum::response::Html(html)).into_response();
+    let csp = format!("default-src 'none'; script-src 'nonce-{nonce}'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    if let Ok(v) = HeaderValue::from_str(&csp) {
+        res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
 }
 
 /// A redirect to `to` that sets the session cookie to `value` for

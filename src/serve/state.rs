@@ -98,6 +98,13 @@ pub struct State {
     /// `read::day`): a page of 50 readers ranks the day once.
     ranked: Mutex<HashMap<String, Digest>>,
     pub verbose: bool,
+    /// Where readers' webhooks may go (Settings checks a saved one, and a test).
+    pub destinations: crate::delivery::Destinations,
+    /// The morning this server delivers, if it was started with `--morning`.
+    pub morning: Option<super::MorningPlan>,
+    /// When each reader last had the server send something on request (a
+    /// test, a confirmation code): one account, one entry.
+    sends: Mutex<HashMap<String, Instant>>,
     /// Serialises this server's writes; SQLite takes one writer at a time anyway.
     write: Mutex<()>,
 }
@@ -170,8 +177,26 @@ impl State {
             served: Mutex::new(None),
             ranked: Mutex::new(HashMap::new()),
             verbose: false,
+            destinations: crate::delivery::Destinations::default(),
+            morning: None,
+            sends: Mutex::new(HashMap::new()),
             write: Mutex::new(()),
         })
+    }
+
+    /// Whether `reader` may have the server send something now (a test, a
+    /// code): not within `spacing` of the last; `Err` says how long to wait.
+    pub fn may_send(&self, reader: &str, spacing: Duration) -> Result<(), Duration> {
+        let mut sends = self.sends.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        if let Some(last) = sends.get(reader) {
+            let since = now.duration_since(*last);
+            if since < spacing {
+                return Err(spacing - since);
+            }
+        }
+        sends.insert(reader.to_string(), now);
+        Ok(())
     }
 
     /// A day ranked before under `key`.

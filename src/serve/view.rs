@@ -30,6 +30,9 @@ pub struct Params {
     /// `up` or `down`: a digest's rating link landed here; the page offers
     /// the rating, and only a click applies it.
     pub rate: Option<String>,
+    /// The account a digest's rating link was made for.
+    #[serde(rename = "for")]
+    pub for_user: Option<String>,
 }
 
 fn given(v: &Option<String>) -> Option<&str> {
@@ -148,6 +151,12 @@ impl Params {
             Some(q) if q.chars().count() > 10_000 => Err(Failure::bad_request("the search text is longer than 10,000 characters")),
             Some(q) => Ok(Some(q.to_string())),
         }
+    }
+
+    /// The account a digest's link was made for, when it is not `who`'s:
+    /// the rating is not offered to another account.
+    pub fn made_for_another(&self, who: Option<&str>) -> Option<String> {
+        given(&self.for_user).filter(|f| Some(*f) != who).map(clip)
     }
 
     /// The rating a digest link offers: its name and value.

@@ -132,24 +132,34 @@ impl Server {
         self.url.rsplit('/').next().unwrap_or_default().to_string()
     }
 
-    /// The `Cookie` header of a browser that opened the printed URL
-    /// (empty for a server with accounts or `--no-token`).
-    pub fn cookie(&self) -> String {
-        let port = self.addr().rsplit(':').next().unwrap_or_default().to_string();
-        self.token.as_ref().map_or_else(String::new, |t| format!("paperscout_key_{port}={t}"))
+    /// The address to open first in a browser: the printed one.
+    pub fn open_url(&self) -> String {
+        self.page_url("/")
     }
 
-    /// The address to open first in a browser: it sets the key's cookie.
-    pub fn open_url(&self) -> String {
+    /// `path` as the owner's pages link to it: with the launch key in its
+    /// query (a server without accounts), as every link of the pages has.
+    pub fn page_url(&self, path: &str) -> String {
         match &self.token {
-            Some(t) => format!("{}/?token={t}", self.url),
-            None => format!("{}/", self.url),
+            Some(t) => format!("{}{path}{}token={t}", self.url, if path.contains('?') { "&" } else { "?" }),
+            None => format!("{}{path}", self.url),
         }
     }
 
-    /// A GET as the owner's browser sends it.
+    /// The header line a raw request of the owner's carries (with its
+    /// `\r\n`), or nothing for a server without a launch key.
+    pub fn key_header(&self) -> String {
+        self.token.as_ref().map_or_else(String::new, |t| format!("Authorization: Bearer {t}\r\n"))
+    }
+
+    /// A request as the owner's page script sends it: the launch key in
+    /// `Authorization` (a server with accounts or `--no-token` has none).
     pub fn request(&self, method: &str, path: &str) -> ureq::Request {
-        ureq::request(method, &format!("{}{path}", self.url)).set("Cookie", &self.cookie())
+        let req = ureq::request(method, &format!("{}{path}", self.url));
+        match &self.token {
+            Some(t) => req.set("Authorization", &format!("Bearer {t}")),
+            None => req,
+        }
     }
 
     pub fn get(&self, path: &str) -> (u16, String) {

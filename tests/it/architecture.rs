@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["commands", "serve"],
     &["cli"],
-    &["report", "mail", "push", "morning", "accounts", "eval"],
+    &["report", "delivery", "accounts", "eval"],
     &["workflow"],
     &["profile", "rank"],
     &["library", "fetch"],

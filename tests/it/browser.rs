@@ -130,13 +130,13 @@ async fn demo(prepare: impl FnOnce(&std::path::Path), ready: bool) -> Demo {
     let lib = dir.path().join("lib");
     demo_library(&lib);
     prepare(&lib);
-    let server = Server::start(&lib);
+    let server = Server::start_with(&lib, &["--allow-webhook-host", "127.0.0.1"]);
     if ready {
         server.wait_for_model();
     }
     let (driver, port) = start_driver();
     let c = browser(port, &[]).await;
-    // As its owner would: the printed address sets the key's cookie.
+    // As its owner would: the printed address first.
     c.goto(&server.open_url()).await.unwrap();
     Demo { _one: one, dir, lib, server, _driver: driver, port, c }
 }
@@ -146,7 +146,7 @@ async fn rate_by_keyboard_fold_undo_rerank_and_search() {
     let d = demo(|_| {}, false).await;
     let (lib, server, c) = (d.lib.clone(), &d.server, d.c.clone());
 
-    c.goto(&format!("{}/", server.url)).await.unwrap();
+    c.goto(&server.page_url("/")).await.unwrap();
     let ids: Vec<String> = {
         let cards = c.find_all(Locator::Css("#picks article.paper")).await.unwrap();
         assert!(cards.len() >= 5, "the digest lists papers");
@@ -367,7 +367,7 @@ async fn compact_phone_dark_and_every_page_accessible() {
     let (dir, lib, server, c) = (d.dir.path(), d.lib.clone(), &d.server, d.c.clone());
     let shots = screenshot_dir();
 
-    c.goto(&format!("{}/", server.url)).await.unwrap();
+    c.goto(&server.page_url("/")).await.unwrap();
     let id = c.find(Locator::Css("#picks article.paper")).await.unwrap().attr("data-id").await.unwrap().unwrap();
     let day = js(&c, "return document.querySelector('h1').textContent.split(' ').pop();").await.as_str().unwrap_or("").to_string();
     let pages = [
@@ -389,7 +389,7 @@ async fn compact_phone_dark_and_every_page_accessible() {
     ok(&lib2, &["user", "add", "alice", "--password-file", pw.to_str().unwrap()]);
     let accounts = Server::start(&lib2);
     let login = format!("{}/login", accounts.url);
-    let urls: Vec<String> = pages.iter().map(|p| format!("{}{p}", server.url)).chain([login.clone()]).collect();
+    let urls: Vec<String> = pages.iter().map(|p| server.page_url(p)).chain([login.clone()]).collect();
 
     // The card view on a 1280×900 screen, then the compact list: at least
     // ten papers on the first screen, and remembered by this browser.
@@ -421,7 +421,7 @@ async fn compact_phone_dark_and_every_page_accessible() {
     }
 
     // Dark, by the toggle; remembered; every page again.
-    c.goto(&format!("{}/", server.url)).await.unwrap();
+    c.goto(&server.page_url("/")).await.unwrap();
     keys(&c, "t").await;
     let bg = js(&c, "return getComputedStyle(document.body).backgroundColor;").await;
     assert_eq!(bg, json!("rgb(18, 20, 23)"), "the dark scheme");
@@ -437,7 +437,7 @@ async fn compact_phone_dark_and_every_page_accessible() {
         let v = axe(&c, &axe_js).await;
         assert!(v.is_empty(), "axe-core on {p} (dark): {v:#?}");
     }
-    c.goto(&format!("{}/", server.url)).await.unwrap();
+    c.goto(&server.page_url("/")).await.unwrap();
     keys(&c, "t").await;
     assert_eq!(js(&c, "return document.documentElement.dataset.theme;").await, json!("light"));
 
@@ -467,13 +467,13 @@ async fn compact_phone_dark_and_every_page_accessible() {
         "/?profile=fresh".into(),
     ];
     for p in &listing {
-        c.goto(&format!("{}{p}", server.url)).await.unwrap();
+        c.goto(&server.page_url(p)).await.unwrap();
         let first = js(&c, "var r = document.querySelector('article.paper').getBoundingClientRect(); return [r.top, innerHeight];").await;
         let (top, height) = (first[0].as_f64().unwrap_or(1e9), first[1].as_f64().unwrap_or(0.0));
         assert!(top + 60.0 < height, "{p}: the first paper starts {top} px down a {height} px phone screen");
         eprintln!("phone: on {p} the first paper starts {top} px down a {height} px screen");
     }
-    c.goto(&format!("{}/", server.url)).await.unwrap();
+    c.goto(&server.page_url("/")).await.unwrap();
     std::fs::write(shots.join("phone.png"), c.screenshot().await.unwrap()).unwrap();
     // The compact list on a phone: titles wrap to two lines, never cut to a
     // few words, and never more than two.
@@ -491,14 +491,14 @@ async fn compact_phone_dark_and_every_page_accessible() {
     std::fs::write(shots.join("phone-compact.png"), c.screenshot().await.unwrap()).unwrap();
     keys(&c, "c").await;
     // A search by a name, as the reader sees it.
-    c.goto(&format!("{}{by_name}", server.url)).await.unwrap();
+    c.goto(&server.page_url(&by_name)).await.unwrap();
     std::fs::write(shots.join("phone-search-name.png"), c.screenshot().await.unwrap()).unwrap();
     c.close().await.unwrap();
 
     // A browser whose system asks for dark gets it without a toggle.
     let c = browser(d.port, &["--force-dark-mode", "--blink-settings=preferredColorScheme=0"]).await;
     c.goto(&d.server.open_url()).await.unwrap();
-    c.goto(&format!("{}/", server.url)).await.unwrap();
+    c.goto(&server.page_url("/")).await.unwrap();
     assert_eq!(js(&c, "return matchMedia('(prefers-color-scheme: dark)').matches;").await, json!(true));
     let bg = js(&c, "return getComputedStyle(document.body).backgroundColor;").await;
     assert_eq!(bg, json!("rgb(18, 20, 23)"), "prefers-color-scheme: dark is followed");
@@ -529,7 +529,7 @@ async fn seeds_added_from_the_browser_and_digest_links() {
 
     // An empty profile's front page says how to start, and starts there;
     // with nothing liked there is nothing to be unsure of.
-    c.goto(&format!("{}/", server.url)).await.unwrap();
+    c.goto(&server.page_url("/")).await.unwrap();
     let banner = c.find(Locator::Css(".banner")).await.unwrap().text().await.unwrap();
     assert!(banner.contains("Nothing liked yet"), "{banner}");
     assert_eq!(
@@ -554,10 +554,11 @@ async fn seeds_added_from_the_browser_and_digest_links() {
 
     // A new profile, from the web: named on /seeds, begun on its day page,
     // kept from its first rating.
-    c.goto(&format!("{}/seeds", server.url)).await.unwrap();
+    c.goto(&server.page_url("/seeds")).await.unwrap();
     c.find(Locator::Css("#new-profile-form input[name=profile]")).await.unwrap().send_keys("triage\u{E007}").await.unwrap();
     eventually("the new profile's page", 10, || async {
-        c.find(Locator::Css("#new-profile")).await.is_ok() && c.current_url().await.is_ok_and(|u| u.query() == Some("profile=triage"))
+        c.find(Locator::Css("#new-profile")).await.is_ok()
+            && c.current_url().await.is_ok_and(|u| u.query_pairs().any(|(k, v)| k == "profile" && v == "triage"))
     })
     .await;
     let first = c.find(Locator::Css("#picks article.paper")).await.unwrap();
@@ -567,11 +568,11 @@ async fn seeds_added_from_the_browser_and_digest_links() {
     assert!(ok(&lib, &["seed", "list", "--profile", "triage"]).contains(&first_id), "the profile exists now");
 
     // A sentence, on /seeds; and a bad id, said next to the field.
-    c.goto(&format!("{}/seeds", server.url)).await.unwrap();
+    c.goto(&server.page_url("/seeds")).await.unwrap();
     c.find(Locator::Css("#seed-text")).await.unwrap().send_keys("consensus protocols for geo-replicated databases").await.unwrap();
     c.find(Locator::Css("form[data-seed=text] button")).await.unwrap().click().await.unwrap();
     eventually("the added sentence", 30, || async { ok(&lib, &["seed", "list"]).contains("geo-replicated") }).await;
-    c.goto(&format!("{}/seeds", server.url)).await.unwrap();
+    c.goto(&server.page_url("/seeds")).await.unwrap();
     c.find(Locator::Css("#seed-id")).await.unwrap().send_keys("not-an-id").await.unwrap();
     c.find(Locator::Css("form[data-seed=id] button")).await.unwrap().click().await.unwrap();
     eventually("the error by the field", 10, || async {
@@ -613,17 +614,17 @@ async fn seeds_added_from_the_browser_and_digest_links() {
         None,
     );
     drop(z);
-    c.goto(&format!("{}/seeds", server.url)).await.unwrap();
+    c.goto(&server.page_url("/seeds")).await.unwrap();
     c.find(Locator::Css("#seed-zotero")).await.unwrap().send_keys(db.to_str().unwrap()).await.unwrap();
     c.find(Locator::Css("form[data-seed=zotero] button")).await.unwrap().click().await.unwrap();
     eventually("the Zotero seed", 30, || async { ok(&lib, &["seed", "list"]).contains("A book on GPU scheduling") }).await;
 
     // A filter added with Enter; a bad one is said next to the form.
-    c.goto(&format!("{}/seeds", server.url)).await.unwrap();
+    c.goto(&server.page_url("/seeds")).await.unwrap();
     let value = c.find(Locator::Css("#add-filter input[name=value]")).await.unwrap();
     value.send_keys("blockchain\u{E007}").await.unwrap();
     eventually("the added filter", 10, || async { ok(&lib, &["filter", "list"]).contains("blockchain") }).await;
-    c.goto(&format!("{}/seeds", server.url)).await.unwrap();
+    c.goto(&server.page_url("/seeds")).await.unwrap();
     c.find(Locator::Css("#add-filter select[name=rule]")).await.unwrap().send_keys("deny").await.unwrap();
     c.find(Locator::Css("#add-filter input[name=value]")).await.unwrap().send_keys("not a category!\u{E007}").await.unwrap();
     eventually("the filter error", 10, || async {
@@ -633,7 +634,7 @@ async fn seeds_added_from_the_browser_and_digest_links() {
 
     // A digest's 👎 link: the GET changes nothing; the click rates.
     let target = &in_library[1];
-    c.goto(&format!("{}/paper/{target}?rate=down", server.url)).await.unwrap();
+    c.goto(&server.page_url(&format!("/paper/{target}?rate=down"))).await.unwrap();
     let offer = c.find(Locator::Css("#rate-offer")).await.unwrap();
     assert!(offer.text().await.unwrap().contains("not interested"));
     assert!(!ok(&lib, &["seed", "list"]).contains(target.as_str()), "a GET never writes");
@@ -644,16 +645,82 @@ async fn seeds_added_from_the_browser_and_digest_links() {
 
     // Settings: where the morning digest goes, saved from the page; the
     // webhook's address is shown by its host only, then.
-    c.goto(&format!("{}/settings", server.url)).await.unwrap();
+    c.goto(&server.page_url("/settings")).await.unwrap();
     c.find(Locator::Css("#set-email")).await.unwrap().send_keys("me@example.org").await.unwrap();
     c.find(Locator::Css("#set-format")).await.unwrap().send_keys("slack").await.unwrap();
-    c.find(Locator::Css("#set-url")).await.unwrap().send_keys("https://hooks.slack.com/services/T0/B0/not-to-be-shown").await.unwrap();
+    c.find(Locator::Css("#set-url")).await.unwrap().send_keys("https://127.0.0.1:9/services/T0/B0/not-to-be-shown").await.unwrap();
     c.find(Locator::Css("#settings button[type=submit]")).await.unwrap().click().await.unwrap();
     eventually("the saved settings", 10, || async {
-        js(&c, "return document.body.textContent.includes('slack at https://hooks.slack.com/');").await == json!(true)
+        js(&c, "return document.body.textContent.includes('slack at https://127.0.0.1/');").await == json!(true)
     })
     .await;
     assert_eq!(js(&c, "return document.documentElement.outerHTML.includes('not-to-be-shown');").await, json!(false));
     assert_eq!(js(&c, "return document.getElementById('set-email').value;").await, json!("me@example.org"));
+    c.close().await.unwrap();
+}
+
+/// The launch key of a server without accounts, as another user of the
+/// machine would fish for it (issue 52): a listener on another port of
+/// 127.0.0.1 that the owner opens one link to. A browser sends it what it
+/// sends every port of the host unasked (cookies); the key is in none of
+/// it, so replaying what arrived opens nothing. A bookmark without the key
+/// still opens in the owner's browser (the key is in that origin's own
+/// storage), and after a restart with a new key it is a page that says
+/// how to get in.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_launch_key_never_reaches_another_port() {
+    let mut d = demo(|_| {}, false).await;
+    let c = d.c.clone();
+    let key = d.server.token.clone().unwrap();
+    c.goto(&d.server.page_url("/seeds")).await.unwrap();
+    let (spy, got) = crate::chat::recorder(vec![]);
+    // One click of the owner's: a link to the other port.
+    js(&c, &format!("var a = document.createElement('a'); a.href = '{spy}/look?x=1'; document.body.appendChild(a); a.click(); return 1;"))
+        .await;
+    eventually("the listener's visit", 20, || async { !got.lock().unwrap().is_empty() }).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let arrived = got.lock().unwrap().clone();
+    for a in &arrived {
+        for h in ["cookie", "referer", "authorization"] {
+            let v = a.header(h).unwrap_or_default();
+            assert!(!v.contains(&key), "{h} of {} carried the key: {v}", a.path);
+        }
+        assert!(!a.path.contains(&key), "{}", a.path);
+        // What arrived, replayed against the server, opens nothing.
+        let mut req = ureq::get(&format!("{}/api/seeds", d.server.url));
+        if let Some(cookie) = a.header("cookie") {
+            req = req.set("Cookie", cookie);
+        }
+        assert_eq!(common::response(req.call()).0, 401, "replayed from {}", a.path);
+    }
+    // (The listener's own page asks it for its icon, naming itself.)
+    assert!(arrived.iter().all(|a| !a.header("referer").unwrap_or_default().starts_with(&d.server.url)), "no Referer leaves a page");
+
+    // A bookmark without the key, in the owner's browser: it opens.
+    c.goto(&format!("{}/stats", d.server.url)).await.unwrap();
+    eventually("the stats page through the kept key", 20, || async {
+        c.find(Locator::Css("h1")).await.ok().is_some()
+            && js(&c, "return document.getElementById('need-key') === null && !!document.querySelector('main h1');").await == json!(true)
+    })
+    .await;
+    assert!(c.current_url().await.unwrap().query_pairs().any(|(k, v)| k == "token" && v == key.as_str()));
+
+    // A restart with a new key on the same port: the bookmark is a page
+    // that says how to get in (not JSON), and stays there.
+    let addr = d.server.addr();
+    d.server.kill();
+    let again = Server::spawn(common::command(&d.lib, &["serve", "--addr", &addr]));
+    assert_ne!(again.token.as_deref(), Some(key.as_str()));
+    c.goto(&format!("{}/stats", again.url)).await.unwrap();
+    eventually("the page that says how to get in", 20, || async {
+        js(&c, "var h = document.querySelector('h1'); return h ? h.textContent : '';").await == json!("Open the address the server printed")
+            && c.current_url().await.is_ok_and(|u| u.query_pairs().any(|(k, _)| k == "token"))
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(js(&c, "return localStorage.getItem('ps.key');").await, Value::Null, "a key that opens nothing is forgotten");
+    // The new printed address opens, and is kept in its place.
+    c.goto(&again.open_url()).await.unwrap();
+    assert_eq!(js(&c, "return localStorage.getItem('ps.key');").await, json!(again.token.clone().unwrap()));
     c.close().await.unwrap();
 }

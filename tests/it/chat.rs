@@ -16,10 +16,12 @@ pub(crate) struct Arrived {
     pub path: String,
     headers: Vec<(String, String)>,
     pub body: Value,
+    /// When it arrived.
+    pub at: std::time::Instant,
 }
 
 impl Arrived {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 }
@@ -56,7 +58,7 @@ pub(crate) fn recorder(answers: Vec<(u16, Vec<(&'static str, &'static str)>)>) -
             let mut body = vec![0; len];
             reader.read_exact(&mut body).unwrap();
             let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
-            seen.lock().unwrap().push(Arrived { method, path, headers, body });
+            seen.lock().unwrap().push(Arrived { method, path, headers, body, at: std::time::Instant::now() });
             let (status, extra) = answers.next().unwrap_or((200, vec![]));
             let mut reply = format!("HTTP/1.1 {status} X\r\nContent-Length: 2\r\nConnection: close\r\n");
             for (k, v) in extra {

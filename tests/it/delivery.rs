@@ -68,7 +68,7 @@ fn atom_feed_reads_back_as_the_picks_and_serve_gives_the_same_bytes() {
     let (_, page) = server.get("/");
     assert!(
         page.contains(
-            r#"<link rel="alternate" type="application/atom+xml" title="paperscout: default" href="/feed.atom?profile=default">"#
+            &format!(r#"<link rel="alternate" type="application/atom+xml" title="paperscout: default" href="/feed.atom?profile=default&amp;token={}">"#, server.token.clone().unwrap())
         ),
         "{page}"
     );
@@ -286,17 +286,17 @@ fn since_ranks_the_days_together_each_paper_once() {
 
 /// What the sink was told.
 #[derive(Default, Debug)]
-struct Received {
+pub(crate) struct Received {
     auth: Vec<String>,
     from: String,
-    to: Vec<String>,
-    data: Vec<u8>,
+    pub(crate) to: Vec<String>,
+    pub(crate) data: Vec<u8>,
 }
 
 /// A plain SMTP receiver on loopback (no TLS: this is the test's own
 /// machine), enough of RFC 5321 for one message: EHLO, AUTH, MAIL, RCPT,
 /// DATA, QUIT.
-fn smtp_sink() -> (String, std::thread::JoinHandle<Received>) {
+pub(crate) fn smtp_sink() -> (String, std::thread::JoinHandle<Received>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("smtp://127.0.0.1:{}", listener.local_addr().unwrap().port());
     let handle = std::thread::spawn(move || {

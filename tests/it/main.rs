@@ -25,6 +25,7 @@ mod library;
 mod listing_feeds;
 mod listing_fixtures;
 mod morning;
+mod morning_safety;
 mod output_safety;
 mod ranking;
 mod ratings;

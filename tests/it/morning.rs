@@ -24,7 +24,7 @@ fn the_owner_sets_a_chat_on_settings_and_the_morning_delivers_it_once() {
     let secret = format!("{hook}/services/T1/B1/secret-part");
 
     // Settings, by the page's API: the address is kept, and never shown again.
-    let s = Server::start(&lib);
+    let s = Server::start_with(&lib, &["--allow-webhook-host", "127.0.0.1"]);
     let (status, page) = s.get("/settings");
     assert_eq!(status, 200);
     assert!(page.contains("No chat yet."));
@@ -52,7 +52,7 @@ fn the_owner_sets_a_chat_on_settings_and_the_morning_delivers_it_once() {
 
     // The morning, due at once: the chat gets the day; the e-mail, without
     // an SMTP server, fails alone and is tried again later.
-    let s = Server::start_with(&lib, &["--morning", "00:00"]);
+    let s = Server::start_with(&lib, &["--morning", "00:00", "--allow-webhook-host", "127.0.0.1"]);
     wait_for("the morning's message", 60, || !got.lock().unwrap().is_empty());
     std::thread::sleep(Duration::from_secs(1));
     let n = got.lock().unwrap().len();
@@ -60,7 +60,7 @@ fn the_owner_sets_a_chat_on_settings_and_the_morning_delivers_it_once() {
     assert!(got.lock().unwrap()[0].body["blocks"].as_array().is_some_and(|b| b.len() > 2));
     drop(s);
     // Restarted: the day is recorded as delivered to the chat, not sent again.
-    let s = Server::start_with(&lib, &["--morning", "00:00"]);
+    let s = Server::start_with(&lib, &["--morning", "00:00", "--allow-webhook-host", "127.0.0.1"]);
     std::thread::sleep(Duration::from_secs(5));
     drop(s);
     assert_eq!(got.lock().unwrap().len(), n, "a day reaches a reader once");
@@ -94,7 +94,7 @@ fn one_readers_failure_does_not_stop_the_others() {
     let out = command(&lib, &["serve", "--morning", "00:00", "--dry-run"]).output().unwrap();
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("alice by discord") && said.contains("bob by slack"), "{said}");
-    let s = Server::start_with(&lib, &["--morning", "00:00"]);
+    let s = Server::start_with(&lib, &["--morning", "00:00", "--allow-webhook-host", "127.0.0.1"]);
     wait_for("alice's digest", 60, || !got.lock().unwrap().is_empty());
     drop(s);
     let db = rusqlite::Connection::open(lib.join("library.sqlite")).unwrap();

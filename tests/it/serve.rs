@@ -45,7 +45,7 @@ fn pages_and_their_json_twins_match_the_command_line() {
     // The Top a reader chose is remembered (page.js sets the cookie), and
     // a forged cookie is ignored rather than an error.
     let remembered = |cookie: &str| {
-        let req = s.request("GET", "/day/2026-03-03").set("Cookie", &format!("{}; {cookie}", s.cookie()));
+        let req = s.request("GET", "/day/2026-03-03").set("Cookie", cookie);
         common::response(req.call()).1
     };
     assert_eq!(remembered("ps_top=20; ps_method=centroid").matches("<span class=\"rank\">").count(), 20, "remembered, and cut to it");

@@ -39,13 +39,13 @@ fn password_file(dir: &Path, name: &str, password: &str) -> String {
     f.to_string_lossy().into_owned()
 }
 
-fn add_user(lib: &Path, dir: &Path, name: &str, password: &str) {
+pub(crate) fn add_user(lib: &Path, dir: &Path, name: &str, password: &str) {
     ok(lib, &["user", "add", name, "--password-file", &password_file(dir, name, password)]);
 }
 
 /// A browser's session with a signed-in server: no redirects followed, the
 /// cookie sent back.
-struct Browser {
+pub(crate) struct Browser {
     agent: ureq::Agent,
     url: String,
     cookie: String,
@@ -63,12 +63,12 @@ fn reply(r: Result<ureq::Response, ureq::Error>) -> ureq::Response {
     }
 }
 
-fn sign_in(url: &str, user: &str, password: &str) -> ureq::Response {
+pub(crate) fn sign_in(url: &str, user: &str, password: &str) -> ureq::Response {
     reply(agent().post(&format!("{url}/login")).send_form(&[("user", user), ("password", password), ("next", "/seeds")]))
 }
 
 impl Browser {
-    fn new(s: &Server, user: &str, password: &str) -> Browser {
+    pub(crate) fn new(s: &Server, user: &str, password: &str) -> Browser {
         let res = sign_in(&s.url, user, password);
         assert_eq!(res.status(), 303, "sign-in of {user}");
         let set = res.header("set-cookie").expect("a session cookie").to_string();
@@ -81,18 +81,18 @@ impl Browser {
         b
     }
 
-    fn get(&self, path: &str) -> (u16, String) {
+    pub(crate) fn get(&self, path: &str) -> (u16, String) {
         let res = reply(self.agent.get(&format!("{}{path}", self.url)).set("Cookie", &self.cookie).call());
         (res.status(), res.into_string().unwrap_or_default())
     }
 
-    fn json(&self, path: &str) -> Value {
+    pub(crate) fn json(&self, path: &str) -> Value {
         let (status, body) = self.get(path);
         assert_eq!(status, 200, "GET {path}: {body}");
         serde_json::from_str(&body).unwrap()
     }
 
-    fn post(&self, path: &str, body: Value) -> (u16, String) {
+    pub(crate) fn post(&self, path: &str, body: Value) -> (u16, String) {
         let res = reply(
             self.agent
                 .post(&format!("{}{path}", self.url))
@@ -113,8 +113,8 @@ fn foreign_names_and_origins_are_refused() {
     let s = Server::start_with(&lib, &["--allow-host", "paperscout.lab.example"]);
     let addr = s.addr();
     let port = addr.rsplit(':').next().unwrap().to_string();
-    let cookie = s.cookie();
-    let get = |host: &str| raw(&addr, &format!("GET / HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n"));
+    let auth = s.key_header();
+    let get = |host: &str| raw(&addr, &format!("GET / HTTP/1.1\r\nHost: {host}\r\n{auth}Connection: close\r\n\r\n"));
 
     // A page that renamed itself to 127.0.0.1 (DNS rebinding) gets no page
     // and no token.
@@ -141,15 +141,14 @@ fn foreign_names_and_origins_are_refused() {
     }
     // A request line in absolute form names its host there: a proxy's
     // request for another site is not served.
-    let absolute =
-        |target: &str| raw(&addr, &format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n")).0;
+    let absolute = |target: &str| raw(&addr, &format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n")).0;
     assert_eq!(absolute(&format!("http://evil.example:{port}/")), 421);
     assert_eq!(absolute(&format!("http://{addr}/")), 200);
 
     // A write with the right token from a foreign page changes nothing.
     let token = s.csrf();
     let rating = json!({"id": "2507.07400", "rating": 1}).to_string();
-    let with = |extra: &str| format!("X-CSRF-Token: {token}\r\nCookie: {cookie}\r\n{extra}");
+    let with = |extra: &str| format!("X-CSRF-Token: {token}\r\n{auth}{extra}");
     for extra in [
         "Origin: http://evil.example\r\n",
         "Origin: null\r\n",
@@ -184,26 +183,64 @@ fn a_server_without_accounts_answers_only_the_key_it_printed() {
     let key = s.token.clone().expect("the printed URL carries a key");
     assert_eq!(key.len(), 64);
     let a = agent();
-    for path in ["/", "/api/token", "/api/seeds", "/api/stats", "/seeds", "/feed.atom", &format!("/?token={}", "0".repeat(64))] {
+    // Without the key: the API says 401 in JSON; a page is a page that says
+    // how to get in (a bookmark from before a restart), holding no token.
+    for path in ["/api/token", "/api/seeds", "/api/stats", "/feed.atom", &format!("/api/seeds?token={}", "0".repeat(64))] {
         let res = reply(a.get(&format!("{}{path}", s.url)).call());
         assert_eq!(res.status(), 401, "{path}");
+        assert!(res.header("content-type").unwrap_or_default().starts_with("application/json"), "{path}");
         assert!(!res.into_string().unwrap().contains("csrf"), "{path}");
     }
-    let wrong = reply(a.get(&format!("{}/api/seeds", s.url)).set("Cookie", &s.cookie().replace(&key, &"0".repeat(64))).call());
+    for path in ["/", "/seeds", &format!("/day/2025-07-10?token={}", "0".repeat(64))] {
+        let res = reply(a.get(&format!("{}{path}", s.url)).call());
+        assert_eq!(res.status(), 401, "{path}");
+        assert!(res.header("content-type").unwrap_or_default().starts_with("text/html"), "{path}");
+        let page = res.into_string().unwrap();
+        assert!(page.contains("Open the address the server printed") && page.contains("--token-file"), "{page}");
+        assert!(!page.contains(&key) && !page.contains("<meta name=\"paperscout-key\""), "{path}");
+    }
+    let wrong = reply(a.get(&format!("{}/api/seeds", s.url)).set("Authorization", &format!("Bearer {}", "0".repeat(64))).call());
     assert_eq!(wrong.status(), 401);
     assert_eq!(reply(a.post(&format!("{}/api/seeds/add", s.url)).send_string("{}")).status(), 401);
+    // No cookie carries the key, whatever its name: a browser would send it to every port.
+    assert_eq!(
+        reply(
+            a.get(&format!("{}/seeds", s.url))
+                .set("Cookie", &format!("paperscout_key_{}={key}", s.addr().rsplit(':').next().unwrap()))
+                .call()
+        )
+        .status(),
+        401
+    );
 
-    // The printed URL sets the cookie and drops the key from the address.
-    let open = reply(a.get(&format!("{}/day/2025-07-10?top=3&token={key}", s.url)).call());
-    assert_eq!(open.status(), 303);
-    assert_eq!(open.header("location"), Some("/day/2025-07-10?top=3"));
-    let set = open.header("set-cookie").unwrap_or_default().to_string();
-    assert!(set.starts_with(&format!("{}; ", s.cookie())) && set.contains("HttpOnly") && set.contains("SameSite=Lax"), "{set}");
-    assert_eq!(reply(a.get(&format!("{}/seeds", s.url)).set("Cookie", &s.cookie()).call()).status(), 200);
-    // A script says it in a header; a feed reader keeps the key in its URL.
+    // The printed URL opens the page itself, with no cookie set: the key
+    // travels on in the page's links and forms, and its script's header.
+    let open = reply(a.get(&format!("{}/day/2026-03-03?top=3&token={key}", s.url)).call());
+    assert_eq!(open.status(), 200);
+    assert!(open.header("set-cookie").is_none());
+    assert_eq!(open.header("referrer-policy"), Some("no-referrer"));
+    let page = open.into_string().unwrap();
+    assert!(page.contains(&format!("href=\"/seeds?token={key}\"")), "links carry the key");
+    assert!(page.contains(&format!("<input type=\"hidden\" name=\"token\" value=\"{key}\">")), "forms carry the key");
+    assert!(page.contains(&format!("<meta name=\"paperscout-key\" content=\"{key}\">")));
     assert_eq!(reply(a.get(&format!("{}/api/seeds", s.url)).set("Authorization", &format!("Bearer {key}")).call()).status(), 200);
     assert_eq!(reply(a.get(&format!("{}/feed.atom?token={key}", s.url)).call()).status(), 200);
     assert_eq!(reply(a.get(&format!("{}/favicon.ico", s.url)).call()).status(), 200);
+    drop(s);
+
+    // --token-file keeps one key across restarts, in a file of the owner's alone.
+    let file = dir.path().join("key");
+    let kept = Server::start_with(&lib, &["--token-file", file.to_str().unwrap()]);
+    let first = kept.token.clone().unwrap();
+    drop(kept);
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+    let again = Server::start_with(&lib, &["--token-file", file.to_str().unwrap()]);
+    assert_eq!(again.token.as_deref(), Some(first.as_str()), "the same key after a restart");
+    drop(again);
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = output(&lib, &["serve", "--addr", "127.0.0.1:0", "--token-file", file.to_str().unwrap()]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("chmod 600"), "{out:?}");
 
     // --no-token opens the door, and says so.
     let out = dir.path().join("err.txt");
@@ -430,6 +467,75 @@ fn sign_in_sessions_and_throttling() {
     assert!(res.header("set-cookie").is_none());
 }
 
+/// A raw sign-in sent from `source` (a loopback address of this machine);
+/// its status.
+fn sign_in_from(addr: &str, source: &str, user: &str, password: &str) -> u16 {
+    use socket2::{Domain, Socket, Type};
+    let sock = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    sock.bind(&format!("{source}:0").parse::<std::net::SocketAddr>().unwrap().into()).unwrap();
+    sock.connect(&addr.parse::<std::net::SocketAddr>().unwrap().into()).unwrap();
+    let mut stream: TcpStream = sock.into();
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let body = url::form_urlencoded::Serializer::new(String::new()).append_pair("user", user).append_pair("password", password).finish();
+    let req = format!(
+        "POST /login HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    if stream.write_all(req.as_bytes()).is_err() {
+        return 0;
+    }
+    let mut out = Vec::new();
+    let _ = stream.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0)
+}
+
+/// A flood of failed sign-ins from many addresses (issue 52): before, each
+/// address was a budget of its own and 5,500 of them filled the table, so
+/// that every sign-in got 503 for a quarter of an hour. Now a network (a
+/// /24) shares one budget, a name is limited per network, and a session in
+/// use is never touched.
+#[test]
+fn a_sign_in_flood_from_many_addresses_locks_no_one_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    add_user(&lib, dir.path(), "alice", "correct horse battery");
+    let s = Server::start(&lib);
+    let signed_in = Browser::new(&s, "alice", "correct horse battery");
+    let addr = s.addr();
+    // 1,200 made-up names from 1,200 addresses in six /24s.
+    let threads: Vec<_> = (0..24)
+        .map(|t| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                (0..50)
+                    .map(|j| {
+                        sign_in_from(&addr, &format!("127.1.{}.{}", t % 6, (t / 6) * 50 + j + 1), &format!("made-up-{t}-{j}"), "guess")
+                    })
+                    .collect::<Vec<u16>>()
+            })
+        })
+        .collect();
+    let statuses: Vec<u16> = threads.into_iter().flat_map(|t| t.join().unwrap()).collect();
+    let mut counts = std::collections::BTreeMap::new();
+    for s in &statuses {
+        *counts.entry(*s).or_insert(0) += 1;
+    }
+    eprintln!("1,200 sign-ins from six /24s: {counts:?}");
+    assert!(counts.get(&401).copied().unwrap_or(0) <= 6 * 20, "each /24 gets 20 password checks at most: {counts:?}");
+    assert_eq!(counts.values().sum::<usize>(), 1200);
+    assert!(counts.keys().all(|s| matches!(s, 401 | 429 | 503)), "{counts:?}");
+    // The session in use goes on; the right password from another network signs in.
+    assert_eq!(signed_in.get("/api/seeds").0, 200, "a flood signs no one out");
+    assert_eq!(sign_in_from(&addr, "127.2.0.1", "alice", "correct horse battery"), 303, "{counts:?}");
+    // Guessing at her name from one network limits it there, not elsewhere.
+    for i in 0..5 {
+        assert_eq!(sign_in_from(&addr, &format!("127.3.0.{}", i + 1), "alice", "not her password"), 401);
+    }
+    assert_eq!(sign_in_from(&addr, "127.3.0.9", "alice", "correct horse battery"), 429, "limited in that network");
+    assert_eq!(sign_in_from(&addr, "127.4.0.1", "alice", "correct horse battery"), 303, "and nowhere else");
+}
+
 #[test]
 fn each_user_sees_and_changes_only_their_own() {
     let dir = tempfile::tempdir().unwrap();
@@ -593,7 +699,11 @@ fn flood(lib: &Path, max_connections: &str, idle_connections: usize, server_fds:
     let started = Instant::now();
     let client = ureq::AgentBuilder::new().timeout(Duration::from_secs(5)).build();
     loop {
-        if let Ok(res) = client.get(&format!("{}/api/stats", s.url)).set("Cookie", &s.cookie()).call() {
+        if let Ok(res) = client
+            .get(&format!("{}/api/stats", s.url))
+            .set("Authorization", &format!("Bearer {}", s.token.clone().unwrap_or_default()))
+            .call()
+        {
             assert_eq!(res.status(), 200);
             break;
         }
@@ -615,13 +725,13 @@ fn a_thousand_concurrent_requests_share_a_few_connections() {
     demo_library(&lib);
     let s = Server::start(&lib);
     let addr = s.addr();
-    let cookie = s.cookie();
+    let auth = s.key_header();
     let paths = ["/api/daily?top=5", "/api/like/2507.07400?k=5", "/api/seeds", "/api/stats", "/day/2026-03-03", "/paper/2507.07400"];
     // Every request is written before any answer is read.
     let mut conns: Vec<TcpStream> = (0..requests)
         .map(|i| {
             let mut c = TcpStream::connect(&addr).unwrap();
-            let req = format!("GET {} HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n", paths[i % paths.len()]);
+            let req = format!("GET {} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n", paths[i % paths.len()]);
             c.write_all(req.as_bytes()).unwrap();
             c
         })

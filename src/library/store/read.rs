@@ -3,6 +3,7 @@
 
 use super::Store;
 use crate::library::vectors::RowMeta;
+use crate::listing::text::without_bidi;
 use crate::paper::{embedding_text, Day, Kind, Paper};
 use anyhow::Result;
 use rusqlite::{params, OptionalExtension};
@@ -454,8 +455,8 @@ fn row_to_paper(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPaper> {
             id: r.get(1)?,
             version: r.get::<_, Option<i64>>(2)?.and_then(|v| u32::try_from(v).ok()),
             kind: Kind::New,
-            title: r.get(3)?,
-            authors: serde_json::from_str(&authors).unwrap_or_default(),
+            title: without_bidi(r.get(3)?),
+            authors: serde_json::from_str::<Vec<String>>(&authors).unwrap_or_default().into_iter().map(without_bidi).collect(),
             affiliations: r.get::<_, Option<String>>(12)?.and_then(|a| serde_json::from_str(&a).ok()).unwrap_or_default(),
             abstract_text: r.get(5)?,
             subjects: serde_json::from_str(&subjects).unwrap_or_default(),

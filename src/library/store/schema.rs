@@ -112,13 +112,40 @@ CREATE TABLE IF NOT EXISTS channels (
     user        TEXT PRIMARY KEY,
     email       TEXT,
     chat_url    TEXT,               -- a secret: a webhook's address is its password
-    chat_format TEXT
+    chat_format TEXT,
+    chat_token  TEXT,               -- the reader's own bearer token for chat_url's host; a secret
+    email_confirmed INTEGER NOT NULL DEFAULT 0, -- the reader followed the code sent to email
+    email_code  TEXT,               -- SHA-256 (hex) of the code sent to email, until confirmed
+    email_code_expires INTEGER,     -- Unix seconds
+    email_code_tries INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deliveries (
     user    TEXT NOT NULL,
     day     TEXT NOT NULL,
     channel TEXT NOT NULL,          -- 'email' or the chat format
     at      TEXT NOT NULL,
+    PRIMARY KEY (user, day, channel)
+) WITHOUT ROWID;
+-- A day's digest for one reader's channel, as the messages it is sent in,
+-- kept from the first try: a retry or a restart sends the same messages,
+-- and only those no 2xx has accepted yet.
+CREATE TABLE IF NOT EXISTS outbox (
+    user     TEXT NOT NULL,
+    day      TEXT NOT NULL,
+    channel  TEXT NOT NULL,
+    part     INTEGER NOT NULL,      -- 0-based, of parts
+    parts    INTEGER NOT NULL,
+    body     TEXT NOT NULL,         -- JSON: the chat message, or the letter
+    accepted TEXT,                  -- when a 2xx took it; NULL until then
+    PRIMARY KEY (user, day, channel, part)
+) WITHOUT ROWID;
+-- The last failed try of a day's channel, for Settings to show.
+CREATE TABLE IF NOT EXISTS delivery_failures (
+    user    TEXT NOT NULL,
+    day     TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    at      TEXT NOT NULL,
+    detail  TEXT NOT NULL,          -- why, without the address's secret path
     PRIMARY KEY (user, day, channel)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS embed_failures (
@@ -163,6 +190,16 @@ pub fn profile_triggers() -> String {
 pub(super) fn add_columns(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     if !has_column(conn, "papers", "affiliations")? {
         conn.execute_batch("ALTER TABLE papers ADD COLUMN affiliations TEXT")?;
+    }
+    // An address saved before confirmation existed was never confirmed.
+    if !has_column(conn, "channels", "chat_token")? {
+        conn.execute_batch(
+            "ALTER TABLE channels ADD COLUMN chat_token TEXT;
+             ALTER TABLE channels ADD COLUMN email_confirmed INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE channels ADD COLUMN email_code TEXT;
+             ALTER TABLE channels ADD COLUMN email_code_expires INTEGER;
+             ALTER TABLE channels ADD COLUMN email_code_tries INTEGER NOT NULL DEFAULT 0;",
+        )?;
     }
     Ok(())
 }

@@ -17,6 +17,7 @@ pub struct Delivery<'a> {
 }
 
 /// The digest in its two forms, under one subject.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Letter {
     pub subject: String,
     pub text: String,
@@ -95,8 +96,27 @@ fn mailbox(addr: &str, what: &str) -> Result<Mailbox> {
     addr.parse().with_context(|| format!("{what} {:?} is not an e-mail address", crate::listing::text::excerpt(addr)))
 }
 
+/// Sends a letter to one reader through the server's mail settings
+/// (`PAPERSCOUT_SMTP`, `PAPERSCOUT_MAIL_FROM` and the login beside them).
+pub fn send_to_reader(to: &str, letter: Letter, within: Duration) -> Result<()> {
+    let smtp = std::env::var("PAPERSCOUT_SMTP").ok().filter(|s| !s.is_empty());
+    let from = std::env::var("PAPERSCOUT_MAIL_FROM").ok().filter(|s| !s.is_empty());
+    let to = [to.to_string()];
+    send_within(&Delivery { smtp: smtp.as_deref(), from: from.as_deref(), to: &to }, letter, within)
+}
+
+/// Whether this server can send mail at all (`PAPERSCOUT_SMTP` is set).
+pub fn configured() -> bool {
+    std::env::var("PAPERSCOUT_SMTP").is_ok_and(|s| !s.is_empty())
+}
+
 /// Sends the letter; any failure is one error naming the server.
 pub fn send(d: &Delivery, letter: Letter) -> Result<()> {
+    send_within(d, letter, Duration::from_secs(60))
+}
+
+/// [`send`], each step of the conversation with the server within `within`.
+fn send_within(d: &Delivery, letter: Letter, within: Duration) -> Result<()> {
     let smtp = d.smtp.context("--mail-to needs an SMTP server: give --smtp URL or set PAPERSCOUT_SMTP")?;
     check_url(smtp)?;
     let creds = credentials()?;
@@ -112,7 +132,7 @@ pub fn send(d: &Delivery, letter: Letter) -> Result<()> {
         message = message.to(mailbox(to, "--mail-to")?);
     }
     let message = message.multipart(MultiPart::alternative_plain_html(letter.text, letter.html)).context("cannot build the e-mail")?;
-    let mut transport = SmtpTransport::from_url(smtp).with_context(|| format!("--smtp {smtp}"))?.timeout(Some(Duration::from_secs(60)));
+    let mut transport = SmtpTransport::from_url(smtp).with_context(|| format!("--smtp {smtp}"))?.timeout(Some(within));
     if let Some(c) = creds {
         transport = transport.credentials(c);
     }
