@@ -251,18 +251,31 @@ pub fn random_hex(bytes: usize) -> Result<String> {
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Starts a session for `user`: the cookie's value (256 random bits; only
-/// its hash is stored) and the session.
-pub fn start_session(conn: &Connection, user: &str, now: i64) -> Result<(String, Session)> {
+/// Starts a session for `user`, signed in from `network` (as the sign-in
+/// throttle names one): the cookie's value (256 random bits; only its hash
+/// is stored) and the session.
+pub fn start_session(conn: &Connection, user: &str, now: i64, network: Option<&str>) -> Result<(String, Session)> {
     let token = random_hex(32)?;
     let csrf = random_hex(32)?;
     conn.execute("DELETE FROM sessions WHERE expires <= ?1", [now])?;
     conn.execute(
-        "INSERT INTO sessions (token, user, csrf, expires) VALUES (?1, ?2, ?3, ?4)",
-        params![token_hash(&token), user, csrf, now + SESSION_DAYS * 86_400],
+        "INSERT INTO sessions (token, user, csrf, expires, network) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![token_hash(&token), user, csrf, now + SESSION_DAYS * 86_400, network],
     )
     .context("cannot store the session")?;
     Ok((token, Session { user: user.to_string(), csrf }))
+}
+
+/// The networks each user has a live session from: (user, network).
+pub fn session_networks(conn: &Connection, now: i64) -> Result<Vec<(String, String)>> {
+    if !has_table(conn, "sessions")?
+        || !conn.query_row("SELECT count(*) > 0 FROM pragma_table_info('sessions') WHERE name = 'network'", [], |r| r.get::<_, bool>(0))?
+    {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare("SELECT DISTINCT user, network FROM sessions WHERE expires > ?1 AND network IS NOT NULL")?;
+    let rows = stmt.query_map([now], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
 /// The live session a cookie names, if any.

@@ -257,15 +257,17 @@ pub struct ServeArgs {
     /// the digests' 👍/👎 links lead there.
     #[arg(long, env = "PAPERSCOUT_LINK_BASE", value_name = "URL", requires = "morning")]
     pub link_base: Option<String>,
-    /// An internal host readers' webhooks may reach (repeatable), also over
-    /// plain http://: a lab's own Mattermost, say. Others get only public
-    /// https:// addresses: never this machine, its network or link-local ones.
+    /// An internal host readers' webhooks may reach (repeatable), HOST or
+    /// HOST:PORT (that port alone), also over plain http://: a lab's own
+    /// Mattermost, say. Others get only public https:// addresses: never
+    /// this machine, its network or link-local ones.
     #[arg(long = "allow-webhook-host", value_name = "HOST")]
     pub allow_webhook_hosts: Vec<String>,
     /// The one host (NAME or NAME:PORT) the server's own chat token,
-    /// PAPERSCOUT_POST_TOKEN, is sent to: the lab's Matrix homeserver or
-    /// ntfy server. Readers' webhooks elsewhere never get it; a reader who
-    /// needs a token gives their own on Settings.
+    /// PAPERSCOUT_POST_TOKEN, is sent to: the lab's Matrix homeserver (a
+    /// room's send endpoint) or ntfy server (a topic). Readers' webhooks
+    /// elsewhere never get it; a reader who needs a token gives their own
+    /// on Settings.
     #[arg(long, value_name = "HOST", requires = "morning")]
     pub post_token_host: Option<String>,
     /// Print what each reader would receive this morning, send nothing, and exit.

@@ -11,7 +11,7 @@ pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
         (Some(cert), Some(key)) => Some(crate::serve::tls_config(cert, key)?),
         _ => None,
     };
-    let destinations = crate::delivery::Destinations::new(&args.allow_webhook_hosts);
+    let destinations = crate::delivery::Destinations::new(&args.allow_webhook_hosts).map_err(anyhow::Error::msg)?;
     let lab_token = lab_token(args)?;
     let morning = match &args.morning {
         None => None,

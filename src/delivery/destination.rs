@@ -32,23 +32,32 @@ pub enum Refusal {
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const RULE: &str = "this server posts only to public addresses, and to internal hosts its administrator allowed \
+                            (serve --allow-webhook-host)";
         match self {
             Refusal::NotAnAddress => write!(f, "the address is not an https:// URL"),
             Refusal::Credentials => write!(f, "the address must not hold a user name or password"),
             Refusal::Plain { host } => {
                 write!(f, "{host} is reached over plain http://, which only hosts the administrator allowed may be; use https://")
             }
-            Refusal::Internal { host, addr, what } if host.trim_matches(['[', ']']) == addr.to_string() => write!(
-                f,
-                "{host} is {what}: this server posts only to public addresses, and to internal hosts its administrator allowed \
-                 (serve --allow-webhook-host)"
-            ),
-            Refusal::Internal { host, addr, what } => write!(
-                f,
-                "{host} resolves to {addr}, {what}: this server posts only to public addresses, and to internal hosts its \
-                 administrator allowed (serve --allow-webhook-host)"
-            ),
+            // An address the reader typed is theirs to hear named; what a
+            // name resolves to inside the lab is not (it would map the
+            // lab's network for them).
+            Refusal::Internal { host, addr, what } if host.trim_matches(['[', ']']).parse::<IpAddr>().is_ok_and(|h| h == *addr) => {
+                write!(f, "{host} is {what}: {RULE}")
+            }
+            Refusal::Internal { host, .. } => write!(f, "{host} resolves to an internal address: {RULE}"),
             Refusal::Unresolved { host } => write!(f, "{host} does not resolve to an address"),
+        }
+    }
+}
+
+impl Refusal {
+    /// For the administrator's log: the address a name resolved to too.
+    pub fn in_full(&self) -> String {
+        match self {
+            Refusal::Internal { host, addr, what } => format!("{host} ({addr}, {what})"),
+            other => other.to_string(),
         }
     }
 }
@@ -59,8 +68,9 @@ impl std::error::Error for Refusal {}
 /// its administrator named.
 #[derive(Debug, Clone, Default)]
 pub struct Destinations {
-    /// Host names and address literals, lower case, without brackets.
-    allowed: Vec<String>,
+    /// Host names and address literals, lower case, without brackets, each
+    /// with the one port it may be reached on (none: any).
+    allowed: Vec<(String, Option<u16>)>,
     /// Unchecked: `daily --post` from the command line, where the user
     /// posts where they choose.
     open: bool,
@@ -69,10 +79,12 @@ pub struct Destinations {
 }
 
 impl Destinations {
-    /// A server's policy: `allowed` are `--allow-webhook-host` names.
-    pub fn new(allowed: &[String]) -> Destinations {
+    /// A server's policy: `allowed` are `--allow-webhook-host` entries,
+    /// `HOST` (any port) or `HOST:PORT` (that port alone).
+    pub fn new(allowed: &[String]) -> Result<Destinations, String> {
         let own = if_addrs::get_if_addrs().map(|ifs| ifs.into_iter().map(|i| i.ip()).collect()).unwrap_or_default();
-        Destinations { allowed: allowed.iter().map(|h| bare_host(h)).collect(), open: false, own }
+        let allowed = allowed.iter().map(|h| allowed_entry(h)).collect::<Result<_, _>>()?;
+        Ok(Destinations { allowed, open: false, own })
     }
 
     /// No check: the command line's own `--post`.
@@ -80,13 +92,11 @@ impl Destinations {
         Destinations { open: true, ..Destinations::default() }
     }
 
-    fn is_allowed(&self, host: &str) -> bool {
-        self.open || self.allowed.iter().any(|a| *a == bare_host(host))
-    }
-
-    /// Whether the administrator named `host` (sent plain http, reached inside).
-    pub fn allows_host(&self, host: &str) -> bool {
-        self.is_allowed(host)
+    /// Whether the administrator named `host` on `port` (sent plain http,
+    /// reached inside).
+    pub fn allows(&self, host: &str, port: u16) -> bool {
+        let host = bare_host(host);
+        self.open || self.allowed.iter().any(|(h, p)| *h == host && p.is_none_or(|p| p == port))
     }
 
     /// The address's form: https (http to an allowed host), a host, no
@@ -97,9 +107,10 @@ impl Destinations {
         if !parsed.username().is_empty() || parsed.password().is_some() {
             return Err(Refusal::Credentials);
         }
+        let port = parsed.port_or_known_default().unwrap_or(443);
         match parsed.scheme() {
             "https" => {}
-            "http" if self.is_allowed(&host) => {}
+            "http" if self.allows(&host, port) => {}
             "http" => return Err(Refusal::Plain { host }),
             _ => return Err(Refusal::NotAnAddress),
         }
@@ -111,7 +122,7 @@ impl Destinations {
             _ => None,
         };
         if let Some(addr) = literal {
-            self.check_addr(&host, addr)?;
+            self.check_addr(&host, port, addr)?;
         }
         Ok(parsed)
     }
@@ -126,8 +137,8 @@ impl Destinations {
         Ok(parsed)
     }
 
-    fn check_addr(&self, host: &str, addr: IpAddr) -> Result<(), Refusal> {
-        if self.is_allowed(host) {
+    fn check_addr(&self, host: &str, port: u16, addr: IpAddr) -> Result<(), Refusal> {
+        if self.allows(host, port) {
             return Ok(());
         }
         if let Some(what) = internal(addr) {
@@ -152,7 +163,7 @@ impl Destinations {
             return Err(Refusal::Unresolved { host: host.to_string() });
         }
         for a in &addrs {
-            self.check_addr(host, a.ip())?;
+            self.check_addr(host, port, a.ip())?;
         }
         Ok(addrs)
     }
@@ -197,6 +208,18 @@ pub fn refusal_in(e: &(dyn std::error::Error + 'static)) -> Option<Refusal> {
 fn split_netloc(netloc: &str) -> Option<(&str, u16)> {
     let (host, port) = netloc.rsplit_once(':')?;
     Some((host, port.parse().ok()?))
+}
+
+/// An `--allow-webhook-host` entry: `HOST`, `HOST:PORT`, `[V6]:PORT`.
+fn allowed_entry(entry: &str) -> Result<(String, Option<u16>), String> {
+    let e = entry.trim();
+    let parsed =
+        url::Url::parse(&format!("http://{e}/")).ok().filter(|u| u.path() == "/" && u.username().is_empty() && u.query().is_none());
+    let Some(u) = parsed else { return Err(format!("--allow-webhook-host {e:?}: give a host, or HOST:PORT")) };
+    let host = u.host_str().filter(|h| !h.is_empty()).ok_or_else(|| format!("--allow-webhook-host {e:?}: names no host"))?;
+    // url drops a port that is the scheme's default; say 80 as written.
+    let port = u.port().or_else(|| e.ends_with(":80").then_some(80));
+    Ok((bare_host(host), port))
 }
 
 /// A host as compared: lower case, no brackets, no trailing dot.
@@ -252,6 +275,10 @@ fn internal_v6(a: Ipv6Addr) -> Option<&'static str> {
         return Some("an IPv4-compatible address (::/96)");
     }
     let embedded = |hi: u16, lo: u16| Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo));
+    // ::ffff:0:a.b.c.d, the IPv4-translated form (SIIT).
+    if s[..4] == [0; 4] && s[4] == 0xffff && s[5] == 0 {
+        return internal_v4(embedded(s[6], s[7]));
+    }
     match s[0] {
         // 6to4: 2002:AABB:CCDD::/48 carries AA.BB.CC.DD.
         0x2002 => return internal_v4(embedded(s[1], s[2])),
@@ -316,6 +343,7 @@ mod tests {
             "https://[::]/x",
             "https://255.255.255.255/x",
             "https://[2001::1]/x",
+            "https://[::ffff:0:7f00:1]/x",
         ] {
             assert!(matches!(refused(&p, url), Refusal::Internal { .. }), "{url}");
         }
@@ -333,12 +361,17 @@ mod tests {
 
     #[test]
     fn plain_http_and_credentials_only_where_allowed() {
-        let p = Destinations::new(&["Mattermost.lab.example".to_string(), "127.0.0.1".to_string()]);
+        let p = Destinations::new(&["Mattermost.lab.example".to_string(), "127.0.0.1".to_string(), "[::1]:8065".to_string()]).unwrap();
         assert!(matches!(refused(&p, "http://hooks.slack.com/services/x"), Refusal::Plain { .. }));
         assert!(p.check_form("http://mattermost.lab.example/hooks/x").is_ok());
         assert!(p.check_form("http://127.0.0.1:9/hooks/x").is_ok(), "an allowed address may be internal");
         assert!(matches!(refused(&p, "http://127.0.0.2:9/x"), Refusal::Plain { .. }));
         assert!(matches!(refused(&p, "https://127.0.0.2:9/x"), Refusal::Internal { .. }));
+        // A port given with the host is the only one allowed.
+        assert!(p.check_form("http://[::1]:8065/hooks/x").is_ok());
+        assert!(matches!(refused(&p, "http://[::1]:8180/x"), Refusal::Plain { .. }));
+        assert!(matches!(refused(&p, "https://[::1]:8180/x"), Refusal::Internal { .. }));
+        assert!(Destinations::new(&["http://x/y".to_string()]).is_err());
         assert_eq!(refused(&p, "https://me:pw@hooks.slack.com/x"), Refusal::Credentials);
         assert_eq!(refused(&p, "ftp://hooks.slack.com/x"), Refusal::NotAnAddress);
         assert_eq!(refused(&p, "not a url"), Refusal::NotAnAddress);
@@ -351,19 +384,22 @@ mod tests {
         let r = p.check("https://localhost:8180/hook").unwrap_err();
         assert!(matches!(r, Refusal::Internal { .. }), "{r:?}");
         let text = r.to_string();
-        assert!(text.contains("localhost resolves to") && text.contains("loopback") && !text.contains("/hook"), "{text}");
+        assert!(text.contains("localhost resolves to an internal address") && !text.contains("/hook"), "{text}");
+        // The reader is not told where inside; the administrator's log is.
+        assert!(!text.contains("127.0.0.1") && !text.contains("::1"), "{text}");
+        assert!(r.in_full().contains("loopback"), "{}", r.in_full());
         // The agent's resolver holds at the connection itself: no connection is made.
         let agent = p.agent(Duration::from_secs(2), Duration::from_secs(2));
         let err = agent.post("http://localhost:9/x").send_string("{}").unwrap_err();
         let ureq::Error::Transport(t) = err else { panic!("refused before any answer") };
         assert!(matches!(refusal_in(&t), Some(Refusal::Internal { .. })), "{t}");
-        let allowed = Destinations::new(&["localhost".to_string()]);
+        let allowed = Destinations::new(&["localhost".to_string()]).unwrap();
         assert!(allowed.check("http://localhost:9/x").is_ok());
     }
 
     #[test]
     fn this_machines_own_addresses_are_refused() {
-        let p = Destinations::new(&[]);
+        let p = Destinations::new(&[]).unwrap();
         for own in &p.own {
             let host = match own {
                 IpAddr::V4(a) => a.to_string(),

@@ -82,17 +82,32 @@ impl LabToken {
         Ok(LabToken { host: parsed.host_str().unwrap_or_default().to_string(), port: parsed.port(), token })
     }
 
-    /// The token, if `url` is on its host (same name and port) over https,
-    /// or plain http to a host the administrator allowed.
-    pub fn for_url(&self, url: &str, destinations: &Destinations) -> Option<&str> {
+    /// The token, if `url` is a place it is for: its host (same name and
+    /// port) over https, or plain http to a host the administrator allowed;
+    /// and there a Matrix room's send endpoint or an ntfy topic. Never any
+    /// other path of that host: a member's "webhook" at
+    /// `/_matrix/client/v3/logout` would have the lab's token end the lab's
+    /// session.
+    pub fn for_url(&self, url: &str, platform: Platform, destinations: &Destinations) -> Option<&str> {
         let u = url::Url::parse(url).ok()?;
         let host = u.host_str()?;
-        let secure = u.scheme() == "https" || destinations.allows_host(host);
+        let port = u.port_or_known_default()?;
+        let secure = u.scheme() == "https" || destinations.allows(host, port);
         let same_port = match self.port {
-            Some(p) => u.port_or_known_default() == Some(p),
+            Some(p) => port == p,
             None => u.port().is_none(),
         };
-        (secure && same_port && host.eq_ignore_ascii_case(&self.host)).then_some(self.token.as_str())
+        let segments: Vec<&str> = u.path_segments().map(|s| s.filter(|s| !s.is_empty()).collect()).unwrap_or_default();
+        let place = match platform {
+            Platform::Matrix => matches!(
+                segments.as_slice(),
+                ["_matrix", "client", "v3" | "r0", "rooms", room, "send", "m.room.message"] if !room.is_empty()
+            ),
+            Platform::Ntfy => segments.len() == 1,
+            Platform::Slack | Platform::Discord => false,
+        };
+        let fits = secure && same_port && place && u.query().is_none() && host.eq_ignore_ascii_case(&self.host);
+        fits.then_some(self.token.as_str())
     }
 }
 
@@ -212,7 +227,9 @@ pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
             scope.spawn(move || loop {
                 let next = queue.lock().map(|q| q.recv());
                 let Ok(Ok((job, mut s))) = next else { return };
-                s.outcome = deliver(m, day, &job);
+                // A panic in one reader's delivery is that reader's failure.
+                s.outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| deliver(m, day, &job)))
+                    .unwrap_or_else(|_| Outcome::Failed("the delivery stopped on an internal error".into()));
                 if let Ok(mut r) = results.lock() {
                     r.push((job.index, s));
                 }
@@ -318,7 +335,8 @@ fn token_for(m: &Morning, r: &Channels) -> Option<String> {
         return Some(own.clone());
     }
     let url = r.chat_url.as_deref()?;
-    m.lab_token.and_then(|t| t.for_url(url, m.destinations)).map(str::to_string)
+    let platform = r.chat_format.as_deref().and_then(platform)?;
+    m.lab_token.and_then(|t| t.for_url(url, platform, m.destinations)).map(str::to_string)
 }
 
 /// The channel's messages for the day, kept before any is sent (or those
@@ -393,4 +411,36 @@ fn write<T>(dir: &Path, f: impl FnOnce(&mut rusqlite::Connection) -> Result<T>) 
     let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
     let mut lib = Library::open_write_within(dir, WRITE_PATIENCE)?;
     f(lib.store.conn_mut())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lab_token_fits_its_host_and_a_place_to_post_alone() {
+        let lab = LabToken::new("matrix.lab.example", "syt_lab".into()).unwrap();
+        let open = Destinations::default();
+        let fits = |url: &str, p: Platform| lab.for_url(url, p, &open).is_some();
+        let room = "https://matrix.lab.example/_matrix/client/v3/rooms/!abc:lab.example/send/m.room.message";
+        assert!(fits(room, Platform::Matrix));
+        assert!(fits("https://MATRIX.lab.example/topic", Platform::Ntfy));
+        // Another host, port, scheme or path of the host gets nothing.
+        for (url, p) in [
+            ("https://matrix.lab.example.evil.example/_matrix/client/v3/rooms/!a/send/m.room.message", Platform::Matrix),
+            ("https://matrix.lab.example:8448/_matrix/client/v3/rooms/!a/send/m.room.message", Platform::Matrix),
+            ("http://matrix.lab.example/_matrix/client/v3/rooms/!a/send/m.room.message", Platform::Matrix),
+            ("https://matrix.lab.example/_matrix/client/v3/logout", Platform::Matrix),
+            ("https://matrix.lab.example/_matrix/client/v3/logout", Platform::Slack),
+            ("https://matrix.lab.example/_synapse/admin/v1/users", Platform::Ntfy),
+            (&format!("{room}?access_token=x"), Platform::Matrix),
+            ("https://matrix.lab.example/topic", Platform::Discord),
+        ] {
+            assert!(!fits(url, p), "{url}");
+        }
+        let with_port = LabToken::new("ntfy.lab.example:8443", "tk".into()).unwrap();
+        assert!(with_port.for_url("https://ntfy.lab.example:8443/t", Platform::Ntfy, &open).is_some());
+        assert!(with_port.for_url("https://ntfy.lab.example/t", Platform::Ntfy, &open).is_none());
+        assert!(LabToken::new("https://x/y", "t".into()).is_err());
+    }
 }

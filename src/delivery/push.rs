@@ -136,7 +136,11 @@ pub fn send(t: &Target, policy: &Destinations, message: &Value, txn: &str, deadl
             }
             Err(ureq::Error::Status(code, _)) => bail!("{name} refused the message: {code}"),
             Err(ureq::Error::Transport(e)) => match refusal_in(&e) {
-                Some(refusal) => bail!("refused: {refusal}"),
+                Some(refusal) => {
+                    // The reader hears the rule; the administrator's log, the address.
+                    crate::messages::note(format_args!("a {name} webhook was refused: {}", refusal.in_full()));
+                    bail!("refused: {refusal}")
+                }
                 // ureq's own message names the URL, which is a secret: only its kind.
                 None => bail!("cannot reach {name}: {}", e.kind()),
             },

@@ -121,8 +121,8 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
     };
     let started = match checked {
         Ok(true) => {
-            let (st2, user) = (st.clone(), name.clone());
-            blocking(move || Ok(Some(accounts::start_session(st2.writer()?.store.conn(), &user, unix_now())?))).await
+            let (st2, user, network) = (st.clone(), name.clone(), guess.network().map(str::to_string));
+            blocking(move || Ok(Some(accounts::start_session(st2.writer()?.store.conn(), &user, unix_now(), network.as_deref())?))).await
         }
         Ok(false) => Ok(None),
         Err(f) => Err(f),

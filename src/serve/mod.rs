@@ -79,6 +79,9 @@ pub fn run(opts: Options) -> Result<()> {
         Library::open_read(&opts.dir)?
     };
     let users = crate::accounts::names(lib.store.conn())?;
+    // Where each account signed in from, so that the sign-in throttle keeps
+    // their room across this restart.
+    let signed_in = crate::accounts::session_networks(lib.store.conn(), chrono::Utc::now().timestamp())?;
     drop(lib);
     if let Some(first) = crate::library::private::exposed(&opts.dir)?.first() {
         crate::messages::warning(format_args!(
@@ -118,6 +121,9 @@ pub fn run(opts: Options) -> Result<()> {
         let mut state = State::new(opts.dir.clone(), opts.profile.clone(), hosts, login)?;
         state.verbose = opts.verbose;
         state.destinations = opts.destinations.clone();
+        for (user, network) in &signed_in {
+            state.throttle.remember(user, network);
+        }
         state.morning = opts.morning.clone();
         // Without accounts, another user of this machine reaches loopback
         // too: only a browser that was given this launch's key is answered.

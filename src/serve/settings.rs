@@ -30,6 +30,9 @@ const CODE_LIFE: i64 = 24 * 3600;
 /// A reader's tests and confirmation mails, one per this long: the server
 /// is no way to send a stream of requests or mails somewhere.
 const SEND_SPACING: Duration = Duration::from_secs(10);
+/// Confirmation codes: one a minute per reader, one in ten minutes per address.
+const CODE_SPACING: Duration = Duration::from_secs(60);
+const ADDRESS_SPACING: Duration = Duration::from_secs(600);
 /// A test has this long to be delivered.
 const TEST_BUDGET: Duration = Duration::from_secs(20);
 
@@ -220,17 +223,14 @@ pub async fn save(Shared(st): Shared<Arc<State>>, w: Write<SettingsBody>) -> Res
             chat_token,
         };
         deliveries::set_channels(conn, &c)?;
-        // A member's address that is not confirmed gets a new code each
-        // time it is saved; its hash is kept, the code mailed.
-        let code = match (&c.email, member && !c.email_confirmed) {
-            (Some(address), true) if mail::configured() => {
-                let code = confirmation_code()?;
-                deliveries::set_email_code(conn, &user, &code_hash(&code), unix_now() + CODE_LIFE)?;
-                Some((address.clone(), code))
-            }
+        // A member's address that is not confirmed gets a code when it is
+        // new, or when none is waiting for it (mailed below).
+        let waiting = deliveries::code_waiting(conn, &user, unix_now())?;
+        let code = match (&c.email, member && !c.email_confirmed && (email_changed || !waiting)) {
+            (Some(address), true) if mail::configured() => Some(address.clone()),
             _ => None,
         };
-        let state = email_state(member, &c, code.is_some());
+        let state = email_state(member, &c, waiting && !email_changed);
         let saved = Saved {
             email: c.email,
             email_state: state,
@@ -244,10 +244,10 @@ pub async fn save(Shared(st): Shared<Arc<State>>, w: Write<SettingsBody>) -> Res
     .await?;
     let mut saved = saved;
     saved.notice = match code {
-        Some((address, code)) => {
-            let (sent, notice) = send_code(&st, &reader(&w.who), &address, &code).await;
-            if !sent {
-                saved.email_state = "unconfirmed";
+        Some(address) => {
+            let (sent, notice) = send_code(&st, &reader(&w.who), &address).await;
+            if sent {
+                saved.email_state = "code sent";
             }
             Some(notice)
         }
@@ -266,10 +266,24 @@ pub async fn save(Shared(st): Shared<Arc<State>>, w: Write<SettingsBody>) -> Res
     Ok(Answer(saved))
 }
 
-/// Mails the code; whether it went, and what to tell the reader.
-async fn send_code(st: &Arc<State>, user: &str, address: &str, code: &str) -> (bool, String) {
-    if let Err(wait) = st.may_send(&format!("code:{user}"), SEND_SPACING) {
-        return (false, format!("a code was mailed moments ago: wait {} s and save again for a new one", wait.as_secs().max(1)));
+/// Makes a new code for `user`'s address and mails it; whether it went,
+/// and what to tell the reader. The code's hash is kept only once the
+/// server may send: a code that is never mailed never replaces one that was.
+/// A reader has a code a minute, an address one in ten minutes, so that the
+/// server is no way to mail strangers.
+async fn send_code(st: &Arc<State>, user: &str, address: &str) -> (bool, String) {
+    for (key, spacing) in [(format!("code:{user}"), CODE_SPACING), (format!("code-to:{}", address.to_ascii_lowercase()), ADDRESS_SPACING)] {
+        if let Err(wait) = st.may_send(&key, spacing) {
+            return (false, format!("a code was mailed there moments ago: save again in {} s for a new one", wait.as_secs().max(1)));
+        }
+    }
+    let code = match confirmation_code() {
+        Ok(c) => c,
+        Err(f) => return (false, f.message),
+    };
+    let (st2, u, hash) = (st.clone(), user.to_string(), code_hash(&code));
+    if let Err(f) = blocking(move || Ok(deliveries::set_email_code(st2.writer()?.store.conn(), &u, &hash, unix_now() + CODE_LIFE)?)).await {
+        return (false, format!("the address is saved, but no code could be made ({})", f.message));
     }
     let link = st.morning.as_ref().and_then(|m| m.links.rate_base.clone()).map(|base| format!("{base}/settings?confirm={code}"));
     let text = format!(
@@ -394,7 +408,7 @@ pub async fn test(Shared(st): Shared<Arc<State>>, w: Write<TestBody>) -> Result<
     }
     let sent = blocking(move || {
         let lab = st.morning.as_ref().and_then(|m| m.lab_token.as_ref());
-        let token = c.chat_token.clone().or_else(|| lab.and_then(|t| t.for_url(&url, &st.destinations)).map(str::to_string));
+        let token = c.chat_token.clone().or_else(|| lab.and_then(|t| t.for_url(&url, platform, &st.destinations)).map(str::to_string));
         let target = push::Target { url: &url, platform, token: token.as_deref() };
         let run = || {
             let note = push::note(&target, "A test from paperscout: your morning digest will arrive here.")?;

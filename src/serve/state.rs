@@ -67,6 +67,9 @@ pub struct Snapshot {
     pub served: Served,
 }
 
+/// Recent sends remembered before the old ones (over an hour) are forgotten.
+const SENDS_KEPT: usize = 10_000;
+
 /// Ranked days kept at once (a day of 300 papers is about half a MB): a
 /// day for each profile, method and Top a lab asks for.
 const RANKED_DAYS: usize = 32;
@@ -189,6 +192,10 @@ impl State {
     pub fn may_send(&self, reader: &str, spacing: Duration) -> Result<(), Duration> {
         let mut sends = self.sends.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
+        // Keys are readers and the addresses they typed: forget old ones.
+        if sends.len() >= SENDS_KEPT {
+            sends.retain(|_, at| now.duration_since(*at) < Duration::from_secs(3600));
+        }
         if let Some(last) = sends.get(reader) {
             let since = now.duration_since(*last);
             if since < spacing {

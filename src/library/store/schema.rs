@@ -104,7 +104,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     token   BLOB PRIMARY KEY,       -- SHA-256 of the cookie's value
     user    TEXT NOT NULL,
     csrf    TEXT NOT NULL,
-    expires INTEGER NOT NULL        -- Unix seconds
+    expires INTEGER NOT NULL,       -- Unix seconds
+    network TEXT                    -- where it signed in from (an IPv4 /24, an IPv6 /48), for the sign-in throttle
 ) WITHOUT ROWID;
 -- Where each reader's morning digest goes ('' is the owner of a library
 -- without accounts), and what was delivered: a day once per channel.
@@ -190,6 +191,9 @@ pub fn profile_triggers() -> String {
 pub(super) fn add_columns(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     if !has_column(conn, "papers", "affiliations")? {
         conn.execute_batch("ALTER TABLE papers ADD COLUMN affiliations TEXT")?;
+    }
+    if !has_column(conn, "sessions", "network")? {
+        conn.execute_batch("ALTER TABLE sessions ADD COLUMN network TEXT")?;
     }
     // An address saved before confirmation existed was never confirmed.
     if !has_column(conn, "channels", "chat_token")? {
