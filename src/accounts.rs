@@ -21,7 +21,7 @@ pub const SESSION_DAYS: i64 = 14;
 const MAX_PASSWORD: usize = 1024;
 const MIN_PASSWORD: usize = 8;
 /// Tables that hold a profile's own rows.
-const PROFILE_TABLES: [&str; 5] = ["seeds", "seed_sources", "ratings", "seen", "filters"];
+const PROFILE_TABLES: [&str; 6] = ["seeds", "seed_sources", "ratings", "seen", "filters", "profile_settings"];
 
 pub fn check_user_name(name: &str) -> Result<()> {
     if name.is_empty()

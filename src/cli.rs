@@ -197,6 +197,24 @@ pub enum FilterAction {
         #[arg(long)]
         json: bool,
     },
+    /// Where the profile's digest stops: strict (strong picks only), usual
+    /// (worth a look and strong), loose (the top whatever its strength, each
+    /// pick marked), or one step stricter or looser. Without one, says where
+    /// it is.
+    Bar {
+        #[arg(value_enum)]
+        to: Option<BarMove>,
+    },
+}
+
+/// A bar to set, or a step to move it.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum BarMove {
+    Strict,
+    Usual,
+    Loose,
+    Stricter,
+    Looser,
 }
 
 #[derive(Debug, clap::Args)]
@@ -434,9 +452,17 @@ pub struct DailyArgs {
     pub profile: String,
     #[command(flatten)]
     pub owner: OwnerArgs,
-    /// How many papers to show.
+    /// How many papers to show at most: the picks above the profile's bar
+    /// lead (at least 3), and the rest are counted.
     #[arg(long, default_value_t = 20)]
     pub top: usize,
+    /// Show the top whatever the bar, each pick marked strong, worth a look
+    /// or weak.
+    #[arg(long)]
+    pub all: bool,
+    /// The bar for this run (the profile keeps its own: `filter bar`).
+    #[arg(long, value_enum)]
+    pub bar: Option<crate::rank::Bar>,
     /// Hide papers scoring below this.
     #[arg(long)]
     pub min_score: Option<f32>,

@@ -225,6 +225,20 @@ pub fn move_seed(conn: &Connection, from: &ProfileKey, key: &str, to: &ProfileKe
 }
 
 /// Profile names appear in URLs and file names: keep them plain.
+/// Where the profile's digest stops ([`crate::rank::Bar`]); the usual bar
+/// until the reader moves it. A value this version does not know reads as
+/// the usual bar.
+pub fn bar(conn: &Connection, profile: &ProfileKey) -> Result<crate::rank::Bar> {
+    Ok(profiles::setting(conn, profile, BAR)?.and_then(|v| crate::rank::Bar::parse(&v)).unwrap_or_default())
+}
+
+pub fn set_bar(conn: &Connection, profile: &ProfileKey, bar: crate::rank::Bar) -> Result<()> {
+    profiles::set_setting(conn, profile, BAR, bar.name())
+}
+
+/// The settings key of the bar.
+const BAR: &str = "bar";
+
 pub fn check_profile_name(name: &str) -> Result<()> {
     if name.is_empty() || name.len() > 64 || !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) {
         return Err(Error::BadName { name: name.to_string() }.into());
@@ -331,7 +345,7 @@ mod tests {
         let r = crate::rank::Ranker::new(crate::rank::Method::DecayedMean, vectors, &[]);
         // The newest of four weighs 1 of 1 + 1/1.30 + 1/1.48 + 1/1.60 (33%).
         let none = crate::rank::Terms::default();
-        let score = |v: &[f32]| r.score_one(&crate::rank::Candidate { vector: v, terms: &none, subjects: &[], own_seed: None }).score;
+        let score = |v: &[f32]| r.score_one(&crate::rank::Candidate { vector: v, terms: &none, subjects: &[], own_seed: None });
         let newest_share = score(&[0.0, 1.0]) / (score(&[0.0, 1.0]) + score(&[1.0, 0.0]));
         assert!((newest_share - 0.326).abs() < 0.01, "{newest_share}");
 

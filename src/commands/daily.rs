@@ -137,5 +137,7 @@ pub fn options(args: &DailyArgs, profile: &ProfileKey) -> DayOptions {
         unsure: args.unsure,
         unseen: args.unseen,
         show_hidden: args.show_filtered,
+        bar: args.bar,
+        all: args.all,
     }
 }

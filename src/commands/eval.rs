@@ -4,7 +4,7 @@
 use crate::cli::{EvalArgs, EvalBenchmark, EvalCsfcubeArgs, EvalHistoryArgs};
 use crate::embed;
 use crate::eval::csfcube::{self, Aggregation, FacetSummary, QueryResult};
-use crate::eval::{feedback, history, Rng};
+use crate::eval::{feedback, history, Reliability, Rng};
 use crate::library::lexical::LexicalIndex;
 use crate::library::{self, Library};
 use crate::rank::{Method, Terms, Vocabulary, DEFAULT_METHOD};
@@ -38,6 +38,10 @@ struct CsfcubeOutput<'a> {
     /// Simulated ratings (`--feedback`): figures on the unrated remainder.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     feedback: &'a [FeedbackRow],
+    /// The default method's strengths and calibrated scores against the
+    /// pools' grades, pooled over every query (the query as its one seed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reliability: Option<&'a Reliability>,
     queries: &'a [QueryResult],
 }
 
@@ -93,6 +97,7 @@ struct Rankings {
     main: Vec<Vec<u8>>,
     by_method: Vec<(Method, Vec<Vec<u8>>)>,
     feedback: Vec<FeedbackRow>,
+    reliability: Option<Reliability>,
 }
 
 /// Seed of the background sampling for the logistic method: fixed, so the
@@ -119,7 +124,13 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
             if !args.feedback.is_empty() {
                 bail!("--feedback simulates ratings on our own vectors; it does not apply to --ranked runs");
             }
-            Rankings { ranker: pattern.clone(), main: ranked_from_run(&queries, pattern)?, by_method: Vec::new(), feedback: Vec::new() }
+            Rankings {
+                ranker: pattern.clone(),
+                main: ranked_from_run(&queries, pattern)?,
+                by_method: Vec::new(),
+                feedback: Vec::new(),
+                reliability: None,
+            }
         }
         None => embed_and_rank(&collection, &queries, args, verbose)?,
     };
@@ -153,6 +164,7 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
             summary: &summary,
             methods: &methods,
             feedback: &rankings.feedback,
+            reliability: rankings.reliability.as_ref(),
             queries: &results,
         };
         serde_json::to_writer_pretty(&mut out, &doc)?;
@@ -161,6 +173,9 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
         write_csfcube_table(&mut out, &ranker, &summary, aggregation)?;
         write_method_table(&mut out, &methods)?;
         write_feedback_table(&mut out, &rankings.feedback)?;
+        if let Some(r) = &rankings.reliability {
+            write_reliability_table(&mut out, r)?;
+        }
     }
     out.flush()?;
     Ok(())
@@ -194,7 +209,7 @@ fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], 
     let papers = csfcube::Encoded { vectors: by_id, terms };
     let main = queries.iter().map(|q| csfcube::rank_by_cosine(q, &papers.vectors)).collect::<Result<_>>()?;
     let mut rng = Rng::new(BACKGROUND_SEED);
-    let backgrounds: Vec<Vec<Vec<f32>>> =
+    let backgrounds: Vec<Vec<String>> =
         queries.iter().map(|q| csfcube::background(q, &ids, &papers.vectors, history::BACKGROUND, &mut rng)).collect();
     let mut by_method = Vec::new();
     for method in Method::ALL {
@@ -202,11 +217,17 @@ fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], 
             queries.iter().zip(&backgrounds).map(|(q, bg)| csfcube::rank_with_method(method, q, &papers, bg)).collect::<Result<_>>()?;
         by_method.push((method, ranked));
     }
-    let mut rows = Vec::new();
     let (method, label) = match args.method {
         Some(m) => (m, m.name()),
         None => (DEFAULT_METHOD, "default"),
     };
+    let mut scored = Vec::new();
+    for (q, bg) in queries.iter().zip(&backgrounds) {
+        let ranker = papers.ranker(method, vec![papers.seed(&q.pid, false, false)?], bg)?;
+        scored.extend(csfcube::strengths(q, &papers, &ranker)?);
+    }
+    let reliability = Some(Reliability::of(&scored));
+    let mut rows = Vec::new();
     {
         for rule in feedback::Choice::ALL {
             for &n in &args.feedback {
@@ -253,7 +274,7 @@ fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], 
             }
         }
     }
-    Ok(Rankings { ranker: embedder.model_id().to_string(), main, by_method, feedback: rows })
+    Ok(Rankings { ranker: embedder.model_id().to_string(), main, by_method, feedback: rows, reliability })
 }
 
 /// Grades in the order a CSFCube-format run file ranks each pool.
@@ -410,6 +431,46 @@ fn write_history_table(out: &mut impl Write, r: &history::Report) -> Result<()> 
         let ci = if m.mrr_ci95 > 0.0 { format!("{:.3}", m.mrr_ci95) } else { String::new() };
         let line = format!("{:<18} {:>6.3} {:>8} {:>10.3}   {}", m.method, m.mrr, ci, m.recall_at_10, behind);
         writeln!(out, "{}", line.trim_end())?;
+    }
+    let b = &r.bar;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "The default method's bar (usual): lists of {:.1} papers on average hold {:.1}% of the next papers; a fixed top {} holds {:.1}%",
+        b.mean_list,
+        100.0 * b.next_in_list,
+        b.fixed_k,
+        100.0 * b.next_in_fixed_k
+    )?;
+    writeln!(
+        out,
+        "Top 20s: {:.1}% of picks marked weak; a weak pick is the next paper {:.2}% of the time, an unmarked one {:.2}%",
+        100.0 * b.weak_share_top20,
+        100.0 * b.next_rate_weak,
+        100.0 * b.next_rate_unmarked
+    )?;
+    Ok(())
+}
+
+fn write_reliability_table(out: &mut impl Write, r: &Reliability) -> Result<()> {
+    writeln!(out)?;
+    writeln!(out, "How sure a pick is: every pool paper by its strength and calibrated score, pooled over the queries")?;
+    writeln!(out, "(the query as its one seed; relevant: grade >= 2; 95% Wilson intervals):")?;
+    writeln!(out, "{:<13} {:>7} {:>9} {:>8} {:>15}", "", "papers", "relevant", "share", "95%")?;
+    for (i, row) in r.by_strength.iter().chain(&r.by_score).enumerate() {
+        if i == r.by_strength.len() {
+            writeln!(out, "score")?;
+        }
+        writeln!(
+            out,
+            "{:<13} {:>7} {:>9} {:>7.1}% {:>6.1}–{:>5.1}%",
+            row.label,
+            row.papers,
+            row.relevant,
+            100.0 * row.share,
+            100.0 * row.low,
+            100.0 * row.high
+        )?;
     }
     Ok(())
 }

@@ -1,7 +1,8 @@
-use crate::cli::{FilterAction, FilterArgs};
+use crate::cli::{BarMove, FilterAction, FilterArgs};
 use crate::library::store::ProfileKey;
 use crate::library::{self, Library};
 use crate::profile::filters;
+use crate::rank::Bar;
 use anyhow::Result;
 use std::io::Write;
 
@@ -30,6 +31,24 @@ pub fn run(args: &FilterArgs, profile: &ProfileKey) -> Result<()> {
             super::change_each(&dir, values, &not_found, |tx, v| filters::remove(tx, profile, *rule, v))?;
             println!("removed {} {rule} rule(s)", values.len());
         }
+        FilterAction::Bar { to } => {
+            let now = crate::profile::bar(lib.store.conn(), profile)?;
+            let Some(to) = to else {
+                println!("profile {:?}: the {} bar ({})", profile.as_str(), now.name(), bar_meaning(now));
+                return Ok(());
+            };
+            let next = match to {
+                BarMove::Strict => Bar::Strict,
+                BarMove::Usual => Bar::Usual,
+                BarMove::Loose => Bar::Loose,
+                BarMove::Stricter => now.stricter(),
+                BarMove::Looser => now.looser(),
+            };
+            drop(lib);
+            let lib = Library::open_write_existing(&dir)?;
+            crate::profile::set_bar(lib.store.conn(), profile, next)?;
+            println!("profile {:?}: the {} bar ({}), was {}", profile.as_str(), next.name(), bar_meaning(next), now.name());
+        }
         FilterAction::List { json } => {
             let rules = filters::list(lib.store.conn(), profile)?;
             let mut out = std::io::stdout().lock();
@@ -48,4 +67,13 @@ pub fn run(args: &FilterArgs, profile: &ProfileKey) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// What a bar lets lead, in words.
+fn bar_meaning(bar: Bar) -> &'static str {
+    match bar {
+        Bar::Strict => "strong picks lead",
+        Bar::Usual => "strong and worth-a-look picks lead",
+        Bar::Loose => "the top leads whatever its strength",
+    }
 }

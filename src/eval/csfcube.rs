@@ -331,6 +331,19 @@ impl Encoded {
         })
     }
 
+    /// The background papers' vectors.
+    pub fn vectors_of(&self, ids: &[String]) -> Vec<Vec<f32>> {
+        ids.iter().filter_map(|id| self.vectors.get(id).cloned()).collect()
+    }
+
+    /// A ranker for `seeds`, its scores read against the `background` papers.
+    pub fn ranker(&self, method: Method, seeds: Vec<SeedVector>, background: &[String]) -> Result<Ranker> {
+        let mut ranker = Ranker::new(method, seeds, &self.vectors_of(background));
+        let on: Vec<Candidate<'_>> = background.iter().map(|id| self.candidate(id)).collect::<Result<_>>()?;
+        ranker.calibrate(&on);
+        Ok(ranker)
+    }
+
     pub fn candidate(&self, pid: &str) -> Result<Candidate<'_>> {
         static NONE: std::sync::OnceLock<Terms> = std::sync::OnceLock::new();
         Ok(Candidate {
@@ -346,24 +359,32 @@ impl Encoded {
 /// query paper as the only seed. With one seed, centroid, decayed-mean and
 /// knn order the pool exactly as the cosine does; logistic also learns from
 /// `background` (random papers of the collection, as a library would give).
-pub fn rank_with_method(method: Method, query: &Query, papers: &Encoded, background: &[Vec<f32>]) -> Result<Vec<u8>> {
-    let ranker = Ranker::new(method, vec![papers.seed(&query.pid, false, false)?], background);
+pub fn rank_with_method(method: Method, query: &Query, papers: &Encoded, background: &[String]) -> Result<Vec<u8>> {
+    let ranker = papers.ranker(method, vec![papers.seed(&query.pid, false, false)?], background)?;
     rank_pool(query, papers, &ranker)
+}
+
+/// Each pool paper's calibrated score and strength, and whether it is
+/// relevant (grade ≥ [`RELEVANT_GRADE`]).
+pub fn strengths(query: &Query, papers: &Encoded, ranker: &Ranker) -> Result<Vec<(f32, crate::rank::Strength, bool)>> {
+    let candidates: Vec<Candidate<'_>> = query.pool.iter().map(|(p, _)| papers.candidate(p)).collect::<Result<_>>()?;
+    Ok(ranker.score_all(&candidates).into_iter().zip(&query.pool).map(|(s, (_, g))| (s.score, s.strength, *g >= RELEVANT_GRADE)).collect())
 }
 
 /// The pool's grades in the order `ranker` scores the pool, scored together.
 pub fn rank_pool(query: &Query, papers: &Encoded, ranker: &Ranker) -> Result<Vec<u8>> {
     let candidates: Vec<Candidate<'_>> = query.pool.iter().map(|(p, _)| papers.candidate(p)).collect::<Result<_>>()?;
-    let scores: Vec<f32> = ranker.score_all(&candidates).into_iter().map(|s| s.score).collect();
+    let scores: Vec<f32> = ranker.score_all(&candidates).into_iter().map(|s| s.order).collect();
     Ok(in_score_order(query, &scores))
 }
 
-/// Up to `n` random papers of the collection outside the query's pool, for
-/// the logistic method's implicit negatives.
-pub fn background(query: &Query, ids: &[String], vectors: &HashMap<String, Vec<f32>>, n: usize, rng: &mut Rng) -> Vec<Vec<f32>> {
+/// Up to `n` random papers of the collection outside the query's pool (of
+/// those in `vectors`): what the scores are read against, and the logistic
+/// method's implicit negatives.
+pub fn background(query: &Query, ids: &[String], vectors: &HashMap<String, Vec<f32>>, n: usize, rng: &mut Rng) -> Vec<String> {
     let pool: HashSet<&str> = query.pool.iter().map(|(p, _)| p.as_str()).chain([query.pid.as_str()]).collect();
-    let outside: Vec<&String> = ids.iter().filter(|id| !pool.contains(id.as_str())).collect();
-    rng.sample(&outside, n).into_iter().filter_map(|id| vectors.get(id).cloned()).collect()
+    let outside: Vec<&String> = ids.iter().filter(|id| !pool.contains(id.as_str()) && vectors.contains_key(*id)).collect();
+    rng.sample(&outside, n).into_iter().cloned().collect()
 }
 
 fn vector_of<'a>(vectors: &'a HashMap<String, Vec<f32>>, pid: &str) -> Result<&'a [f32]> {

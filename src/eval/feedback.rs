@@ -12,7 +12,7 @@
 //! comparable.
 
 use super::csfcube::{self, Encoded, Query, QueryResult, RELEVANT_GRADE};
-use crate::rank::{self, Candidate, Method, Ranker};
+use crate::rank::{self, Candidate, Method};
 use anyhow::Result;
 use serde::Serialize;
 
@@ -46,26 +46,26 @@ pub struct Outcome {
     pub rated: Vec<String>,
 }
 
-pub fn simulate(query: &Query, papers: &Encoded, background: &[Vec<f32>], method: Method, choice: Choice, n: usize) -> Result<Outcome> {
+pub fn simulate(query: &Query, papers: &Encoded, background: &[String], method: Method, choice: Choice, n: usize) -> Result<Outcome> {
     let query_seed = papers.seed(&query.pid, false, false)?;
     // The pool in id order: the file lists it best grade first, so a tie
     // broken by position would leak the grades.
     let mut by_id: Vec<usize> = (0..query.pool.len()).collect();
     by_id.sort_by(|&a, &b| query.pool[a].0.cmp(&query.pool[b].0));
     let candidates: Vec<Candidate<'_>> = by_id.iter().map(|&i| papers.candidate(&query.pool[i].0)).collect::<Result<_>>()?;
-    let shown = Ranker::new(method, vec![query_seed.clone()], background);
+    let shown = papers.ranker(method, vec![query_seed.clone()], background)?;
     let n = n.min(query.pool.len());
     let picked: Vec<usize> = match choice {
         Choice::Top => {
             let scores = shown.score_all(&candidates);
             let mut order: Vec<usize> = (0..candidates.len()).collect();
             // A stable sort: ties keep id order, as in the evaluation's ranking.
-            order.sort_by(|&a, &b| scores[b].score.total_cmp(&scores[a].score));
+            order.sort_by(|&a, &b| scores[b].order.total_cmp(&scores[a].order));
             order.truncate(n);
             order
         }
         // Ties go to the earlier candidate, here the smaller id.
-        Choice::Unsure => rank::most_uncertain(&shown, background, &candidates, n),
+        Choice::Unsure => rank::most_uncertain(&shown, &papers.vectors_of(background), &candidates, n),
     }
     .into_iter()
     .map(|j| by_id[j])
@@ -84,8 +84,8 @@ pub fn simulate(query: &Query, papers: &Encoded, background: &[Vec<f32>], method
         facet: query.facet.clone(),
         pool: query.pool.iter().filter(|(p, _)| !rated.contains(p)).cloned().collect(),
     };
-    let with = Ranker::new(method, seeds, background);
-    let without = Ranker::new(method, vec![query_seed], background);
+    let with = papers.ranker(method, seeds, background)?;
+    let without = papers.ranker(method, vec![query_seed], background)?;
     let with = csfcube::score(&remainder, &csfcube::rank_pool(&remainder, papers, &with)?);
     let without = csfcube::score(&remainder, &csfcube::rank_pool(&remainder, papers, &without)?);
     Ok(Outcome { with, without, liked, rated })

@@ -13,7 +13,7 @@
 use super::{median, random_reciprocal_rank, Rng};
 use crate::library::store::DatedPaper;
 use crate::library::Library;
-use crate::rank::{Candidate, Method, Ranker, SeedVector, Signals, Terms, Vocabulary};
+use crate::rank::{Candidate, Method, Ranker, SeedVector, Signals, Terms, Vocabulary, DEFAULT_METHOD};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -107,6 +107,8 @@ pub struct Report {
     /// The profiles' limit (`--max-seeds`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_seeds: Option<usize>,
+    /// The default method's bar and strengths on the same cases.
+    pub bar: BarReport,
     #[serde(skip)]
     pub signals: Vec<CaseSignals>,
 }
@@ -194,6 +196,88 @@ struct CaseOutcome {
     recall: f64,
 }
 
+/// How the default method's bar and strengths did: the list the digest
+/// leads with (above the usual bar, at least 3, at most 20) against a
+/// fixed top-k of the same mean length, and how often a top-20 pick
+/// marked weak was the author's next paper against one that was not.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BarReport {
+    /// Mean length of the list above the bar.
+    pub mean_list: f64,
+    /// Share of the next papers (all cases' hidden papers) in that list.
+    pub next_in_list: f64,
+    /// The fixed k nearest the mean length, and the share of next papers
+    /// within the top k.
+    pub fixed_k: usize,
+    pub next_in_fixed_k: f64,
+    /// Share of the top-20 picks marked weak.
+    pub weak_share_top20: f64,
+    /// How often a top-20 pick was a next paper, marked weak and not.
+    pub next_rate_weak: f64,
+    pub next_rate_unmarked: f64,
+}
+
+/// One case as the bar sees it: the list length above the bar, how many
+/// next papers it held, each next paper's rank, and the top 20's weak and
+/// unmarked picks with how many of each were next papers.
+#[derive(Default)]
+struct CaseBar {
+    list: usize,
+    next_in_list: usize,
+    ranks: Vec<usize>,
+    weak: usize,
+    weak_next: usize,
+    unmarked: usize,
+    unmarked_next: usize,
+}
+
+/// The top a digest shows by default, and the most the bar's list holds.
+const DIGEST_TOP: usize = 20;
+
+fn case_bar(scored: &[crate::rank::Scored], rowids: &[i64], hidden: &[usize]) -> CaseBar {
+    let mut order: Vec<usize> = (0..scored.len()).collect();
+    order.sort_by(|&a, &b| scored[b].order.total_cmp(&scored[a].order).then(rowids[a].cmp(&rowids[b])));
+    let is_next = |i: usize| hidden.contains(&i);
+    let bar = crate::rank::Bar::default().threshold();
+    let above = order.iter().filter(|&&i| scored[i].score >= bar).count();
+    let list = above.clamp(crate::rank::Bar::AT_LEAST, DIGEST_TOP).min(order.len());
+    // The digest's lead: those above the bar in the day's order, then the
+    // best of the rest up to three.
+    let (lead, rest): (Vec<usize>, Vec<usize>) = order.iter().partition(|&&i| scored[i].score >= bar);
+    let shown: Vec<usize> = lead.into_iter().chain(rest).take(list).collect();
+    let mut c = CaseBar { list, next_in_list: shown.iter().filter(|&&i| is_next(i)).count(), ..CaseBar::default() };
+    c.ranks = hidden.iter().filter_map(|h| order.iter().position(|i| i == h).map(|p| p + 1)).collect();
+    for &i in order.iter().take(DIGEST_TOP) {
+        if scored[i].strength == crate::rank::Strength::Weak {
+            c.weak += 1;
+            c.weak_next += usize::from(is_next(i));
+        } else {
+            c.unmarked += 1;
+            c.unmarked_next += usize::from(is_next(i));
+        }
+    }
+    c
+}
+
+fn bar_report(cases: &[CaseBar]) -> BarReport {
+    let next: usize = cases.iter().map(|c| c.ranks.len()).sum();
+    let share = |x: usize, of: usize| if of == 0 { 0.0 } else { x as f64 / of as f64 };
+    let mean_list = share(cases.iter().map(|c| c.list).sum(), cases.len());
+    let fixed_k = (mean_list.round() as usize).max(1);
+    let within_k: usize = cases.iter().map(|c| c.ranks.iter().filter(|&&r| r <= fixed_k).count()).sum();
+    let (weak, weak_next): (usize, usize) = (cases.iter().map(|c| c.weak).sum(), cases.iter().map(|c| c.weak_next).sum());
+    let (unmarked, unmarked_next): (usize, usize) = (cases.iter().map(|c| c.unmarked).sum(), cases.iter().map(|c| c.unmarked_next).sum());
+    BarReport {
+        mean_list,
+        next_in_list: share(cases.iter().map(|c| c.next_in_list).sum(), next),
+        fixed_k,
+        next_in_fixed_k: share(within_k, next),
+        weak_share_top20: share(weak, weak + unmarked),
+        next_rate_weak: share(weak_next, weak),
+        next_rate_unmarked: share(unmarked_next, unmarked),
+    }
+}
+
 /// The last `n` of `papers` (all of them without a limit): an author's
 /// latest earlier papers, `papers` being in listing order.
 fn latest(papers: &[usize], n: Option<usize>) -> &[usize] {
@@ -243,9 +327,9 @@ fn standard_error(xs: &[f64]) -> f64 {
     (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) / n).sqrt()
 }
 
-/// Up to `n` random vectors from the whole library, none of them a
-/// candidate of the day or a seed.
-fn background(flat: &crate::library::vectors::FlatVectors, exclude: &HashSet<usize>, n: usize, rng: &mut Rng) -> Vec<Vec<f32>> {
+/// Up to `n` random papers (their positions) from the whole library, none
+/// of them a candidate of the day or a seed.
+fn background(flat: &crate::library::vectors::FlatVectors, exclude: &HashSet<usize>, n: usize, rng: &mut Rng) -> Vec<usize> {
     let mut out = Vec::with_capacity(n);
     let mut taken = HashSet::new();
     // Bounded tries: a tiny library may not have `n` papers to spare.
@@ -255,7 +339,7 @@ fn background(flat: &crate::library::vectors::FlatVectors, exclude: &HashSet<usi
         }
         let pos = rng.below(flat.count);
         if !exclude.contains(&pos) && taken.insert(pos) {
-            out.push(flat.vector(pos).to_vec());
+            out.push(pos);
         }
     }
     out
@@ -287,11 +371,13 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
         terms[i].get_or_insert_with(|| vocab.terms(&h.entries[i].title, &h.entries[i].abstract_text)).clone()
     };
 
+    let entry_at: HashMap<usize, usize> = h.entries.iter().enumerate().map(|(i, e)| (e.pos, i)).collect();
     let mut outcomes: Vec<Vec<CaseOutcome>> = Method::ALL.iter().map(|_| Vec::new()).collect();
     let (mut random_rr, mut random_recall) = (0.0, 0.0);
     let (mut pool_sizes, mut seed_counts) = (Vec::new(), Vec::new());
     let mut several_hidden = 0;
     let mut signals = Vec::new();
+    let mut bars = Vec::new();
     for name in &sampled {
         let mut mine = h.by_author.get(*name).cloned().unwrap_or_default();
         mine.sort_by_key(|&i| (h.entries[i].day, h.entries[i].rowid));
@@ -318,7 +404,25 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
         let hidden: Vec<usize> = (0..candidates.len()).filter(|&c| hidden_set.contains(&candidates[c])).collect();
         let mut exclude: HashSet<usize> = candidates.iter().map(|&i| h.entries[i].pos).collect();
         exclude.extend(mine.iter().map(|&i| h.entries[i].pos));
-        let bg = background(&flat, &exclude, BACKGROUND, &mut rng);
+        // The background: what the scores are read against, and the
+        // logistic models' "not this". A library paper the history does
+        // not hold (never listed) lends its vector alone.
+        let bg_pos = background(&flat, &exclude, BACKGROUND, &mut rng);
+        let bg: Vec<Vec<f32>> = bg_pos.iter().map(|&p| flat.vector(p).to_vec()).collect();
+        let bg_entries: Vec<Option<usize>> = bg_pos.iter().map(|p| entry_at.get(p).copied()).collect();
+        let bg_words: Vec<Terms> = bg_entries.iter().map(|e| e.map(|i| terms_of(i, &mut vocab)).unwrap_or_default()).collect();
+        let no_subjects: Vec<String> = Vec::new();
+        let bg_candidates: Vec<Candidate<'_>> = bg_pos
+            .iter()
+            .zip(&bg_entries)
+            .zip(&bg_words)
+            .map(|((&p, e), t)| Candidate {
+                vector: flat.vector(p),
+                terms: t,
+                subjects: e.map_or(&no_subjects, |i| &h.entries[i].subjects),
+                own_seed: None,
+            })
+            .collect();
 
         let words: Vec<Terms> = candidates.iter().map(|&i| terms_of(i, &mut vocab)).collect();
         let day: Vec<Candidate<'_>> = candidates
@@ -327,9 +431,14 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
             .map(|(&i, t)| Candidate { vector: flat.vector(h.entries[i].pos), terms: t, subjects: &h.entries[i].subjects, own_seed: None })
             .collect();
         for (m, method) in Method::ALL.iter().enumerate() {
-            let ranker = Ranker::new(*method, seeds.clone(), &bg);
-            let scores: Vec<(f32, i64)> =
-                ranker.score_all(&day).into_iter().zip(candidates).map(|(s, &i)| (s.score, h.entries[i].rowid)).collect();
+            let mut ranker = Ranker::new(*method, seeds.clone(), &bg);
+            ranker.calibrate(&bg_candidates);
+            let scored = ranker.score_all(&day);
+            let scores: Vec<(f32, i64)> = scored.iter().zip(candidates).map(|(s, &i)| (s.order, h.entries[i].rowid)).collect();
+            if *method == DEFAULT_METHOD {
+                let rowids: Vec<i64> = candidates.iter().map(|&i| h.entries[i].rowid).collect();
+                bars.push(case_bar(&scored, &rowids, &hidden));
+            }
             outcomes[m].push(outcome(&hidden_ranks(&scores, &hidden)));
             if opts.signals && *method == Method::Hybrid {
                 signals.push(CaseSignals { hidden: hidden.clone(), liked: ranker.liked(), signals: ranker.signals(&day) });
@@ -377,6 +486,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
         },
         half: opts.half,
         max_seeds: opts.max_seeds,
+        bar: bar_report(&bars),
         signals,
     })
 }

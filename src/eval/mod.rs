@@ -12,6 +12,9 @@ pub mod csfcube;
 pub mod feedback;
 pub mod history;
 
+use crate::rank::Strength;
+use serde::Serialize;
+
 /// Discounted cumulative gain of the first `k` grades, as CSFCube's script
 /// computes it (`dcg_at_k(r, k, method=0)`): the gain is the grade itself
 /// (not 2^grade − 1) and the weights are 1, 1, 1/log2(3), 1/log2(4), … —
@@ -214,5 +217,90 @@ mod tests {
         distinct.dedup();
         assert_eq!(distinct.len(), 10);
         assert_eq!(Rng::new(1).sample(&items, 500).len(), 100);
+    }
+}
+
+/// How often a paper was relevant at each strength, and across bands of
+/// the calibrated score (a reliability table): whether "strong" means
+/// more than "worth a look", and that more than "weak".
+#[derive(Debug, Clone, Serialize)]
+pub struct Reliability {
+    pub by_strength: Vec<ReliabilityRow>,
+    pub by_score: Vec<ReliabilityRow>,
+}
+
+/// Papers in one group and how many of them were relevant, with the
+/// share's 95 % Wilson interval.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReliabilityRow {
+    pub label: String,
+    pub papers: usize,
+    pub relevant: usize,
+    pub share: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl ReliabilityRow {
+    fn of(label: String, relevant: impl Iterator<Item = bool>) -> ReliabilityRow {
+        let (mut papers, mut yes) = (0, 0);
+        for r in relevant {
+            papers += 1;
+            yes += usize::from(r);
+        }
+        let (share, low, high) = wilson(yes, papers);
+        ReliabilityRow { label, papers, relevant: yes, share, low, high }
+    }
+}
+
+/// The share and its 95 % Wilson score interval.
+fn wilson(yes: usize, n: usize) -> (f64, f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let (n, p, z) = (n as f64, yes as f64 / n as f64, 1.96f64);
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    (p, (centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+impl Reliability {
+    /// From each scored paper: its calibrated score, its strength, and
+    /// whether it was relevant.
+    pub fn of(scored: &[(f32, Strength, bool)]) -> Reliability {
+        let by_strength = Strength::ALL
+            .iter()
+            .map(|&s| ReliabilityRow::of(s.label().to_string(), scored.iter().filter(|x| x.1 == s).map(|x| x.2)))
+            .collect();
+        let by_score = (0..10)
+            .map(|b| {
+                let (lo, hi) = (b as f32 / 10.0, (b + 1) as f32 / 10.0);
+                let inside = |x: f32| x >= lo && (x < hi || (b == 9 && x <= 1.0));
+                ReliabilityRow::of(format!("{lo:.1}–{hi:.1}"), scored.iter().filter(|x| inside(x.0)).map(|x| x.2))
+            })
+            .filter(|r| r.papers > 0)
+            .collect();
+        Reliability { by_strength, by_score }
+    }
+}
+
+#[cfg(test)]
+mod reliability_tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_a_known_interval() {
+        // 8 of 10: 0.8, Wilson 95 % about 0.490–0.943.
+        let (p, lo, hi) = wilson(8, 10);
+        assert!((p - 0.8).abs() < 1e-9 && (lo - 0.4902).abs() < 1e-3 && (hi - 0.9433).abs() < 1e-3, "{lo} {hi}");
+        assert_eq!(wilson(0, 0), (0.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn rows_count_each_strength_and_band() {
+        let r = Reliability::of(&[(0.9, Strength::Strong, true), (0.8, Strength::Strong, false), (0.1, Strength::Weak, false)]);
+        assert_eq!((r.by_strength[0].papers, r.by_strength[0].relevant), (2, 1));
+        assert_eq!(r.by_strength[1].papers, 0);
+        assert_eq!(r.by_score.iter().map(|b| b.papers).sum::<usize>(), 3);
     }
 }

@@ -5,6 +5,7 @@
 //! ([`super::learned::Learned`]) joins with a weight that grows with the
 //! number of ratings.
 
+use super::calibration::Scale;
 use super::learn::{self, Example};
 use super::signal::{SignalId, Signals};
 use super::{Candidate, Ranker};
@@ -48,39 +49,6 @@ pub fn cold_for(r: &Ranker) -> Vec<f32> {
     cold(r.liked())
 }
 
-/// A day's scale for one signal: its mean and standard deviation.
-#[derive(Debug, Clone, Copy)]
-struct Scale {
-    mean: f32,
-    sd: f32,
-}
-
-impl Scale {
-    fn of(xs: &[f32]) -> Scale {
-        let n = xs.len().max(1) as f32;
-        let mean = xs.iter().sum::<f32>() / n;
-        let sd = (xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f32>() / n).sqrt();
-        Scale { mean, sd }
-    }
-
-    /// The distance from the mean in standard deviations (0 when the day's
-    /// values do not vary).
-    fn z(self, x: f32) -> f32 {
-        if self.sd <= 1e-6 {
-            0.0
-        } else {
-            (x - self.mean) / self.sd
-        }
-    }
-}
-
-/// Each value's distance from the mean in standard deviations (all 0 when
-/// they do not vary).
-fn standardise(xs: &[f32]) -> Vec<f32> {
-    let scale = Scale::of(xs);
-    xs.iter().map(|&x| scale.z(x)).collect()
-}
-
 /// Ratings, 👍 and 👎 both among them, before the mix of signals is the
 /// reader's own; fewer, and the cold weights hold. Five a weight: fit to
 /// CSFCube's ten top ratings the mix cost MAP on both folds, and from 20 it
@@ -102,8 +70,9 @@ const MIX_EXAMPLES: usize = 200;
 /// with the cold weights as its prior. A reader whose 👎 share their
 /// field but not their words learns to weigh words; one who likes far
 /// from their seeds' words learns to weigh meaning. Never below 0: a
-/// signal can stop counting, not count against.
-pub fn mix(r: &Ranker, day: &Signals) -> Vec<f32> {
+/// signal can stop counting, not count against. `scales`: each signal's
+/// scale, in the ranker's order (the background's, or a day's).
+pub fn mix(r: &Ranker, scales: &[Scale]) -> Vec<f32> {
     let cold = cold_for(r);
     let seeds = &r.seeds().all;
     let rated = seeds.iter().filter(|s| s.rated || s.negative).count();
@@ -122,7 +91,6 @@ pub fn mix(r: &Ranker, day: &Signals) -> Vec<f32> {
         })
         .collect();
     let own = r.signals(&as_papers);
-    let scales: Vec<Scale> = day.values.iter().map(|v| Scale::of(v)).collect();
     let features: Vec<Vec<f32>> = (0..newest.len()).map(|k| scales.iter().zip(&own.values).map(|(s, v)| s.z(v[k])).collect()).collect();
     let total = |neg: bool| newest.iter().filter(|&&i| seeds[i].negative == neg).map(|&i| seeds[i].weight).sum::<f32>();
     let (pos_w, neg_w) = (total(false), total(true));
@@ -164,14 +132,22 @@ pub struct Fused {
     pub shares: Vec<Vec<f32>>,
 }
 
-/// Fuses a day's signals under weights `w`; `learned`, the reader's
-/// model's margins and the number of ratings it learned from, joins with
-/// the trust those ratings earn.
-pub fn fuse(signals: &Signals, w: &[f32], learned: Option<(Vec<f32>, usize)>) -> Fused {
-    let z: Vec<Vec<f32>> = signals.values.iter().map(|v| standardise(v)).collect();
-    let n = z.first().map_or(0, Vec::len);
+/// Each signal's scale over `signals` (a day's, or the background's),
+/// then the reader's model's margins' when given.
+pub fn scales_of(signals: &Signals, learned: Option<&[f32]>) -> Vec<Scale> {
+    signals.values.iter().map(|v| Scale::of(v)).chain(learned.map(Scale::of)).collect()
+}
+
+/// Fuses a day's signals under weights `w`, each read on its scale in
+/// `scales` (the signals' in order, then the reader's model's); `learned`,
+/// that model's margins and the number of ratings it learned from, joins
+/// with the trust those ratings earn.
+pub fn fuse(signals: &Signals, w: &[f32], learned: Option<(Vec<f32>, usize)>, scales: &[Scale]) -> Fused {
+    let on = |v: &[f32], s: Option<&Scale>| -> Vec<f32> { v.iter().map(|&x| s.map_or(0.0, |s| s.z(x))).collect() };
+    let z: Vec<Vec<f32>> = signals.values.iter().zip(0..).map(|(v, k)| on(v, scales.get(k))).collect();
+    let n = signals.values.first().map_or(0, Vec::len);
     let (learned, trust) = match learned {
-        Some((margins, count)) => (Some(standardise(&margins)), count as f32 / (count as f32 + RATINGS_TO_TRUST)),
+        Some((margins, count)) => (Some(on(&margins, scales.get(signals.values.len()))), count as f32 / (count as f32 + RATINGS_TO_TRUST)),
         None => (None, 0.0),
     };
     let mut score = Vec::with_capacity(n);
@@ -242,7 +218,7 @@ mod tests {
             })
             .collect();
         let c: Vec<Candidate<'_>> = day.iter().map(|(v, t)| Candidate { vector: v, terms: t, subjects: &[], own_seed: None }).collect();
-        (mix(&r, &r.signals(&c)), cold_for(&r))
+        (mix(&r, &scales_of(&r.signals(&c), None)), cold_for(&r))
     }
 
     #[test]
@@ -278,12 +254,12 @@ mod tests {
     #[test]
     fn shares_split_the_lift_among_the_signals_that_lift() {
         let signals = Signals { names: vec![SignalId::Nearest, SignalId::Words], values: vec![vec![0.0, 1.0], vec![1.0, 0.0]] };
-        let f = fuse(&signals, &[0.75, 0.25], None);
+        let f = fuse(&signals, &[0.75, 0.25], None, &scales_of(&signals, None));
         assert!(f.score[1] > f.score[0]);
         assert_eq!(f.shares[1], vec![1.0, 0.0], "the second paper is lifted by the first signal alone");
         assert_eq!(f.shares[0], vec![0.0, 1.0]);
         // The reader's model, once it joins, has its share beside them.
-        let f = fuse(&signals, &[0.75, 0.25], Some((vec![0.0, 1.0], 5)));
+        let f = fuse(&signals, &[0.75, 0.25], Some((vec![0.0, 1.0], 5)), &scales_of(&signals, Some(&[0.0, 1.0])));
         assert_eq!(f.shares[1].len(), 3);
         // Trust 5/(5+5) = ½: the model's ½·1 beside the first signal's ½·¾.
         assert!((f.shares[1][2] - 4.0 / 7.0).abs() < 1e-6, "{:?}", f.shares[1]);

@@ -12,6 +12,7 @@
 //! whole ([`Ranker::score_all`]); only the papers shown are explained
 //! ([`Ranker::explain`]).
 
+pub mod calibration;
 mod centroid;
 mod fields;
 mod hybrid;
@@ -22,6 +23,8 @@ pub mod signal;
 mod vocabulary;
 mod words;
 
+pub use calibration::{Bar, Strength};
+use calibration::{Calibration, Known};
 use centroid::{Centroid, Direction};
 use fields::Fields;
 pub use hybrid::{cold, COLD};
@@ -121,13 +124,22 @@ pub struct Candidate<'a> {
 /// A candidate's score and what it is made of.
 #[derive(Debug, Clone, Serialize)]
 pub struct Scored {
+    /// The calibrated score, 0 to 1: how much more the paper looks like
+    /// one of the reader's own seeds than like their library at large
+    /// (½: as much; [`calibration`]). The same paper scores the same
+    /// whatever else was listed with it.
     pub score: f32,
-    /// Its plain cosine to the closest liked seed (none without one):
-    /// what says whether a pick is weak ([`weak_below`]).
-    pub closest: Option<f32>,
-    /// Hybrid: each signal's share of the score's lift over the day's
-    /// average, the reader's model (`learned`) among them once there are
-    /// ratings (0 to 1 each; empty for a method of one signal).
+    /// What the score says in words.
+    pub strength: Strength,
+    /// Where it stands among the set scored with it: what a day is sorted
+    /// by. The hybrid reads each signal on the day's own scale, which
+    /// CSFCube and the replay measured to order a day best (docs/quality.md,
+    /// "A score with one meaning"); the score says how sure that order is.
+    pub order: f32,
+    /// Hybrid: each signal's share of the paper's lift over the day's
+    /// average, the reader's model (`learned`) among them
+    /// once there are ratings (0 to 1 each; empty for a method of one
+    /// signal).
     pub shares: Vec<(SignalId, f32)>,
 }
 
@@ -149,24 +161,10 @@ pub struct Explanation {
     pub fields: Vec<String>,
 }
 
-/// Below this cosine to its closest liked seed a pick is a weak match, and
-/// says so (all-MiniLM-L6-v2 puts unrelated computer-science abstracts at
-/// 0.0–0.3 of each other; docs/quality.md).
-pub const WEAK_MATCH: f32 = 0.35;
-
-/// The nearest-seed cosine under which a day's pick is weak: below the
-/// model's own floor ([`WEAK_MATCH`]), or below the day's median, so that
-/// a pick the words lifted high but whose meaning is far looks weak
-/// wherever it ranks, and a day of little for the reader says so.
-pub fn weak_below(day: &[Scored]) -> f32 {
-    let mut nearest: Vec<f32> = day.iter().filter_map(|s| s.closest).collect();
-    if nearest.is_empty() {
-        return WEAK_MATCH;
-    }
-    let mid = nearest.len() / 2;
-    let (_, median, _) = nearest.select_nth_unstable_by(mid, f32::total_cmp);
-    WEAK_MATCH.max(*median)
-}
+/// The newest ratings a calibration reads: enough to
+/// place two numbers, and a reader with a thousand ratings is calibrated
+/// in milliseconds.
+const CALIBRATION_SEEDS: usize = 200;
 
 /// Share of the negative weight the disliked seeds carry in the logistic
 /// model of the unsure rule when there are any; random library papers carry
@@ -187,13 +185,31 @@ enum Scoring {
 pub struct Ranker {
     method: Method,
     seeds: Seeds,
-    /// Closeness to the nearest seeds: scored for every method, since it
-    /// also says which picks are weak.
+    /// Closeness to the nearest seeds (`knn`'s signal, and the hybrid's first).
     nearest: Nearest,
     /// The other signals: centroid, words and fields (the hybrid's, in
     /// [`COLD`]'s order after `nearest`), then a method's own if it has one.
     others: Vec<Box<dyn Signal>>,
     scoring: Scoring,
+    /// What a raw score means for this profile, once read from a
+    /// background ([`Ranker::calibrate`]); without one, each set scored
+    /// together is its own background.
+    calibration: Option<Calibration>,
+}
+
+/// What a set's raw scores are made of.
+enum Parts {
+    /// A method of one signal: its values.
+    One(Vec<f32>),
+    /// The hybrid: its signals, and the reader's model's margins once it has one.
+    Mixed(Signals, Option<Vec<f32>>),
+}
+
+/// A set's raw scores (the method's own units, higher is closer) and the
+/// hybrid's shares of them.
+struct Raw {
+    score: Vec<f32>,
+    shares: Vec<Vec<(SignalId, f32)>>,
 }
 
 impl Ranker {
@@ -217,7 +233,43 @@ impl Ranker {
             Method::DecayedMean => own(Box::new(Direction::decayed_mean(&seeds))),
             Method::Logistic => own(Box::new(Direction::logistic(learn::liked_against(&seeds, background, 1e-3, None)))),
         };
-        Ranker { method, seeds, nearest, others, scoring }
+        Ranker { method, seeds, nearest, others, scoring, calibration: None }
+    }
+
+    /// Reads what this profile's scores mean from `background`, papers of
+    /// the library outside the day (at least [`calibration::MIN_BACKGROUND`];
+    /// fewer leave each scored set its own background): each signal's
+    /// scale over them, and the odds of being one of the reader's own
+    /// against them ([`Calibration::fit`]).
+    pub fn calibrate(&mut self, background: &[Candidate<'_>]) {
+        self.calibration = (background.len() >= calibration::MIN_BACKGROUND).then(|| self.calibration_on(background));
+    }
+
+    fn calibration_on(&self, background: &[Candidate<'_>]) -> Calibration {
+        let scales = match &self.scoring {
+            Scoring::Hybrid(learned) => {
+                let margins = learned.as_ref().map(|l| l.score(&self.seeds, background));
+                hybrid::scales_of(&self.signals(background), margins.as_deref())
+            }
+            Scoring::Nearest | Scoring::One(_) => Vec::new(),
+        };
+        let raw_background = self.raw(&self.parts(background), &scales).score;
+        // The ratings, each scored on the other seeds as a day's paper
+        // would be: the newest, a bounded number. A seed the reader gave is
+        // no measure: left out, a seed of a topic of its own has nothing
+        // left to be close to (a broad profile's seeds score as the
+        // library does).
+        let all = &self.seeds.all;
+        let mut newest: Vec<usize> = (0..all.len()).filter(|&i| all[i].weight > 0.0 && (all[i].rated || all[i].negative)).collect();
+        newest.sort_by(|&a, &b| all[b].added.cmp(&all[a].added).then(a.cmp(&b)));
+        newest.truncate(CALIBRATION_SEEDS);
+        let as_papers: Vec<Candidate<'_>> = newest
+            .iter()
+            .map(|&i| Candidate { vector: &all[i].vector, terms: &all[i].terms, subjects: &all[i].subjects, own_seed: Some(i) })
+            .collect();
+        let raw_seeds = self.raw(&self.parts(&as_papers), &scales).score;
+        let known: Vec<Known> = newest.iter().zip(raw_seeds).map(|(&i, raw)| Known { raw, own: !all[i].negative }).collect();
+        Calibration::fit(scales, &raw_background, &known)
     }
 
     pub fn method(&self) -> Method {
@@ -237,60 +289,87 @@ impl Ranker {
     /// The signals the hybrid mixes (the nearest-seed one is `knn`'s for a
     /// knn ranker), raw, for a day (`eval history --signals`).
     pub fn signals(&self, day: &[Candidate<'_>]) -> Signals {
-        self.signals_and_closest(day).0
-    }
-
-    fn signals_and_closest(&self, day: &[Candidate<'_>]) -> (Signals, Vec<Option<f32>>) {
-        let (nearest, closest) = self.nearest.score_with_closest(&self.seeds, day);
-        let mut signals = Signals { names: vec![self.nearest.id()], values: vec![nearest] };
+        let mut signals = Signals { names: vec![self.nearest.id()], values: vec![self.nearest.score(&self.seeds, day)] };
         for s in &self.others[..COLD.len() - 1] {
             signals.names.push(s.id());
             signals.values.push(s.score(&self.seeds, day));
         }
-        (signals, closest)
+        signals
     }
 
     /// Scores every candidate of a day (or any set ranked together).
     pub fn score_all(&self, day: &[Candidate<'_>]) -> Vec<Scored> {
-        let scored = |score: Vec<f32>, closest: Vec<Option<f32>>| -> Vec<Scored> {
-            score.into_iter().zip(closest).map(|(score, closest)| Scored { score, closest, shares: Vec::new() }).collect()
+        let parts = self.parts(day);
+        // The order: the signals on the day's own scale.
+        let in_day = self.raw(&parts, &[]);
+        let own;
+        let calibration = match &self.calibration {
+            Some(c) => c,
+            None => {
+                own = self.calibration_on(day);
+                &own
+            }
         };
+        let calibrated = if calibration.scales.is_empty() { in_day.score.clone() } else { self.raw(&parts, &calibration.scales).score };
+        in_day
+            .score
+            .into_iter()
+            .zip(calibrated)
+            .zip(in_day.shares)
+            .map(|((order, raw), shares)| {
+                let score = calibration.score(raw);
+                Scored { score, strength: Strength::of(score), order, shares }
+            })
+            .collect()
+    }
+
+    /// What a set's raw scores are made of: the method's signal, or the
+    /// hybrid's signals and the reader's model's margins.
+    fn parts(&self, day: &[Candidate<'_>]) -> Parts {
         match &self.scoring {
-            Scoring::Nearest => {
-                let (score, closest) = self.nearest.score_with_closest(&self.seeds, day);
-                scored(score, closest)
-            }
-            Scoring::One(i) => {
-                let closest = self.nearest.score_with_closest(&self.seeds, day).1;
-                scored(self.others[*i].score(&self.seeds, day), closest)
-            }
-            Scoring::Hybrid(learned) => {
-                let (signals, closest) = self.signals_and_closest(day);
-                let w = if learned.is_some() { hybrid::mix(self, &signals) } else { hybrid::cold_for(self) };
-                let fused = hybrid::fuse(&signals, &w, learned.as_ref().map(|l| (l.score(&self.seeds, day), l.count)));
+            Scoring::Nearest => Parts::One(self.nearest.score(&self.seeds, day)),
+            Scoring::One(i) => Parts::One(self.others[*i].score(&self.seeds, day)),
+            Scoring::Hybrid(learned) => Parts::Mixed(self.signals(day), learned.as_ref().map(|l| l.score(&self.seeds, day))),
+        }
+    }
+
+    /// Raw scores, the hybrid's signals each read on its scale in `scales`
+    /// (empty: the set's own).
+    fn raw(&self, parts: &Parts, scales: &[calibration::Scale]) -> Raw {
+        let learned = match &self.scoring {
+            Scoring::Hybrid(l) => l.as_ref(),
+            _ => None,
+        };
+        match parts {
+            Parts::One(score) => Raw { shares: vec![Vec::new(); score.len()], score: score.clone() },
+            Parts::Mixed(signals, margins) => {
+                let own_scales;
+                let scales = if scales.is_empty() {
+                    own_scales = hybrid::scales_of(signals, margins.as_deref());
+                    &own_scales
+                } else {
+                    scales
+                };
+                let w = if learned.is_some() { hybrid::mix(self, scales) } else { hybrid::cold_for(self) };
+                let fused = hybrid::fuse(signals, &w, margins.clone().zip(learned.map(|l| l.count)), scales);
                 let mut names = signals.names.clone();
                 if let Some(l) = learned {
                     names.push(l.id());
                 }
-                let mut out = scored(fused.score, closest);
-                for (s, shares) in out.iter_mut().zip(fused.shares) {
-                    s.score = learn::sigmoid(s.score);
-                    s.shares = names.iter().copied().zip(shares).collect();
-                }
-                out
+                Raw { score: fused.score, shares: fused.shares.into_iter().map(|s| names.iter().copied().zip(s).collect()).collect() }
             }
         }
     }
 
-    /// [`Self::score_all`] for one candidate alone (no day to scale by: a
-    /// hybrid score is then its raw signals under the cold weights).
-    pub fn score_one(&self, c: &Candidate<'_>) -> Scored {
+    /// One candidate's raw score, with no day or background to read it
+    /// on (the hybrid's raw signals under the cold weights): only a
+    /// comparison with another scored the same way means anything.
+    pub fn score_one(&self, c: &Candidate<'_>) -> f32 {
         let day = std::slice::from_ref(c);
-        let mut s = self.score_all(day).remove(0);
-        if let Scoring::Hybrid(_) = self.scoring {
-            s.score = hybrid::raw(&self.signals(day), &hybrid::cold_for(self), 0);
+        match self.scoring {
+            Scoring::Hybrid(_) => hybrid::raw(&self.signals(day), &hybrid::cold_for(self), 0),
+            _ => self.raw(&self.parts(day), &[]).score[0],
         }
-        s
     }
 
     /// Why `c` scored as it did: each signal's own explanation.
@@ -363,7 +442,7 @@ mod tests {
     fn scores(r: &Ranker, vs: &[&[f32]]) -> Vec<f32> {
         let none = Terms::default();
         let c: Vec<Candidate<'_>> = vs.iter().map(|v| Candidate { vector: v, terms: &none, subjects: &[], own_seed: None }).collect();
-        r.score_all(&c).into_iter().map(|s| s.score).collect()
+        r.score_all(&c).into_iter().map(|s| s.order).collect()
     }
 
     #[test]
@@ -389,11 +468,10 @@ mod tests {
                 Candidate { vector: &far, terms: &far_words, subjects: &[], own_seed: None },
             ];
             let s = r.score_all(&c);
-            assert!(s[0].score > s[1].score, "{m}: {} <= {}", s[0].score, s[1].score);
+            assert!(s[0].order > s[1].order, "{m}: {} <= {}", s[0].order, s[1].order);
             let (e0, e1) = (r.explain(&c[0]), r.explain(&c[1]));
             assert_eq!(e0.seeds.len(), 2);
             assert!(e0.seeds[0].1 >= e0.seeds[1].1);
-            assert_eq!(s[0].closest, Some(e0.seeds[0].1), "{m}: the weak rule reads the closest seed's cosine");
             let mut words = e0.words.clone();
             words.sort();
             // Phrases first, and no word a phrase shown already says.
@@ -427,7 +505,7 @@ mod tests {
         // and more what the common ones do.
         let words = of(SignalId::Words);
         assert!(words[1] > 0.0 && words[0] > 10.0 * words[1], "{words:?}");
-        assert!(r.score_all(&day)[0].score > r.score_all(&day)[1].score);
+        assert!(r.score_all(&day)[0].order > r.score_all(&day)[1].order);
         // The reason quotes the shared words rarest first.
         assert_eq!(r.explain(&day[0]).words, ["glitches", "pulsar"]);
     }
@@ -534,7 +612,7 @@ mod tests {
             let r = Ranker::new(m, vec![a.clone(), b.clone()], &[]);
             let own = Candidate { vector: &a.vector, terms: &none, subjects: &[], own_seed: None };
             let rated = Candidate { own_seed: Some(0), ..own };
-            assert!(r.score_one(&rated).score < r.score_one(&own).score, "{m}");
+            assert!(r.score_one(&rated) < r.score_one(&own), "{m}");
             assert!(r.explain(&rated).seeds.iter().all(|&(i, _)| i != 0), "{m}: a paper is not its own reason");
         }
     }
@@ -582,6 +660,97 @@ mod tests {
         assert_eq!(most_uncertain(&r, &background, &c, 1), vec![1]);
         assert_eq!(most_uncertain(&r, &background, &c, 5).len(), 3);
         assert!(most_uncertain(&r, &background, &c, 0).is_empty());
+    }
+
+    /// `n` unit vectors in `dim` dimensions, spread by a fixed sequence.
+    fn spread(n: usize, dim: usize, seed: u32) -> Vec<Vec<f32>> {
+        let mut x = seed.wrapping_mul(2_654_435_761).max(1);
+        (0..n)
+            .map(|_| {
+                let v: Vec<f32> = (0..dim)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 17;
+                        x ^= x << 5;
+                        (x % 2000) as f32 / 1000.0 - 1.0
+                    })
+                    .collect();
+                unit(&v)
+            })
+            .collect()
+    }
+
+    /// `v` moved a little towards `w` (both unit): a paper near `v`.
+    fn towards(v: &[f32], w: &[f32], t: f32) -> Vec<f32> {
+        unit(&v.iter().zip(w).map(|(a, b)| (1.0 - t) * a + t * b).collect::<Vec<_>>())
+    }
+
+    /// Sixty-four dimensions: random papers sit at cosines of about ±0.12
+    /// of each other, as unrelated abstracts do in the real model's space.
+    const DIM: usize = 64;
+
+    #[test]
+    fn the_same_paper_scores_the_same_on_a_quiet_day_and_a_busy_one() {
+        let mut vocab = Vocabulary::new(None);
+        let vs = spread(300, DIM, 1);
+        let mut liked = seed("a", &vs[0], false, "");
+        liked.terms = vocab.terms("Speculative decoding for LLM serving", "draft trees verified in one pass");
+        let mut r = Ranker::new(Method::Hybrid, vec![liked], &[]);
+        let none = Terms::default();
+        let bg = &vs[100..300];
+        r.calibrate(&bg.iter().map(|v| Candidate { vector: v, terms: &none, subjects: &[], own_seed: None }).collect::<Vec<_>>());
+        let paper = towards(&vs[0], &vs[1], 0.3);
+        let words = vocab.terms("Speculative decoding with draft trees", "");
+        let it = Candidate { vector: &paper, terms: &words, subjects: &[], own_seed: None };
+        // A quiet day: it and two unrelated papers. A busy one: it among
+        // forty papers as close as it is, or closer.
+        let close: Vec<Vec<f32>> = (0..40).map(|i| towards(&vs[0], &vs[2 + i], 0.1 + 0.005 * i as f32)).collect();
+        let quiet: Vec<Candidate<'_>> = std::iter::once(it)
+            .chain(vs[50..52].iter().map(|v| Candidate { vector: v, terms: &none, subjects: &[], own_seed: None }))
+            .collect();
+        let busy: Vec<Candidate<'_>> = std::iter::once(it)
+            .chain(close.iter().map(|v| Candidate { vector: v, terms: &words, subjects: &[], own_seed: None }))
+            .collect();
+        let (q, b) = (r.score_all(&quiet).remove(0), r.score_all(&busy).remove(0));
+        assert_eq!(q.score, b.score);
+        assert_eq!(q.strength, b.strength);
+        assert_eq!(q.strength, Strength::Strong, "{q:?}");
+        // Its place is the day's: first on the quiet day, not on the busy one.
+        let busy_scores = r.score_all(&busy);
+        assert!(busy_scores.iter().skip(1).any(|s| s.order > busy_scores[0].order));
+    }
+
+    #[test]
+    fn a_match_on_common_words_alone_is_not_strong() {
+        use crate::library::lexical::LexicalIndex;
+        // A library whose papers all say "management" and "serves".
+        let texts: Vec<(String, String)> =
+            (0..60).map(|i| (format!("Paper {i} on management"), format!("It serves the management of topic {i}."))).collect();
+        let index = LexicalIndex::in_memory(texts.iter().map(|(t, a)| (t.as_str(), a.as_str()))).unwrap();
+        let mut vocab = Vocabulary::new(Some(&index));
+        let vs = spread(100, DIM, 3);
+        let mut s = seed("a", &vs[0], false, "");
+        s.terms = vocab.terms("KV cache management for LLM serving", "a scheduler that serves requests with paged attention");
+        let mut r = Ranker::new(Method::Hybrid, vec![s], &[]);
+        let bg_terms: Vec<Terms> = texts.iter().map(|(t, a)| vocab.terms(t, a)).collect();
+        r.calibrate(
+            &vs[40..100]
+                .iter()
+                .zip(&bg_terms)
+                .map(|(v, t)| Candidate { vector: v, terms: t, subjects: &[], own_seed: None })
+                .collect::<Vec<_>>(),
+        );
+        let common = vocab.terms("Tax-aware portfolio management", "A monolithic model serves investors and their management.");
+        let near = towards(&vs[0], &vs[1], 0.3);
+        let telling = vocab.terms("Paged attention for the KV cache", "A scheduler for LLM serving.");
+        let day = [
+            Candidate { vector: &vs[2], terms: &common, subjects: &[], own_seed: None },
+            Candidate { vector: &near, terms: &telling, subjects: &[], own_seed: None },
+        ];
+        let s = r.score_all(&day);
+        assert_eq!(s[0].strength, Strength::Weak, "{:?}", s[0]);
+        assert_eq!(s[1].strength, Strength::Strong, "{:?}", s[1]);
+        assert!(s[1].order > s[0].order && s[1].score > s[0].score);
     }
 
     #[test]

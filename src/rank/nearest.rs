@@ -28,19 +28,10 @@ impl Nearest {
         Nearest { id: SignalId::Knn, k: 3, pull: 0.5 }
     }
 
-    /// Each candidate's value, and its plain cosine to the closest liked
-    /// seed (what says a pick is weak), in one pass over the seeds.
-    pub fn score_with_closest(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> (Vec<f32>, Vec<Option<f32>>) {
-        day.iter().map(|c| self.value(seeds, c)).unzip()
-    }
-
-    fn value(&self, seeds: &Seeds, c: &Candidate<'_>) -> (f32, Option<f32>) {
-        let mut closest: Option<f32> = None;
+    fn value(&self, seeds: &Seeds, c: &Candidate<'_>) -> f32 {
         let mut sims: Vec<f32> = Vec::with_capacity(seeds.liked.len());
         for &i in seeds.liked.iter().filter(|&&i| Some(i) != c.own_seed) {
-            let x = dot(c.vector, &seeds.all[i].vector);
-            closest = Some(closest.map_or(x, |m| m.max(x)));
-            sims.push(x * seeds.all[i].weight);
+            sims.push(dot(c.vector, &seeds.all[i].vector) * seeds.all[i].weight);
         }
         let mut value = mean_of_largest(&mut sims, self.k);
         if self.pull > 0.0 {
@@ -52,7 +43,7 @@ impl Nearest {
                 .collect();
             value -= self.pull * mean_of_largest(&mut against, 1).max(0.0);
         }
-        (value, closest)
+        value
     }
 }
 
@@ -62,7 +53,7 @@ impl Signal for Nearest {
     }
 
     fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
-        day.iter().map(|c| self.value(seeds, c).0).collect()
+        day.iter().map(|c| self.value(seeds, c)).collect()
     }
 
     fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Evidence {

@@ -74,7 +74,14 @@ fn summary(d: &Digest) -> String {
     if d.picks.is_empty() {
         return format!("no entries for {} (profile {}, method {})", d.span(), d.profile, d.method);
     }
-    format!("{} of {} entries · profile {} · method {}", d.picks.len(), d.candidates, d.profile, d.method)
+    let mut s = format!("{} of {} entries · profile {} · method {}", d.picks.len(), d.candidates, d.profile, d.method);
+    if !d.cold {
+        s.push_str(&format!(" · bar {}", d.bar.name()));
+    }
+    if let Some(more) = crate::report::digest::more_text(d, "") {
+        s.push_str(&format!(" · {more}"));
+    }
+    s
 }
 
 /// "First, Second, Third et al.": three names at most.

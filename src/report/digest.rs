@@ -8,8 +8,9 @@ use crate::workflow::digest::{Digest, Pick, Reason, Share};
 use std::io::{self, Write};
 
 /// Why a paper was picked, the decisive part first: the reader's own
-/// rating, its closest seeds by meaning (by short title), the distinctive
-/// words it shares with them, and plainly when the match is weak.
+/// rating, how sure the pick is (strong, worth a look, weak), its closest
+/// seeds by meaning (by short title), and the distinctive words it shares
+/// with them.
 pub fn reason_text(p: &Pick) -> String {
     let mut parts: Vec<String> = Vec::new();
     match p.rating {
@@ -17,10 +18,11 @@ pub fn reason_text(p: &Pick) -> String {
         Some(_) => parts.push("you marked this not interested".into()),
         None => {}
     }
+    let strength = p.strength.label();
     match p.reasons.first() {
-        Some(r) if p.weak => parts.push(format!("weak match: nearest seed {} ({:.2})", short_title(r), r.similarity)),
+        Some(r) if p.weak => parts.push(format!("{strength}: nearest seed {} ({:.2})", short_title(r), r.similarity)),
         Some(r) => {
-            let mut s = format!("close to your seed {} ({:.2})", short_title(r), r.similarity);
+            let mut s = format!("{strength}: close to your seed {} ({:.2})", short_title(r), r.similarity);
             if let Some(r2) = p.reasons.get(1) {
                 s.push_str(&format!(", also {} ({:.2})", short_title(r2), r2.similarity));
             }
@@ -38,6 +40,28 @@ pub fn reason_text(p: &Pick) -> String {
         parts.push(format!("in your field{} {}", if p.fields.len() > 1 { "s" } else { "" }, p.fields.join(", ")));
     }
     parts.join("; ")
+}
+
+/// What the digest left out, in a sentence, when it left anything out:
+/// the picks below the reader's bar and those above it past the top.
+/// `how`: where the reader can see them ("`daily --all` shows them").
+pub fn more_text(d: &Digest, how: &str) -> Option<String> {
+    let mut parts = Vec::new();
+    if d.past_top > 0 {
+        parts.push(format!(
+            "{} more above your bar past the top {}",
+            d.past_top,
+            d.picks.iter().filter(|p| p.rating.is_none_or(|r| r > 0)).count()
+        ));
+    }
+    if d.below_bar > 0 {
+        parts.push(format!("{} more below your bar ({})", d.below_bar, d.bar.name()));
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let how = if how.is_empty() { String::new() } else { format!(": {how}") };
+    Some(format!("{}{how}", parts.join("; ")))
 }
 
 /// The share of a pick's lift its categories must give before a reason
@@ -154,6 +178,15 @@ pub(crate) fn arxiv_links(p: &Paper) -> Option<(String, String)> {
     Some((format!("https://arxiv.org/abs/{id}"), format!("https://arxiv.org/pdf/{id}")))
 }
 
+/// ` · bar usual` in a header, for a ranked digest.
+fn bar_note(d: &Digest) -> String {
+    if d.cold {
+        String::new()
+    } else {
+        format!(" · bar {}", d.bar.name())
+    }
+}
+
 fn empty_line(d: &Digest) -> String {
     format!("no entries for {} (profile {}, method {})", d.span(), d.profile, d.method)
 }
@@ -170,7 +203,16 @@ pub fn table(out: &mut impl Write, d: &Digest, width: usize) -> io::Result<()> {
     if d.picks.is_empty() {
         return writeln!(out, "{}", empty_line(d));
     }
-    writeln!(out, "{} — {} of {} entries · profile {} · method {}", d.span(), d.picks.len(), d.candidates, d.profile, d.method)?;
+    writeln!(
+        out,
+        "{} — {} of {} entries · profile {} · method {}{}",
+        d.span(),
+        d.picks.len(),
+        d.candidates,
+        d.profile,
+        d.method,
+        bar_note(d)
+    )?;
     // Columns as wide as their widest cell, so a long tag ("[not
     // interested]", "(seen …)") or an old-style id never shifts the rest.
     let rows: Vec<[String; 3]> = d
@@ -206,6 +248,9 @@ pub fn table(out: &mut impl Write, d: &Digest, width: usize) -> io::Result<()> {
         if !why.is_empty() {
             wrapped(&format!("↳ {why}"), out, false)?;
         }
+    }
+    if let Some(more) = more_text(d, "`paperscout daily --all` shows them, `paperscout filter bar looser` lets more lead") {
+        writeln!(out, "\n{more}")?;
     }
     if !d.unsure.is_empty() {
         writeln!(out, "\nunsure — rating these teaches the ranking most:")?;
@@ -265,7 +310,22 @@ fn values(d: &Digest, links: &Links) -> Vec<serde_json::Value> {
     let picks = d.picks.iter().map(|p| pick(p, "pick"));
     let unsure = d.unsure.iter().map(|p| pick(p, "unsure"));
     let hidden = d.hidden.iter().map(|h| with_section(h, "hidden"));
-    picks.chain(unsure).chain(hidden).collect()
+    // Only when the bar or the top left something out: a list that is
+    // whole says so by ending.
+    let more = (!d.cold && d.below_bar + d.past_top > 0)
+        .then(|| with_section(More { bar: d.bar, below_bar: d.below_bar, past_top: d.past_top }, "more"));
+    picks.chain(unsure).chain(hidden).chain(more).collect()
+}
+
+/// The last JSON object of a ranked digest: where it stopped and what it
+/// left out.
+#[derive(serde::Serialize)]
+struct More {
+    bar: crate::rank::Bar,
+    /// Ranked papers below the bar, not listed.
+    below_bar: usize,
+    /// Papers above the bar past the top, not listed.
+    past_top: usize,
 }
 
 /// Text as Markdown shows it, nothing more: HTML is escaped (`<script>`,
@@ -300,7 +360,15 @@ pub fn markdown(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<(
     if d.picks.is_empty() {
         return writeln!(out, "{}", empty_line(d));
     }
-    writeln!(out, "{} of {} entries, profile `{}`, method `{}`.\n", d.picks.len(), d.candidates, md_code(&d.profile), d.method)?;
+    writeln!(
+        out,
+        "{} of {} entries, profile `{}`, method `{}`{}.\n",
+        d.picks.len(),
+        d.candidates,
+        md_code(&d.profile),
+        d.method,
+        md(&bar_note(d))
+    )?;
     for p in &d.picks {
         let arxiv = arxiv_links(&p.paper);
         let title = match &arxiv {
@@ -323,6 +391,9 @@ pub fn markdown(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<(
             writeln!(out, "   {}  ", md(&p.paper.authors.join(", ")))?;
         }
         writeln!(out, "   _{}_\n", md(&reason_text(p)))?;
+    }
+    if let Some(more) = more_text(d, "") {
+        writeln!(out, "{}.", md(&more))?;
     }
     Ok(())
 }
@@ -369,11 +440,12 @@ pub fn html(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
     }
     writeln!(
         out,
-        "<p class=\"sub\">{} of {} entries · profile <b>{}</b> · method <b>{}</b></p>",
+        "<p class=\"sub\">{} of {} entries · profile <b>{}</b> · method <b>{}</b>{}</p>",
         d.picks.len(),
         d.candidates,
         esc(&d.profile),
-        d.method
+        d.method,
+        esc(&bar_note(d))
     )?;
     let (lo, hi) = d.picks.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| (lo.min(p.score), hi.max(p.score)));
     for p in &d.picks {
@@ -423,6 +495,9 @@ pub fn html(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
             writeln!(out, "</details>")?;
         }
         writeln!(out, "</article>")?;
+    }
+    if let Some(more) = more_text(d, "") {
+        writeln!(out, "<p class=\"sub\">{}.</p>", esc(&more))?;
     }
     writeln!(out, "</body></html>")
 }

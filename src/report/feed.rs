@@ -74,6 +74,9 @@ fn entry<W: Write>(w: &mut Writer<W>, p: &Pick, d: &Digest, links: &Links) -> io
             w.create_element("category").with_attribute(("term", xml_text(c, true).as_str())).write_empty()?;
         }
         let mut summary = format!("#{} · score {:.3} · {}", p.rank, p.score, p.paper.kind);
+        if !d.cold {
+            summary.push_str(&format!(" · {}", p.strength.label()));
+        }
         let reason = reason_text(p);
         if !reason.is_empty() {
             summary.push_str(&format!("\n{reason}"));
@@ -103,7 +106,10 @@ pub fn atom(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
     w.create_element("feed").with_attribute(("xmlns", "http://www.w3.org/2005/Atom")).write_inner_content(|w| {
         text(w, "id", &feed_id(&d.profile))?;
         text(w, "title", &xml_text(&format!("paperscout: {}", d.profile), true))?;
-        let sub = format!("{} of {} entries for {}, method {}", d.picks.len(), d.candidates, d.span(), d.method);
+        let mut sub = format!("{} of {} entries for {}, method {}", d.picks.len(), d.candidates, d.span(), d.method);
+        if let Some(more) = crate::report::digest::more_text(d, "") {
+            sub.push_str(&format!("; {more}"));
+        }
         text(w, "subtitle", &sub)?;
         text(w, "updated", &timestamp(&d.date))?;
         // Atom needs an author for the feed when an entry may have none.

@@ -239,7 +239,7 @@ macro_rules! names_profile {
         }
     )*};
 }
-names_profile!(RateBody, SeenBody, SeedBody, AddSeedBody, FilterBody);
+names_profile!(RateBody, SeenBody, SeedBody, AddSeedBody, FilterBody, BarBody);
 
 #[derive(Deserialize)]
 pub struct RateBody {
@@ -516,6 +516,39 @@ pub async fn change_filter(Shared(st): Shared<Arc<State>>, w: Write<FilterBody>)
             Action::Rm => filters::remove(lib.store.conn(), &p.key, rule, &b.value)?,
         };
         Ok(FilterChanged { rule, value: b.value, action: b.action, changed, profile: p.name })
+    })
+    .await?;
+    Ok(Answer(answer))
+}
+
+#[derive(Deserialize)]
+pub struct BarBody {
+    /// strict, usual or loose; or stricter or looser, one step from where it is.
+    to: String,
+    profile: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct BarSet {
+    bar: crate::rank::Bar,
+    was: crate::rank::Bar,
+    profile: String,
+}
+
+/// Moves where the profile's digest stops ([`crate::rank::Bar`]).
+pub async fn set_bar(Shared(st): Shared<Arc<State>>, w: Write<BarBody>) -> Api<BarSet> {
+    let Write { body: b, profile: p, .. } = w;
+    let answer = blocking(move || {
+        let lib = st.writer()?;
+        let was = crate::profile::bar(lib.store.conn(), &p.key)?;
+        let bar = match b.to.as_str() {
+            "stricter" => was.stricter(),
+            "looser" => was.looser(),
+            to => crate::rank::Bar::parse(to)
+                .ok_or_else(|| Failure::bad_request(format!("{:?} is not a bar: strict, usual, loose, stricter or looser", clip(to))))?,
+        };
+        crate::profile::set_bar(lib.store.conn(), &p.key, bar)?;
+        Ok(BarSet { bar, was, profile: p.name })
     })
     .await?;
     Ok(Answer(answer))

@@ -176,6 +176,7 @@ pub fn router(state: Arc<State>, body_timeout: Duration) -> Router {
         .route("/api/seeds", get(api::seeds))
         .route("/api/ratings", get(api::ratings).post(api::rate))
         .route("/api/filters", get(api::filters).post(api::change_filter))
+        .route("/api/bar", post(api::set_bar))
         .route("/api/seen", post(api::seen))
         .route("/api/seeds/add", post(api::add_seed))
         .route("/api/seeds/upload", post(upload::upload_seeds).layer(DefaultBodyLimit::max(upload::UPLOAD_LIMIT)))

@@ -331,6 +331,10 @@
         post("/api/seeds/move", { key: row.dataset.key, profile: profile,
           to: row.querySelector('input[type="text"]').value.trim() }).then(function () { sayAfterReload("Seed moved."); }).catch(function (e) { say(e.message); });
         break;
+      case "bar":
+        post("/api/bar", { to: el.dataset.to, profile: profile })
+          .then(function (j) { sayAfterReload("Your bar is now " + j.bar + "."); }).catch(function (e) { say(e.message); });
+        break;
       case "rm-filter":
         post("/api/filters", { rule: row.dataset.rule, value: row.dataset.value, action: "rm", profile: profile })
           .then(function () { sayAfterReload("Filter removed."); }).catch(function (e) { say(e.message); });

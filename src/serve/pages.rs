@@ -191,6 +191,20 @@ struct DayPage {
     picks: Vec<Card>,
     unsure: Vec<Card>,
     hidden: Vec<Hidden>,
+    /// The profile's bar, by name.
+    bar: &'static str,
+    /// What the bar or the top left out, in a sentence; empty for nothing.
+    more: String,
+    /// The page shows the top whatever the bar.
+    all: bool,
+    /// This view with the bar's leftovers shown, and with the bar again.
+    all_url: String,
+    lead_url: String,
+}
+
+/// This day's page with `extra` parameters beside those every link carries.
+fn day_url(date: &str, q: &str, extra: &str) -> String {
+    format!("/day/{date}{q}{}{extra}", if q.is_empty() { '?' } else { '&' })
 }
 
 /// Unsure papers the page shows unless told otherwise.
@@ -205,7 +219,9 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) 
     let known = profiles_of(st, who);
     let new_profile = !known.contains(&named.name);
     let top = opts.top;
+    let all = opts.all;
     let include = opts.include.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(",");
+    let page_include = include.clone();
     let (days, older) = {
         let lib = st.reader()?;
         let days = lib.store.days(DAY_LINKS, &opts.include)?;
@@ -233,6 +249,11 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) 
         picks: d.picks.iter().map(|p| Card::from_pick(p, range, d.cold)).collect(),
         unsure: unsure_cards(&d.unsure, range, d.cold),
         hidden: d.hidden.clone(),
+        bar: d.bar.name(),
+        more: crate::report::digest::more_text(&d, "").unwrap_or_default(),
+        all,
+        all_url: day_url(&d.date, &base.q, &format!("include={}&all=1", page_include)),
+        lead_url: day_url(&d.date, &base.q, &format!("include={}", page_include)),
         base,
     };
     Ok(render(&page, &page.base, StatusCode::OK))

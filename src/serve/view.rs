@@ -21,6 +21,10 @@ pub struct Params {
     pub unsure: Option<String>,
     pub unseen: Option<String>,
     pub filtered: Option<String>,
+    /// `1`: the top whatever the bar.
+    pub all: Option<String>,
+    /// strict, usual or loose: this view's bar, not kept.
+    pub bar: Option<String>,
     pub date: Option<String>,
     pub q: Option<String>,
     pub k: Option<String>,
@@ -117,6 +121,12 @@ impl Params {
         o.unsure = number("unsure", &self.unsure, unsure, 100)?;
         o.unseen = flag(&self.unseen);
         o.show_hidden = given(&self.filtered).is_none_or(|_| flag(&self.filtered));
+        o.all = flag(&self.all);
+        o.bar = given(&self.bar)
+            .map(|b| {
+                crate::rank::Bar::parse(b).ok_or_else(|| Failure::bad_request(format!("bar is strict, usual or loose, not {:?}", clip(b))))
+            })
+            .transpose()?;
         Ok(o)
     }
 

@@ -17,7 +17,8 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// Background papers the logistic method (and the unsure rule) learn "not this" from.
+/// Background papers a profile's scores are read against, and the logistic
+/// method (and the unsure rule) learn "not this" from.
 const BACKGROUND: usize = 200;
 
 #[derive(Debug, Clone, Serialize)]
@@ -45,9 +46,10 @@ pub struct Pick {
     pub word_share: Option<f32>,
     /// Hybrid: each signal's share of that lift.
     pub shares: Vec<Share>,
-    /// Its closest seed is not close: farther than the model's floor
-    /// ([`rank::WEAK_MATCH`]) or than the day's median paper
-    /// ([`rank::weak_below`]), wherever the words ranked it.
+    /// What its score says in words: strong, worth a look or weak
+    /// ([`rank::Strength`]).
+    pub strength: rank::Strength,
+    /// The strength is weak (kept beside it for readers of the JSON).
     pub weak: bool,
     /// Set for a replaced entry first listed on an earlier day.
     pub seen_before: Option<String>,
@@ -92,6 +94,13 @@ pub struct Digest {
     pub hidden: Vec<Hidden>,
     /// The profile has no seeds yet: the day is in listing order, unranked.
     pub cold: bool,
+    /// Where the digest stopped: the picks above it lead.
+    pub bar: rank::Bar,
+    /// Ranked papers left out because they are below the bar (0 when the
+    /// whole list was asked for).
+    pub below_bar: usize,
+    /// Papers above the bar left out by the top's count.
+    pub past_top: usize,
 }
 
 /// How many of a day's papers to list.
@@ -135,6 +144,11 @@ pub struct DayOptions {
     pub unseen: bool,
     /// Keep a list of what the filters hid.
     pub show_hidden: bool,
+    /// Where the digest stops; `None`: the profile's own bar.
+    pub bar: Option<rank::Bar>,
+    /// List the top whatever the bar (`daily --all`, the page's "show
+    /// them"), each pick still marked with its strength.
+    pub all: bool,
 }
 
 impl Default for DayOptions {
@@ -148,6 +162,8 @@ impl Default for DayOptions {
             unsure: 0,
             unseen: false,
             show_hidden: false,
+            bar: None,
+            all: false,
         }
     }
 }
@@ -274,6 +290,9 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
         unsure: Vec::new(),
         hidden: Vec::new(),
         cold: !reader.vectors.iter().any(|s| !s.negative),
+        bar: opts.bar.unwrap_or(reader.bar),
+        below_bar: 0,
+        past_top: 0,
     };
     if entries.is_empty() {
         return Ok(digest);
@@ -288,13 +307,22 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
     )?;
     let shown: Vec<Shown<'_>> =
         kept.into_iter().zip(terms).map(|((k, vector), terms)| Shown { pick: k.pick, vector, terms, own_seed: k.own_seed }).collect();
-    let background = background_sample(flat, &rowids);
+    let seed_texts: std::collections::HashSet<&[u8]> = reader.seeds.iter().map(|s| s.text_hash.as_slice()).collect();
+    let background = Background::sample(lib, flat, words, &rowids, &seed_texts)?;
     // The ranker owns the seeds' vectors from here; the reader keeps their keys and titles.
-    let ranker = Ranker::new(opts.method, std::mem::take(&mut reader.vectors), &background);
+    let mut ranker = Ranker::new(opts.method, std::mem::take(&mut reader.vectors), &background.vectors);
     let candidates: Vec<Candidate<'_>> = shown.iter().map(Shown::candidate).collect();
+    let mut calibrate_on = background.candidates();
+    // A library that is little more than this day: the day joins what
+    // there is, as the library's sample of itself.
+    if calibrate_on.len() < rank::calibration::MIN_BACKGROUND {
+        calibrate_on.extend(candidates.iter().copied());
+    }
+    ranker.calibrate(&calibrate_on);
     let scores = if digest.cold { Vec::new() } else { ranker.score_all(&candidates) };
-    let (picks, unsure) = arrange(&shown, &scores, &ranker, &background, &candidates, opts);
-    let weak_below = rank::weak_below(&scores);
+    let arranged = arrange(&shown, &scores, &ranker, &background.vectors, &candidates, opts, digest.bar);
+    (digest.below_bar, digest.past_top) = (arranged.below_bar, arranged.past_top);
+    let (picks, unsure) = (arranged.picks, arranged.unsure);
     let explained = |i: usize| {
         let mut pick = shown[i].pick.clone();
         if let Some(s) = scores.get(i) {
@@ -306,7 +334,8 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
                 .iter()
                 .map(|&(j, sim)| Reason { seed: seed(j).key.clone(), title: seed(j).title.clone(), similarity: sim })
                 .collect();
-            pick.weak = s.closest.is_none_or(|c| c < weak_below);
+            pick.strength = s.strength;
+            pick.weak = s.strength == rank::Strength::Weak;
             pick.words = e.words;
             pick.fields = e.fields;
             pick.word_share = s.share(rank::SignalId::Words);
@@ -330,6 +359,7 @@ struct Reader {
     rated: HashMap<String, i8>,
     seen_days: HashMap<String, String>,
     filters: filters::Filters,
+    bar: rank::Bar,
 }
 
 impl Reader {
@@ -342,6 +372,7 @@ impl Reader {
             rated: ratings::by_id(conn, profile)?,
             seen_days: ratings::seen_days(conn, profile)?,
             filters: filters::load(conn, profile)?,
+            bar: profile::bar(conn, profile)?,
         })
     }
 }
@@ -427,6 +458,7 @@ fn filter(entries: Vec<(String, DayEntry)>, reader: &Reader, opts: &DayOptions, 
             fields: Vec::new(),
             word_share: None,
             shares: Vec::new(),
+            strength: rank::Strength::Weak,
             weak: false,
             seen_before: e.seen_before,
             rating,
@@ -456,11 +488,21 @@ fn vectors_of(lib: &Library, flat: &FlatVectors, kept: &[Kept]) -> Result<Vec<Op
     Ok(out)
 }
 
-/// The order the reader sees: pinned authors first, then by score (a cold
-/// profile keeps listing order), the day cut to `opts.top`, and what the
-/// reader marked not interested below everything else, whatever its score
-/// (listed, so it can be undone, not read). Then the unsure: the unrated
-/// papers past the cut nearest the profile's boundary. Indices into `shown`.
+/// What the reader sees of a day, as indices into the shown papers.
+struct Arranged {
+    picks: Vec<usize>,
+    unsure: Vec<usize>,
+    below_bar: usize,
+    past_top: usize,
+}
+
+/// The order the reader sees: pinned authors first, then the picks above
+/// the reader's bar and those they rated, in the day's order (a cold
+/// profile keeps listing order); at least [`rank::Bar::AT_LEAST`], at most
+/// `opts.top`, what is left counted; with `opts.all`, the top whatever the
+/// bar. What the reader marked not interested comes below everything else,
+/// whatever its score (listed, so it can be undone, not read). Then the
+/// unsure: the unrated papers past the cut nearest the profile's boundary.
 fn arrange(
     shown: &[Shown<'_>],
     scores: &[rank::Scored],
@@ -468,33 +510,50 @@ fn arrange(
     background: &[Vec<f32>],
     candidates: &[Candidate<'_>],
     opts: &DayOptions,
-) -> (Vec<usize>, Vec<usize>) {
+    bar: rank::Bar,
+) -> Arranged {
     let cold = scores.is_empty();
     let score = |i: usize| scores.get(i).map_or(0.0, |s| s.score);
+    let in_day = |i: usize| scores.get(i).map_or(0.0, |s| s.order);
     let pick = |i: usize| &shown[i].pick;
     let mut order: Vec<usize> =
         (0..shown.len()).filter(|&i| cold || pick(i).pinned.is_some() || opts.min_score.is_none_or(|m| score(i) >= m)).collect();
     if !cold {
         order.sort_by(|&a, &b| {
             let (pa, pb) = (pick(a), pick(b));
-            pb.pinned.is_some().cmp(&pa.pinned.is_some()).then(score(b).total_cmp(&score(a))).then_with(|| pa.paper.id.cmp(&pb.paper.id))
+            pb.pinned.is_some().cmp(&pa.pinned.is_some()).then(in_day(b).total_cmp(&in_day(a))).then_with(|| pa.paper.id.cmp(&pb.paper.id))
         });
     }
     let disliked = |i: &usize| pick(*i).rating.is_some_and(|r| r < 0) && pick(*i).pinned.is_none();
     let (not_interested, mut order): (Vec<usize>, Vec<usize>) = order.into_iter().partition(disliked);
     let pinned = order.iter().take_while(|&&i| pick(i).pinned.is_some()).count();
-    let keep = pinned.max(opts.top.of(order.len()));
+    let top = opts.top.of(order.len());
+    let (mut below_bar, mut past_top) = (0, 0);
+    let keep = if cold || opts.all {
+        pinned.max(top)
+    } else {
+        // Stable: the lead and the rest each keep the day's order.
+        let rest = order.split_off(pinned);
+        let leads = |i: &usize| score(*i) >= bar.threshold() || pick(*i).rating.is_some();
+        let (lead, below): (Vec<usize>, Vec<usize>) = rest.into_iter().partition(leads);
+        let wanted = lead.len().max(rank::Bar::AT_LEAST).min(top);
+        past_top = lead.len().saturating_sub(wanted);
+        below_bar = below.len().saturating_sub(wanted.saturating_sub(lead.len()));
+        order.extend(lead);
+        order.extend(below);
+        pinned + wanted
+    };
     let rest = order.split_off(keep.min(order.len()));
     let picks = order.into_iter().chain(not_interested).collect();
     // Nothing liked yet: no boundary to be unsure about, and the whole day
     // is in listing order anyway.
     if opts.unsure == 0 || cold {
-        return (picks, Vec::new());
+        return Arranged { picks, unsure: Vec::new(), below_bar, past_top };
     }
     let open: Vec<usize> = rest.into_iter().filter(|&i| pick(i).rating.is_none()).collect();
     let c: Vec<Candidate<'_>> = open.iter().map(|&i| candidates[i]).collect();
     let unsure = rank::most_uncertain(ranker, background, &c, opts.unsure).into_iter().map(|k| open[k]).collect();
-    (picks, unsure)
+    Arranged { picks, unsure, below_bar, past_top }
 }
 
 /// The words of texts (hash, title, abstract), the cache locked only while
@@ -512,17 +571,51 @@ pub fn words_for(lexical: Option<&crate::library::lexical::LexicalIndex>) -> Mut
     Mutex::new(WordCache::new(Vocabulary::new(lexical)))
 }
 
-/// Evenly spaced library vectors outside today's candidates: deterministic,
-/// so the same day ranks the same way twice.
-pub fn background_sample(flat: &FlatVectors, exclude: &[i64]) -> Vec<Vec<f32>> {
-    if flat.count == 0 {
-        return Vec::new();
+/// Papers of the library outside the day, as a profile's background: what
+/// its scores are read against (the calibration), and what the logistic
+/// models learn "not this" from.
+struct Background {
+    vectors: Vec<Vec<f32>>,
+    terms: Vec<Terms>,
+    subjects: Vec<Vec<String>>,
+}
+
+impl Background {
+    /// Evenly spaced library papers outside today's candidates and the
+    /// seeds (a seed scores itself as close as can be): deterministic, so
+    /// the same day ranks the same way twice.
+    fn sample(
+        lib: &Library,
+        flat: &FlatVectors,
+        words: &Mutex<WordCache>,
+        exclude: &[i64],
+        seeds: &std::collections::HashSet<&[u8]>,
+    ) -> Result<Background> {
+        let step = (flat.count / BACKGROUND).max(1);
+        let exclude: std::collections::HashSet<i64> = exclude.iter().copied().collect();
+        let mut papers = Vec::with_capacity(BACKGROUND);
+        for i in (0..flat.count).step_by(step).filter(|&i| flat.is_live(i) && !exclude.contains(&flat.rowid(i))) {
+            if papers.len() == BACKGROUND {
+                break;
+            }
+            let vector = flat.vector(i).to_vec();
+            // Revised since the file was mapped: its row is retired (rowid
+            // negated, vector zeroed) and this sample goes without it.
+            if let (Some(p), true) = (lib.store.get_paper_by_rowid(flat.rowid(i))?, flat.is_live(i)) {
+                if !seeds.contains(p.text_hash.as_slice()) {
+                    papers.push((vector, p));
+                }
+            }
+        }
+        let terms =
+            terms_of(words, papers.iter().map(|(_, p)| (p.text_hash.as_slice(), p.paper.title.as_str(), p.paper.abstract_text.as_str())))?;
+        let (vectors, subjects) = papers.into_iter().map(|(v, p)| (v, p.paper.subjects)).unzip();
+        Ok(Background { vectors, terms, subjects })
     }
-    let step = (flat.count / BACKGROUND).max(1);
-    (0..flat.count)
-        .step_by(step)
-        .filter(|&i| flat.is_live(i) && !exclude.contains(&flat.rowid(i)))
-        .take(BACKGROUND)
-        .map(|i| flat.vector(i).to_vec())
-        .collect()
+
+    fn candidates(&self) -> Vec<Candidate<'_>> {
+        (0..self.vectors.len())
+            .map(|i| Candidate { vector: &self.vectors[i], terms: &self.terms[i], subjects: &self.subjects[i], own_seed: None })
+            .collect()
+    }
 }

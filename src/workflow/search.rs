@@ -16,8 +16,9 @@ const DEPTH: usize = 50;
 /// Reciprocal-rank fusion's constant (Cormack et al.'s 60).
 const RRF_K: f32 = 60.0;
 /// A meaning match counts only this close: below it the nearest papers are
-/// noise, not an answer ([`crate::rank::WEAK_MATCH`]).
-const MEANING_FLOOR: f32 = crate::rank::WEAK_MATCH;
+/// noise, not an answer (all-MiniLM-L6-v2 puts unrelated computer-science
+/// abstracts at 0.0–0.3 of each other; docs/quality.md).
+const MEANING_FLOOR: f32 = 0.35;
 /// A word match counts only within this share of the best BM25 score, so
 /// one common word of a long query does not make a match.
 const WORDS_FLOOR: f32 = 0.3;

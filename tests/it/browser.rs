@@ -146,7 +146,17 @@ async fn rate_by_keyboard_fold_undo_rerank_and_search() {
     let d = demo(|_| {}, false).await;
     let (lib, server, c) = (d.lib.clone(), &d.server, d.c.clone());
 
+    // The digest leads with the papers above the bar, at least three, and
+    // says how many it left below; "Looser" lets the day's top lead, and
+    // the profile keeps it.
     c.goto(&server.page_url("/")).await.unwrap();
+    let lead = c.find_all(Locator::Css("#picks article.paper")).await.unwrap().len();
+    let more = c.find(Locator::Css("#more")).await.unwrap().text().await.unwrap();
+    assert!(lead >= 3 && more.contains("more below your bar (usual). Show them") && more.contains("Your bar: usual"), "{lead}: {more}");
+    c.find(Locator::Css("button[data-act=bar][data-to=looser]")).await.unwrap().click().await.unwrap();
+    let bar = "var m = document.getElementById('more'); return m ? m.textContent : '';";
+    eventually("the looser bar", 10, || async { js(&c, bar).await.as_str().is_some_and(|t| t.contains("Your bar: loose")) }).await;
+    assert!(ok(&lib, &["filter", "bar"]).contains("the loose bar"));
     let ids: Vec<String> = {
         let cards = c.find_all(Locator::Css("#picks article.paper")).await.unwrap();
         assert!(cards.len() >= 5, "the digest lists papers");
@@ -363,7 +373,15 @@ async fn sideways(c: &Client) -> (i64, i64) {
 #[tokio::test(flavor = "multi_thread")]
 async fn compact_phone_dark_and_every_page_accessible() {
     let axe_js = axe_source();
-    let d = demo(|lib| drop(ok(lib, &["filter", "add", "exclude", "blockchain"])), true).await;
+    let d = demo(
+        |lib| {
+            ok(lib, &["filter", "add", "exclude", "blockchain"]);
+            // The day's top leads whatever its strength: a long list to read.
+            ok(lib, &["filter", "bar", "loose"]);
+        },
+        true,
+    )
+    .await;
     let (dir, lib, server, c) = (d.dir.path(), d.lib.clone(), &d.server, d.c.clone());
     let shots = screenshot_dir();
 
@@ -454,7 +472,7 @@ async fn compact_phone_dark_and_every_page_accessible() {
     }
     // The first paper on the first screen of every page that lists papers,
     // a new profile's (in listing order, with its banner) too.
-    let day = server.json("/api/daily?top=20");
+    let day = server.json("/api/daily?top=20&all=1");
     let author = day.as_array().unwrap().iter().find_map(|p| p["authors"][0].as_str()).expect("a paper with authors").to_string();
     let by_name = format!("/search?q={}", author.replace(' ', "+"));
     let listing = [
@@ -510,7 +528,7 @@ async fn seeds_added_from_the_browser_and_digest_links() {
     let d = demo(|_| {}, true).await;
     let (dir, lib, server, c) = (d.dir.path(), d.lib.clone(), &d.server, d.c.clone());
     let known = json_lines(&ok(&lib, &["seed", "list", "--json"]));
-    let listed = server.json("/api/daily?top=12");
+    let listed = server.json("/api/daily?top=12&all=1");
     let in_library: Vec<String> = listed
         .as_array()
         .expect("the day's papers")

@@ -84,6 +84,7 @@ fn post(lib: &Path, url: &str, format: &str, env: &[(&str, &str)]) -> std::proce
             "new,cross,replaced",
             "--top",
             "200",
+            "--all",
             "--post",
             url,
             "--format",

@@ -46,7 +46,8 @@ fn seeds_from_every_source_and_a_ranked_day() {
     assert!(ok(&lib, &["seed", "list", "--profile", "other"]).contains("no seeds"));
 
     for method in ["centroid", "decayed-mean", "knn", "logistic"] {
-        let picks = json_lines(&ok(&lib, &["daily", "--date", "2026-03-03", "--method", method, "--format", "json", "--top", "50"]));
+        let picks =
+            json_lines(&ok(&lib, &["daily", "--date", "2026-03-03", "--method", method, "--format", "json", "--top", "50", "--all"]));
         // 24 new and cross entries that day, less the seed 2603.00356 itself.
         assert_eq!(picks.len(), 23, "{method}");
         let scores: Vec<f64> = picks.iter().map(|p| p["score"].as_f64().unwrap()).collect();
@@ -68,14 +69,15 @@ fn seeds_from_every_source_and_a_ranked_day() {
     }
 
     // Replaced entries seen on an earlier day are marked.
-    let replaced = json_lines(&ok(&lib, &["daily", "--date", "2026-03-03", "--include", "replaced", "--format", "json", "--top", "100"]));
+    let replaced =
+        json_lines(&ok(&lib, &["daily", "--date", "2026-03-03", "--include", "replaced", "--format", "json", "--top", "100", "--all"]));
     assert!(replaced.iter().all(|p| p["kind"] == "replaced"));
     let seen = replaced.iter().find(|p| p["id"] == "2602.24237").expect("2602.24237 replaced on 2026-03-03");
     assert_eq!(seen["seen_before"], "2026-03-02");
 
-    let table = ok(&lib, &["daily", "--top", "3"]);
+    let table = ok(&lib, &["daily", "--top", "3", "--all"]);
     assert!(table.starts_with("2026-03-03"), "newest day by default: {table}");
-    assert!(table.contains("close to your seed"));
+    assert!(table.contains("seed \u{201c}"), "a reason names its nearest seed by title: {table}");
     let filtered = json_lines(&ok(&lib, &["daily", "--date", "2026-03-03", "--format", "json", "--min-score", "0.25"]));
     assert!(filtered.iter().all(|p| p["score"].as_f64().unwrap() >= 0.25));
 
@@ -86,13 +88,13 @@ fn seeds_from_every_source_and_a_ranked_day() {
     assert!(!missing.status.success() && missing.stdout.is_empty());
     assert!(err.contains("no listing on 2026-11-22; the newest days are 2026-03-03"), "{err}");
 
-    let md = ok(&lib, &["daily", "--format", "markdown", "--top", "2"]);
+    let md = ok(&lib, &["daily", "--format", "markdown", "--top", "2", "--all"]);
     assert!(md.starts_with("# arXiv digest for 2026-03-03") && md.contains("](https://arxiv.org/abs/"));
     // Every pick has its PDF a click away, in the e-mail's text part too.
     assert_eq!(md.matches("· [PDF](https://arxiv.org/pdf/").count(), 2, "{md}");
 
     let html_path = dir.path().join("digest.html");
-    ok(&lib, &["daily", "--format", "html", "--out", html_path.to_str().unwrap(), "--top", "5"]);
+    ok(&lib, &["daily", "--format", "html", "--out", html_path.to_str().unwrap(), "--top", "5", "--all"]);
     let html = std::fs::read_to_string(&html_path).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
     assert_eq!(html.matches("<article>").count(), 5);

@@ -16,7 +16,7 @@ use std::path::Path;
 const DAY: &str = "2026-03-03";
 
 fn picks(lib: &Path, extra: &[&str]) -> Vec<Value> {
-    let mut args = vec!["daily", "--format", "json", "--date", DAY, "--top", "12"];
+    let mut args = vec!["daily", "--format", "json", "--date", DAY, "--top", "12", "--all"];
     args.extend_from_slice(extra);
     json_lines(&ok(lib, &args)).into_iter().filter(|p| p["section"] == "pick").collect()
 }
@@ -28,7 +28,7 @@ fn atom_feed_reads_back_as_the_picks_and_serve_gives_the_same_bytes() {
     demo_library(&lib);
     let want = picks(&lib, &[]);
     assert_eq!(want.len(), 12);
-    let atom = ok(&lib, &["daily", "--format", "atom", "--date", DAY, "--top", "12"]);
+    let atom = ok(&lib, &["daily", "--format", "atom", "--date", DAY, "--top", "12", "--all"]);
     let feed = feed_rs::parser::parse(atom.as_bytes()).expect("a feed reader reads it");
     assert_eq!(feed.feed_type, feed_rs::model::FeedType::Atom);
     assert_eq!(feed.id, "urn:paperscout:feed:default");
@@ -46,8 +46,12 @@ fn atom_feed_reads_back_as_the_picks_and_serve_gives_the_same_bytes() {
         assert!(links.contains(&("related", format!("https://arxiv.org/pdf/{id}").as_str())), "{links:?}");
         let summary = &e.summary.as_ref().unwrap().content;
         let reason = &p["reasons"][0];
-        // A weak pick says so rather than calling its seed close.
-        let says = if p["weak"] == true { "weak match: nearest seed" } else { "close to your seed" };
+        // A pick says how sure it is; a weak one does not call its seed close.
+        let says = match p["strength"].as_str().unwrap() {
+            "weak" => "weak: nearest seed",
+            "worth-a-look" => "worth a look: close to your seed",
+            _ => "strong: close to your seed",
+        };
         assert!(summary.contains(says) && summary.contains(reason["title"].as_str().unwrap().get(..20).unwrap()), "{summary}");
         assert!(summary.ends_with(p["abstract"].as_str().unwrap()), "{summary}");
         assert_eq!(e.updated.unwrap().to_rfc3339(), "2026-03-03T00:00:00+00:00");
@@ -56,9 +60,9 @@ fn atom_feed_reads_back_as_the_picks_and_serve_gives_the_same_bytes() {
     // The server renders through the same function: the same bytes as
     // `daily` with the server as the link base, its 👍/👎 leading back to it.
     let server = Server::start(&lib);
-    let (status, served) = server.get(&format!("/feed.atom?profile=default&date={DAY}&top=12"));
+    let (status, served) = server.get(&format!("/feed.atom?profile=default&date={DAY}&top=12&all=1"));
     assert_eq!(status, 200, "{served}");
-    assert_eq!(served, ok(&lib, &["daily", "--format", "atom", "--date", DAY, "--top", "12", "--link-base", &server.url]));
+    assert_eq!(served, ok(&lib, &["daily", "--format", "atom", "--date", DAY, "--top", "12", "--all", "--link-base", &server.url]));
     let first = want[0]["id"].as_str().unwrap();
     // In the entry's HTML content, itself escaped in XML.
     assert!(served.contains(&format!("{}/paper/{first}?profile=default&amp;amp;rate=up", server.url)), "{served}");
@@ -84,7 +88,7 @@ fn rating_links_lead_to_the_server_in_html_markdown_atom_and_json() {
     demo_library(&lib);
     let base = "http://lab.example:8080/";
     let daily = |format: &str, extra: &[&str]| {
-        let mut args = vec!["daily", "--format", format, "--date", DAY, "--top", "12"];
+        let mut args = vec!["daily", "--format", format, "--date", DAY, "--top", "12", "--all"];
         args.extend_from_slice(extra);
         ok(&lib, &args)
     };
@@ -167,13 +171,13 @@ fn hostile_text_stays_text_in_atom_bibtex_and_ris() {
     let lib = hostile_library(dir.path());
     let no_controls = |s: &str| s.chars().filter(|c| !c.is_control()).collect::<String>();
 
-    let atom = ok(&lib, &["daily", "--format", "atom"]);
+    let atom = ok(&lib, &["daily", "--format", "atom", "--all"]);
     let feed = feed_rs::parser::parse(atom.as_bytes()).expect("the feed stays well-formed");
     assert_eq!(feed.entries.len(), 4, "no entry injected");
     let evil = feed.entries.iter().find(|e| e.id == "https://arxiv.org/abs/2603.09001").expect("the hostile paper");
     assert_eq!(evil.title.as_ref().unwrap().content, no_controls(EVIL_TITLE));
     assert_eq!(evil.authors[0].name.as_deref(), Some("Mallory </name></author>"));
-    let stored = json_lines(&ok(&lib, &["daily", "--format", "json"]));
+    let stored = json_lines(&ok(&lib, &["daily", "--format", "json", "--all"]));
     let abs = stored.iter().find(|p| p["id"] == "2603.09001").unwrap()["abstract"].as_str().unwrap().to_string();
     assert!(abs.contains("ER - TY - JOUR }}"), "{abs:?}");
     assert!(evil.summary.as_ref().unwrap().content.ends_with(&abs));
@@ -181,7 +185,7 @@ fn hostile_text_stays_text_in_atom_bibtex_and_ris() {
 
     // BibTeX: one entry per pick, the text back as written (braces are
     // markup to a BibTeX reader), read by the same parser `seed add` uses.
-    let bib = ok(&lib, &["daily", "--format", "bibtex"]);
+    let bib = ok(&lib, &["daily", "--format", "bibtex", "--all"]);
     let file = dir.path().join("picks.bib");
     std::fs::write(&file, &bib).unwrap();
     ok(&lib, &["seed", "add", file.to_str().unwrap(), "--profile", "back"]);
@@ -193,7 +197,7 @@ fn hostile_text_stays_text_in_atom_bibtex_and_ris() {
     assert_eq!(evil["abstract"], flat(&EVIL_ABSTRACT.replace('\n', " ")), "{bib}");
 
     // RIS: one tag per line, so a line break in a field cannot start a record.
-    let ris = ok(&lib, &["daily", "--format", "ris"]);
+    let ris = ok(&lib, &["daily", "--format", "ris", "--all"]);
     assert_eq!(ris.matches("TY  - ").count(), 4, "{ris}");
     assert_eq!(ris.matches("\nER  - ").count() + usize::from(ris.starts_with("ER  - ")), 4, "{ris}");
     for line in ris.lines().filter(|l| !l.is_empty()) {
@@ -232,7 +236,7 @@ fn exported_seeds_and_picks_read_back_as_the_same_seeds() {
 
     // The picks as BibTeX: `seed add` of them gives those papers as seeds.
     let want = picks(&lib, &[]);
-    let bib = ok(&lib, &["daily", "--format", "bibtex", "--date", DAY, "--top", "12"]);
+    let bib = ok(&lib, &["daily", "--format", "bibtex", "--date", DAY, "--top", "12", "--all"]);
     let file = dir.path().join("picks.bib");
     std::fs::write(&file, &bib).unwrap();
     ok(&lib, &["seed", "add", file.to_str().unwrap(), "--profile", "picks"]);
@@ -244,7 +248,7 @@ fn exported_seeds_and_picks_read_back_as_the_same_seeds() {
     got.sort();
     ids.sort();
     assert_eq!(got, ids);
-    assert!(bib.contains("note = {close to your seed"), "{bib}");
+    assert!(bib.contains("note = {weak: nearest seed") || bib.contains("close to your seed"), "{bib}");
 }
 
 #[test]
@@ -253,7 +257,7 @@ fn since_ranks_the_days_together_each_paper_once() {
     let lib = dir.path().join("lib");
     demo_library(&lib);
     let all = |extra: &[&str]| {
-        let mut args = vec!["daily", "--format", "json", "--top", "500"];
+        let mut args = vec!["daily", "--format", "json", "--top", "500", "--all"];
         args.extend_from_slice(extra);
         json_lines(&ok(&lib, &args))
     };
@@ -273,10 +277,10 @@ fn since_ranks_the_days_together_each_paper_once() {
         let first = if ids(&mon).contains(&id) { "2026-03-02" } else { "2026-03-03" };
         assert_eq!(p["listing_date"], first, "{id}: its first listing");
     }
-    let scores: Vec<f64> = week.iter().map(|p| p["score"].as_f64().unwrap()).collect();
-    assert!(scores.windows(2).all(|w| w[0] >= w[1]));
+    let ranks: Vec<u64> = week.iter().map(|p| p["rank"].as_u64().unwrap()).collect();
+    assert!(ranks.windows(2).all(|w| w[0] < w[1]), "in the week's order: {ranks:?}");
     assert!(week.len() > mon.len().max(tue.len()), "{} vs {} + {}", week.len(), mon.len(), tue.len());
-    let table = ok(&lib, &["daily", "--since", "2026-03-01", "--top", "3"]);
+    let table = ok(&lib, &["daily", "--since", "2026-03-01", "--top", "3", "--all"]);
     assert!(table.starts_with("2026-03-02 to 2026-03-03 — 3 of"), "{table}");
     let o = output(&lib, &["daily", "--since", "2027-01-01"]);
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("no listings on or after 2027-01-01"));
@@ -372,6 +376,7 @@ fn the_digest_arrives_by_mail_as_text_and_html() {
             DAY,
             "--top",
             "12",
+            "--all",
             "--mail-to",
             "reader@example.org",
             "--format",

@@ -416,7 +416,7 @@ fn daily_fetch_ingests_and_ranks_the_fetched_day() {
     // Seeds go into an existing library: only ingest, daily and fetch create one.
     common::ok(&lib, &["ingest", &common::page("cs.DC-2026-03-02.txt")]);
     common::ok(&lib, &["seed", "add", "--text", "serving LLM inference on GPU clusters"]);
-    let o = cli(&s, &lib, &["daily", "--fetch", "cs.DC", "--format", "json", "--top", "5"]);
+    let o = cli(&s, &lib, &["daily", "--fetch", "cs.DC", "--format", "json", "--top", "5", "--all"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let picks = common::json_lines(&String::from_utf8_lossy(&o.stdout));
     assert_eq!(picks.len(), 5);

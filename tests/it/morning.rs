@@ -20,6 +20,9 @@ fn the_owner_sets_a_chat_on_settings_and_the_morning_delivers_it_once() {
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
     demo_library(&lib);
+    // The day's top twenty lead whatever their strength (the demo's picks
+    // are weak): the bar the morning reads is the profile's.
+    assert!(ok(&lib, &["filter", "bar", "loose"]).contains("the loose bar"));
     let (hook, got) = recorder(vec![]);
     let secret = format!("{hook}/services/T1/B1/secret-part");
 

@@ -43,6 +43,9 @@ fn readers(lib: &Path, names: &[String]) {
             [n],
         )
         .unwrap();
+        // Each reader's bar lets the day's top twenty lead (the demo's
+        // picks are weak): a digest long enough to be split.
+        c.execute("INSERT INTO profile_settings (profile, key, value) VALUES (?1 || '/default', 'bar', 'loose')", [n]).unwrap();
     }
 }
 
@@ -424,6 +427,7 @@ fn chat_messages_stay_text_and_within_their_limits() {
                 "2026-03-03",
                 "--top",
                 "50",
+                "--all",
                 "--post",
                 &target,
                 "--format",

@@ -122,7 +122,7 @@ fn hostile_listings_reach_no_terminal_or_browser_as_markup() {
     for file in [&jsonl, &rss] {
         let link_base = (file == &rss).then_some(LINK_BASE);
         for format in ["table", "json", "markdown", "html"] {
-            let mut args = vec!["daily", file, "--format", format, "--top", "10"];
+            let mut args = vec!["daily", file, "--format", format, "--top", "10", "--all"];
             if let Some(base) = link_base {
                 args.extend(["--link-base", base]);
             }

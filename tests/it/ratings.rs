@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 fn day(lib: &std::path::Path, extra: &[&str]) -> Vec<Value> {
     let mut args = vec!["daily", "--format", "json", "--date", "2026-03-03"];
     if !extra.contains(&"--top") {
-        args.extend(["--top", "10"]);
+        args.extend(["--top", "10", "--all"]);
     }
     args.extend_from_slice(extra);
     json_lines(&ok(lib, &args))
@@ -22,11 +22,11 @@ fn a_rating_is_a_seed_and_moves_the_ranking() {
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
     demo_library(&lib);
-    let before = day(&lib, &["--top", "40", "--include", "new,cross,replaced"]);
+    let before = day(&lib, &["--top", "40", "--all", "--include", "new,cross,replaced"]);
     let top = before[0]["id"].as_str().unwrap().to_string();
 
     assert!(ok(&lib, &["rate", &top, "-"]).contains("not interested"));
-    let after = day(&lib, &["--top", "40", "--include", "new,cross,replaced"]);
+    let after = day(&lib, &["--top", "40", "--all", "--include", "new,cross,replaced"]);
     let rated = after.iter().find(|p| p["id"] == top.as_str()).expect("still listed, with its rating");
     assert_eq!(rated["rating"], -1);
     assert!(rated["reasons"].as_array().unwrap().iter().all(|r| r["seed"] != top.as_str()), "not its own reason");
@@ -39,7 +39,20 @@ fn a_rating_is_a_seed_and_moves_the_ranking() {
     for method in ["centroid", "decayed-mean", "logistic"] {
         let b = json_lines(&ok(
             &lib,
-            &["daily", "--format", "json", "--date", "2026-03-03", "--top", "40", "--include", "new,cross,replaced", "--method", method],
+            &[
+                "daily",
+                "--format",
+                "json",
+                "--date",
+                "2026-03-03",
+                "--top",
+                "40",
+                "--all",
+                "--include",
+                "new,cross,replaced",
+                "--method",
+                method,
+            ],
         ));
         assert!(b.iter().any(|p| p["id"] == top.as_str() && p["rating"] == -1), "{method}");
     }
@@ -61,7 +74,7 @@ fn seen_papers_are_not_news_again_and_unsure_ones_are_listed() {
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
     demo_library(&lib);
-    let earlier = json_lines(&ok(&lib, &["daily", "--format", "json", "--date", "2026-03-02", "--top", "3"]));
+    let earlier = json_lines(&ok(&lib, &["daily", "--format", "json", "--date", "2026-03-02", "--top", "3", "--all"]));
     let id = earlier[2]["id"].as_str().unwrap().to_string();
     ok(&lib, &["rate", &id, "+"]);
 
@@ -111,7 +124,7 @@ fn filters_hide_pin_and_say_why() {
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
     demo_library(&lib);
-    let all = day(&lib, &["--top", "40"]);
+    let all = day(&lib, &["--top", "40", "--all"]);
     let last = all.iter().rev().find(|p| p["authors"].as_array().is_some_and(|a| !a.is_empty())).unwrap();
     let author = last["authors"][0].as_str().unwrap().to_string();
 
@@ -121,7 +134,7 @@ fn filters_hide_pin_and_say_why() {
     let rules = json_lines(&ok(&lib, &["filter", "list", "--json"]));
     assert_eq!(rules.len(), 4);
 
-    let got = day(&lib, &["--top", "40", "--show-filtered"]);
+    let got = day(&lib, &["--top", "40", "--all", "--show-filtered"]);
     let picks = section(&got, "pick");
     assert_eq!(picks[0]["id"], last["id"], "a pinned author's paper comes first");
     assert_eq!(picks[0]["pinned"], author.as_str());

@@ -22,14 +22,24 @@ fn pages_and_their_json_twins_match_the_command_line() {
     let s = Server::start(&lib);
 
     // The digest: the same objects, order and scores as `daily --format json`.
-    let cli = json_lines(&ok(&lib, &["daily", "--format", "json", "--top", "12"]));
-    let api = array(s.json("/api/daily?top=12"));
+    let cli = json_lines(&ok(&lib, &["daily", "--format", "json", "--top", "12", "--all"]));
+    let api = array(s.json("/api/daily?top=12&all=1"));
     assert_eq!(api.len(), 12);
     assert_eq!(api, cli, "the page's JSON twin and the CLI rank alike");
-    let cli = json_lines(&ok(&lib, &["daily", "--format", "json", "--date", "2026-03-02", "--method", "logistic", "--top", "5"]));
-    assert_eq!(array(s.json("/api/daily?date=2026-03-02&method=logistic&top=5")), cli);
+    let cli = json_lines(&ok(&lib, &["daily", "--format", "json", "--date", "2026-03-02", "--method", "logistic", "--top", "5", "--all"]));
+    assert_eq!(array(s.json("/api/daily?date=2026-03-02&method=logistic&top=5&all=1")), cli);
 
-    let (status, page) = s.get("/");
+    // The page leads with the picks above the bar and says how many it
+    // left below; "Show them" is the whole day.
+    let (status, lead) = s.get("/");
+    assert_eq!(status, 200);
+    let picks = lead.split("<section id=\"picks\">").nth(1).and_then(|p| p.split("</section>").next()).expect("the picks");
+    let shown = picks.matches("<article class=\"paper\"").count();
+    let (before, after) = lead.split_once(" more below your bar (usual). ").expect("the count below the bar");
+    let below: usize = before.rsplit("<p>").next().and_then(|n| n.parse().ok()).expect("a count");
+    assert!(shown >= 3 && below > 0, "{lead}");
+    assert!(after.starts_with("<a href=\"/day/2026-03-03?") && after.split('>').next().unwrap().contains("all=1"), "{after}");
+    let (status, page) = s.get("/?all=1");
     assert_eq!(status, 200);
     assert!(page.contains("<meta name=\"csrf-token\" content=\""));
     assert!(page.contains("arXiv digest for 2026-03-03"));
@@ -40,19 +50,19 @@ fn pages_and_their_json_twins_match_the_command_line() {
     assert!(listed < 150);
     assert!(page.contains(&format!("{listed} of {listed} entries")), "the day list says {listed}:\n{page}");
     assert_eq!(page.matches("<article class=\"paper\"").count(), listed, "the whole day");
-    let (_, top20) = s.get("/?top=20");
+    let (_, top20) = s.get("/?top=20&all=1");
     assert_eq!(top20.matches("<article class=\"paper\"").count(), 20 + 4, "20 picks and 4 unsure papers");
     // The Top a reader chose is remembered (page.js sets the cookie), and
     // a forged cookie is ignored rather than an error.
     let remembered = |cookie: &str| {
-        let req = s.request("GET", "/day/2026-03-03").set("Cookie", cookie);
+        let req = s.request("GET", "/day/2026-03-03?all=1").set("Cookie", cookie);
         common::response(req.call()).1
     };
     assert_eq!(remembered("ps_top=20; ps_method=centroid").matches("<span class=\"rank\">").count(), 20, "remembered, and cut to it");
     assert!(remembered("ps_top=20; ps_method=centroid").contains("method <b>centroid</b>"));
     let forged = remembered("ps_top=%3Cscript%3E; ps_method=nope");
     assert!(forged.contains("method <b>hybrid</b>") && !forged.contains("<script>alert"), "{forged}");
-    let first = &array(s.json("/api/daily?top=1"))[0];
+    let first = &array(s.json("/api/daily?top=1&all=1"))[0];
     let title = first["title"].as_str().unwrap();
     let at = page.find("class=\"paper\"").unwrap();
     assert!(page[at..].contains(&format!("href=\"https://arxiv.org/abs/{}\"", first["id"].as_str().unwrap())));
@@ -61,13 +71,13 @@ fn pages_and_their_json_twins_match_the_command_line() {
         assert!(page.contains(needle), "{needle}");
     }
     assert_eq!(s.get("/day/2026-03-02").0, 200);
-    // A weak match looks weak: its reason is set apart from the strong ones'.
-    let all = array(s.json("/api/daily?date=2026-03-03&include=new,cross,replaced&top=200"));
+    // A weak pick looks weak: its reason is set apart from the others'.
+    let all = array(s.json("/api/daily?date=2026-03-03&include=new,cross,replaced&top=200&all=1"));
     let weak = all.iter().filter(|p| p["section"] == "pick" && p["weak"] == true).count();
     assert!(weak > 0, "the demo day has weak matches");
-    let (_, page) = s.get("/day/2026-03-03?include=new,cross,replaced&top=200");
-    assert_eq!(page.matches("<div class=\"reason weak\">weak match").count(), weak, "{page}");
-    let (_, d) = s.get("/day/2025-07-11?method=centroid&include=new&top=3");
+    let (_, page) = s.get("/day/2026-03-03?include=new,cross,replaced&top=200&all=1");
+    assert_eq!(page.matches("<div class=\"reason weak\">weak: nearest seed").count(), weak, "{page}");
+    let (_, d) = s.get("/day/2025-07-11?method=centroid&include=new&top=3&all=1");
     assert_eq!(d.matches("<span class=\"rank\">").count(), 3);
     // A day or profile the library lacks is a 404 that names what it has,
     // not an empty digest.
@@ -158,7 +168,7 @@ fn writes_need_the_token_and_ratings_change_the_ranking() {
     demo_library(&lib);
     let s = Server::start(&lib);
     let token = s.csrf();
-    let before = array(s.json("/api/daily?top=40&include=new,cross,replaced"));
+    let before = array(s.json("/api/daily?top=40&all=1&include=new,cross,replaced"));
     let top = before[0]["id"].as_str().unwrap().to_string();
 
     // Without the page's token nothing changes: another site cannot rate.
@@ -178,7 +188,7 @@ fn writes_need_the_token_and_ratings_change_the_ranking() {
     let seeds = json_lines(&ok(&lib, &["seed", "list", "--json"]));
     let seed = seeds.iter().find(|x| x["key"] == top.as_str()).expect("the rated paper is a seed");
     assert_eq!((seed["negative"].as_bool(), seed["origin"].as_str()), (Some(true), Some("rating")));
-    let after = array(s.json("/api/daily?top=40&include=new,cross,replaced"));
+    let after = array(s.json("/api/daily?top=40&all=1&include=new,cross,replaced"));
     let rated = after.iter().find(|p| p["id"] == top.as_str()).expect("a rated paper stays on its day");
     assert_eq!(rated["rating"], -1);
     let near = array(s.json(&format!("/api/like/{top}?k=3&since=2026-03-03&until=2026-03-03")));
@@ -188,14 +198,14 @@ fn writes_need_the_token_and_ratings_change_the_ranking() {
         let (b, a) = (score(&before, &n["id"]).unwrap(), score(&after, &n["id"]).unwrap());
         assert!(a < b, "{}: {b} -> {a}", n["id"]);
     }
-    let (_, page) = s.get("/?include=new,cross,replaced&top=40");
+    let (_, page) = s.get("/?include=new,cross,replaced&top=40&all=1");
     assert!(page.contains(&format!("data-id=\"{top}\" data-rating=\"-1\"")));
     // A day is ranked once and kept, but a change from the command line
     // (another process) shows at the next request all the same.
     let second = after.iter().find(|p| p["rating"].is_null()).unwrap()["id"].as_str().unwrap().to_string();
-    assert_eq!(array(s.json("/api/daily?top=40&include=new,cross,replaced")), after, "the same ranking, asked twice");
+    assert_eq!(array(s.json("/api/daily?top=40&all=1&include=new,cross,replaced")), after, "the same ranking, asked twice");
     ok(&lib, &["rate", &second, "+"]);
-    let again = array(s.json("/api/daily?top=40&include=new,cross,replaced"));
+    let again = array(s.json("/api/daily?top=40&all=1&include=new,cross,replaced"));
     assert_eq!(again.iter().find(|p| p["id"] == second.as_str()).unwrap()["rating"], 1, "the CLI's rating is seen");
     ok(&lib, &["rate", &second, "0"]);
 
@@ -255,7 +265,7 @@ fn writes_need_the_token_and_ratings_change_the_ranking() {
     let (status, body) = s.post("/api/filters", Some(&token), r#"{"rule": "exclude", "value": "GPU"}"#);
     assert_eq!(status, 200, "{body}");
     assert_eq!(json_lines(&ok(&lib, &["filter", "list", "--json"])), vec![json!({"rule": "exclude", "value": "GPU"})]);
-    let day = array(s.json("/api/daily?top=50"));
+    let day = array(s.json("/api/daily?top=50&all=1"));
     let hidden: Vec<&Value> = day.iter().filter(|p| p["section"] == "hidden").collect();
     assert!(!hidden.is_empty());
     assert!(hidden.iter().all(|h| h["rule"].as_str().unwrap().starts_with("exclude: GPU")), "{hidden:?}");
@@ -321,7 +331,7 @@ fn exports_uploaded_tokens_renewed_and_rating_links_that_never_write() {
     // The same again changes nothing; an id list of library papers works too.
     let again: Value = serde_json::from_str(&upload(&s, Some(&token), "seeds.bib", &bib).1).unwrap();
     assert_eq!((again["new"].as_u64(), again["updated"].as_u64()), (Some(0), Some(entries)));
-    let day = array(s.json("/api/daily?top=3"));
+    let day = array(s.json("/api/daily?top=3&all=1"));
     let ids: Vec<&str> = day.iter().filter_map(|p| p["id"].as_str()).collect();
     let (status, body) = upload(&s, Some(&token), "ids.txt", format!("# mine\n{}\n", ids.join("\n")).as_bytes());
     assert_eq!(status, 200, "{body}");

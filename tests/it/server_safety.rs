@@ -215,7 +215,7 @@ fn a_server_without_accounts_answers_only_the_key_it_printed() {
 
     // The printed URL opens the page itself, with no cookie set: the key
     // travels on in the page's links and forms, and its script's header.
-    let open = reply(a.get(&format!("{}/day/2026-03-03?top=3&token={key}", s.url)).call());
+    let open = reply(a.get(&format!("{}/day/2026-03-03?top=3&all=1&token={key}", s.url)).call());
     assert_eq!(open.status(), 200);
     assert!(open.header("set-cookie").is_none());
     assert_eq!(open.header("referrer-policy"), Some("no-referrer"));
@@ -549,7 +549,7 @@ fn each_user_sees_and_changes_only_their_own() {
     assert_ne!(alice.csrf, bob.csrf);
 
     assert_eq!(alice.post("/api/ratings", json!({"id": "2603.01234", "rating": 1})).0, 404);
-    let day = alice.json("/api/daily?include=new,cross,replaced&top=5");
+    let day = alice.json("/api/daily?include=new,cross,replaced&top=5&all=1");
     let id = day[0]["id"].as_str().unwrap().to_string();
     assert_eq!(alice.post("/api/ratings", json!({"id": id, "rating": 1})).0, 200);
     assert_eq!(alice.post("/api/filters", json!({"rule": "exclude", "value": "blockchain"})).0, 200);
@@ -560,7 +560,7 @@ fn each_user_sees_and_changes_only_their_own() {
     assert_eq!(bob.json("/api/seeds"), json!([]));
     assert_eq!(bob.json("/api/filters"), json!([]));
     assert_eq!(bob.json(&format!("/api/paper/{id}"))["rating"], 0);
-    let bobs_day = bob.json("/api/daily?include=new,cross,replaced&top=5");
+    let bobs_day = bob.json("/api/daily?include=new,cross,replaced&top=5&all=1");
     assert!(bobs_day.as_array().unwrap().iter().all(|p| p["rating"].as_i64().unwrap_or(0) == 0 && p["seen"] != true));
     assert_eq!(bob.post("/api/ratings", json!({"id": id, "rating": -1})).0, 200);
     assert_eq!(alice.json(&format!("/api/paper/{id}"))["rating"], 1);
@@ -726,7 +726,7 @@ fn a_thousand_concurrent_requests_share_a_few_connections() {
     let s = Server::start(&lib);
     let addr = s.addr();
     let auth = s.key_header();
-    let paths = ["/api/daily?top=5", "/api/like/2507.07400?k=5", "/api/seeds", "/api/stats", "/day/2026-03-03", "/paper/2507.07400"];
+    let paths = ["/api/daily?top=5&all=1", "/api/like/2507.07400?k=5", "/api/seeds", "/api/stats", "/day/2026-03-03", "/paper/2507.07400"];
     // Every request is written before any answer is read.
     let mut conns: Vec<TcpStream> = (0..requests)
         .map(|i| {
@@ -760,7 +760,7 @@ fn kill_9_while_users_write_loses_no_acknowledged_rating() {
     add_user(&lib, dir.path(), "bob", "bob's own secret");
     let mut s = Server::start(&lib);
     let ids: Vec<String> = Browser::new(&s, "alice", "correct horse battery")
-        .json("/api/daily?include=new,cross,replaced&top=40")
+        .json("/api/daily?include=new,cross,replaced&top=40&all=1")
         .as_array()
         .unwrap()
         .iter()

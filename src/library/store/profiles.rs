@@ -336,3 +336,30 @@ pub fn filters(conn: &Connection, profile: &ProfileKey) -> Result<Vec<(String, S
     let rows = stmt.query_map([profile], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
+
+// ---- settings ----
+
+/// A profile's setting `key` (the digest's bar), if it was ever set; a
+/// library last written before settings were kept has none.
+pub fn setting(conn: &Connection, profile: &ProfileKey, key: &str) -> Result<Option<String>> {
+    let kept: bool =
+        conn.query_row("SELECT count(*) = 1 FROM sqlite_master WHERE type = 'table' AND name = 'profile_settings'", [], |r| r.get(0))?;
+    if !kept {
+        return Ok(None);
+    }
+    let mut stmt = conn.prepare_cached("SELECT value FROM profile_settings WHERE profile = ?1 AND key = ?2")?;
+    let mut rows = stmt.query(params![profile, key])?;
+    Ok(match rows.next()? {
+        Some(r) => Some(r.get(0)?),
+        None => None,
+    })
+}
+
+pub fn set_setting(conn: &Connection, profile: &ProfileKey, key: &str, value: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO profile_settings (profile, key, value) VALUES (?1, ?2, ?3)
+         ON CONFLICT(profile, key) DO UPDATE SET value = excluded.value",
+        params![profile, key, value],
+    )?;
+    Ok(())
+}

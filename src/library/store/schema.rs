@@ -77,6 +77,12 @@ CREATE TABLE IF NOT EXISTS filters (
     value   TEXT NOT NULL,
     PRIMARY KEY (profile, rule, value)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS profile_settings (
+    profile TEXT NOT NULL,
+    key     TEXT NOT NULL,          -- bar
+    value   TEXT NOT NULL,
+    PRIMARY KEY (profile, key)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vectors (
     model     TEXT NOT NULL,
     text_hash BLOB NOT NULL,
@@ -163,7 +169,7 @@ INSERT OR IGNORE INTO meta (key, value) VALUES ('profiles', '1');
 ";
 
 /// The tables a profile ranks by: a change to any moves its number.
-const PROFILE_TABLES: [&str; 4] = ["seeds", "ratings", "seen", "filters"];
+const PROFILE_TABLES: [&str; 5] = ["seeds", "ratings", "seen", "filters", "profile_settings"];
 
 /// The triggers that move a profile's number in meta on every insert,
 /// delete and update of [`PROFILE_TABLES`] (an update moves both the old
