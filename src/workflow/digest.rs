@@ -20,6 +20,9 @@ use std::sync::Mutex;
 /// Background papers a profile's scores are read against, and the logistic
 /// method (and the unsure rule) learn "not this" from.
 const BACKGROUND: usize = 200;
+/// Of those, the first this many are what the profile's scores are read
+/// against ([`Ranker::calibrate`]): enough for a mean and a spread.
+const CALIBRATION_PAPERS: usize = 100;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Reason {
@@ -576,6 +579,8 @@ pub fn words_for(lexical: Option<&crate::library::lexical::LexicalIndex>) -> Mut
 /// models learn "not this" from.
 struct Background {
     vectors: Vec<Vec<f32>>,
+    /// The words and categories of the first papers, those the
+    /// calibration reads.
     terms: Vec<Terms>,
     subjects: Vec<Vec<String>>,
 }
@@ -599,22 +604,31 @@ impl Background {
                 break;
             }
             let vector = flat.vector(i).to_vec();
+            // The calibration's share is read whole; the rest lends its
+            // vector alone (cutting an abstract's words is most of what a
+            // cold `daily` spends on its background).
+            if papers.len() >= CALIBRATION_PAPERS {
+                papers.push((vector, None));
+                continue;
+            }
             // Revised since the file was mapped: its row is retired (rowid
             // negated, vector zeroed) and this sample goes without it.
             if let (Some(p), true) = (lib.store.get_paper_by_rowid(flat.rowid(i))?, flat.is_live(i)) {
                 if !seeds.contains(p.text_hash.as_slice()) {
-                    papers.push((vector, p));
+                    papers.push((vector, Some(p)));
                 }
             }
         }
-        let terms =
-            terms_of(words, papers.iter().map(|(_, p)| (p.text_hash.as_slice(), p.paper.title.as_str(), p.paper.abstract_text.as_str())))?;
-        let (vectors, subjects) = papers.into_iter().map(|(v, p)| (v, p.paper.subjects)).unzip();
+        let read: Vec<&crate::library::store::StoredPaper> = papers.iter().filter_map(|(_, p)| p.as_ref()).collect();
+        let terms = terms_of(words, read.iter().map(|p| (p.text_hash.as_slice(), p.paper.title.as_str(), p.paper.abstract_text.as_str())))?;
+        let subjects = read.iter().map(|p| p.paper.subjects.clone()).collect();
+        let vectors = papers.into_iter().map(|(v, _)| v).collect();
         Ok(Background { vectors, terms, subjects })
     }
 
+    /// The papers the calibration reads: the first [`CALIBRATION_PAPERS`].
     fn candidates(&self) -> Vec<Candidate<'_>> {
-        (0..self.vectors.len())
+        (0..self.terms.len())
             .map(|i| Candidate { vector: &self.vectors[i], terms: &self.terms[i], subjects: &self.subjects[i], own_seed: None })
             .collect()
     }
