@@ -558,6 +558,18 @@ mod tests {
     }
 
     #[test]
+    fn no_tex_reaches_a_reason() {
+        let mut vocab = Vocabulary::new(None);
+        let r = one_seed(&mut vocab, "A $4\\times$ speedup of paged KV caches with $\\mathcal{O}(n)$ eviction, 4\\times faster");
+        let t = vocab.terms("Paged KV caches: 4\\times faster eviction at $\\mathcal{O}(n)$ cost", "");
+        let words = r.explain(&Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: None }).words;
+        assert!(!words.is_empty(), "the plain words are quoted");
+        for w in &words {
+            assert!(!w.contains(['\\', '$', '^', '_', '{', '}']), "{w:?} in {words:?}");
+        }
+    }
+
+    #[test]
     fn a_rated_paper_shares_no_words_with_itself() {
         let mut vocab = Vocabulary::new(None);
         let mut own = seed("own", &[1.0, 0.0], false, "");

@@ -106,6 +106,7 @@ impl Words {
                 terms.quotable.get(i).copied().unwrap_or(true)
                     && terms.surface[i].chars().count() > 1
                     && terms.surface[i].chars().any(char::is_alphabetic)
+                    && !is_tex(&terms.surface[i])
             })
             .collect();
         parts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -144,6 +145,13 @@ impl Signal for Words {
     fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Evidence {
         Evidence::Words(self.shared(seeds, c))
     }
+}
+
+/// Written in TeX ("4\times", "$L_p$"): a reason quotes plain words, and
+/// a macro's name is no word the reader wrote (it still counts in the
+/// match).
+fn is_tex(surface: &str) -> bool {
+    surface.contains(['\\', '$', '^', '_', '{', '}'])
 }
 
 /// The weight of term `id` in `t`, 0 when absent.
