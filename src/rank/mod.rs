@@ -674,22 +674,11 @@ mod tests {
         assert!(most_uncertain(&r, &background, &c, 0).is_empty());
     }
 
-    /// `n` unit vectors in `dim` dimensions, spread by a fixed sequence.
-    fn spread(n: usize, dim: usize, seed: u32) -> Vec<Vec<f32>> {
-        let mut x = seed.wrapping_mul(2_654_435_761).max(1);
-        (0..n)
-            .map(|_| {
-                let v: Vec<f32> = (0..dim)
-                    .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 17;
-                        x ^= x << 5;
-                        (x % 2000) as f32 / 1000.0 - 1.0
-                    })
-                    .collect();
-                unit(&v)
-            })
-            .collect()
+    /// `n` unit vectors in `dim` dimensions, spread by the evaluations'
+    /// deterministic generator.
+    fn spread(n: usize, dim: usize, seed: u64) -> Vec<Vec<f32>> {
+        let mut rng = crate::eval::Rng::new(seed);
+        (0..n).map(|_| unit(&(0..dim).map(|_| rng.below(2001) as f32 / 1000.0 - 1.0).collect::<Vec<_>>())).collect()
     }
 
     /// `v` moved a little towards `w` (both unit): a paper near `v`.
