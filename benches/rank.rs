@@ -7,6 +7,7 @@
 //!   cargo bench --bench rank
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use paperscout::paper::Paper;
 use paperscout::rank::{Candidate, Method, Ranker, SeedVector, Terms};
 use std::hint::black_box;
 
@@ -61,10 +62,13 @@ fn bench(c: &mut Criterion) {
         })
         .collect();
     let background: Vec<Vec<f32>> = (0..200).map(|_| rng.unit(dim)).collect();
-    let day: Vec<(Vec<f32>, Terms, Vec<String>)> =
-        (0..1500).map(|i| (rng.unit(dim), rng.terms(), vec![["cs.LG", "cs.CV", "cs.DC", "math.OC"][i % 4].to_string()])).collect();
-    let candidates: Vec<Candidate<'_>> =
-        day.iter().map(|(v, t, s)| Candidate { vector: v, terms: t, subjects: s, own_seed: None }).collect();
+    let day: Vec<(Vec<f32>, Terms, Paper)> = (0..1500)
+        .map(|i| {
+            let subjects = vec![["cs.LG", "cs.CV", "cs.DC", "math.OC"][i % 4].to_string()];
+            (rng.unit(dim), rng.terms(), Paper { subjects, ..paperscout::paper::UNKNOWN.clone() })
+        })
+        .collect();
+    let candidates: Vec<Candidate<'_>> = day.iter().map(|(v, t, p)| Candidate { paper: p, vector: v, terms: t, own_seed: None }).collect();
 
     let mut g = c.benchmark_group("rank");
     g.sample_size(20);

@@ -193,6 +193,24 @@ pub struct Paper {
     pub source: String,
 }
 
+/// A paper known by its text alone (free text, a test's made-up paper):
+/// no id, no categories, no date.
+pub static UNKNOWN: Paper = Paper {
+    id: String::new(),
+    version: None,
+    kind: Kind::New,
+    title: String::new(),
+    authors: Vec::new(),
+    affiliations: Vec::new(),
+    abstract_text: String::new(),
+    subjects: Vec::new(),
+    primary: None,
+    comments: None,
+    journal_ref: None,
+    listing_date: None,
+    source: String::new(),
+};
+
 impl Paper {
     /// Whether the id is one of arXiv's own grammar, bare, so that a link
     /// to arxiv.org may be made of it: a library entry is not trusted to.

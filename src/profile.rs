@@ -345,7 +345,8 @@ mod tests {
         let r = crate::rank::Ranker::new(crate::rank::Method::DecayedMean, vectors, &[]);
         // The newest of four weighs 1 of 1 + 1/1.30 + 1/1.48 + 1/1.60 (33%).
         let none = crate::rank::Terms::default();
-        let score = |v: &[f32]| r.score_one(&crate::rank::Candidate { vector: v, terms: &none, subjects: &[], own_seed: None });
+        let score =
+            |v: &[f32]| r.score_one(&crate::rank::Candidate { paper: &crate::paper::UNKNOWN, vector: v, terms: &none, own_seed: None });
         let newest_share = score(&[0.0, 1.0]) / (score(&[0.0, 1.0]) + score(&[1.0, 0.0]));
         assert!((newest_share - 0.326).abs() < 0.01, "{newest_share}");
 

@@ -346,12 +346,7 @@ impl Encoded {
 
     pub fn candidate(&self, pid: &str) -> Result<Candidate<'_>> {
         static NONE: std::sync::OnceLock<Terms> = std::sync::OnceLock::new();
-        Ok(Candidate {
-            vector: vector_of(&self.vectors, pid)?,
-            terms: self.terms.get(pid).unwrap_or_else(|| NONE.get_or_init(Terms::default)),
-            subjects: &[],
-            own_seed: None,
-        })
+        Ok(Candidate::of_text(vector_of(&self.vectors, pid)?, self.terms.get(pid).unwrap_or_else(|| NONE.get_or_init(Terms::default))))
     }
 }
 

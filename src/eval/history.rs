@@ -13,6 +13,7 @@
 use super::{median, random_reciprocal_rank, Rng};
 use crate::library::store::DatedPaper;
 use crate::library::Library;
+use crate::paper::Paper;
 use crate::rank::{Candidate, Method, Ranker, SeedVector, Signals, Terms, Vocabulary, DEFAULT_METHOD};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
@@ -119,9 +120,8 @@ struct Entry {
     /// Position of its vector in the flat file.
     pos: usize,
     day: usize,
-    title: String,
-    abstract_text: String,
-    subjects: Vec<String>,
+    /// Its title, abstract, categories and first listing date.
+    paper: Paper,
 }
 
 /// Everything read from the library in one pass.
@@ -164,7 +164,14 @@ fn read_history(lib: &Library, position: &HashMap<i64, usize>) -> Result<History
     for (rowid, pos, date, authors, p) in raw {
         let idx = h.entries.len();
         let day = days[&date];
-        h.entries.push(Entry { rowid, pos, day, title: p.title, abstract_text: p.abstract_text, subjects: p.subjects });
+        let paper = Paper {
+            title: p.title,
+            abstract_text: p.abstract_text,
+            subjects: p.subjects,
+            listing_date: Some(date),
+            ..crate::paper::UNKNOWN.clone()
+        };
+        h.entries.push(Entry { rowid, pos, day, paper });
         h.by_day[day].push(idx);
         let mut names: Vec<String> = authors.iter().map(|a| normalise_author(a)).filter(|a| !a.is_empty()).collect();
         names.sort_unstable();
@@ -368,7 +375,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
     let mut vocab = Vocabulary::new(lexical.as_ref());
     let mut terms: Vec<Option<Terms>> = (0..h.entries.len()).map(|_| None).collect();
     let mut terms_of = |i: usize, vocab: &mut Vocabulary| -> Terms {
-        terms[i].get_or_insert_with(|| vocab.terms(&h.entries[i].title, &h.entries[i].abstract_text)).clone()
+        terms[i].get_or_insert_with(|| vocab.terms(&h.entries[i].paper.title, &h.entries[i].paper.abstract_text)).clone()
     };
 
     let entry_at: HashMap<usize, usize> = h.entries.iter().enumerate().map(|(i, e)| (e.pos, i)).collect();
@@ -391,7 +398,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
                     label: e.rowid.to_string(),
                     vector: flat.vector(e.pos).to_vec(),
                     terms: terms_of(i, &mut vocab),
-                    subjects: e.subjects.clone(),
+                    subjects: e.paper.subjects.clone(),
                     weight: 1.0,
                     negative: false,
                     rated: false,
@@ -411,7 +418,6 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
         let bg: Vec<Vec<f32>> = bg_pos.iter().map(|&p| flat.vector(p).to_vec()).collect();
         let bg_entries: Vec<Option<usize>> = bg_pos.iter().map(|p| entry_at.get(p).copied()).collect();
         let bg_words: Vec<Terms> = bg_entries.iter().map(|e| e.map(|i| terms_of(i, &mut vocab)).unwrap_or_default()).collect();
-        let no_subjects: Vec<String> = Vec::new();
         let bg_candidates: Vec<Candidate<'_>> = bg_pos
             .iter()
             .zip(&bg_entries)
@@ -419,7 +425,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
             .map(|((&p, e), t)| Candidate {
                 vector: flat.vector(p),
                 terms: t,
-                subjects: e.map_or(&no_subjects, |i| &h.entries[i].subjects),
+                paper: e.map_or(&crate::paper::UNKNOWN, |i| &h.entries[i].paper),
                 own_seed: None,
             })
             .collect();
@@ -428,7 +434,7 @@ pub fn run(lib: &Library, opts: Options) -> Result<Report> {
         let day: Vec<Candidate<'_>> = candidates
             .iter()
             .zip(&words)
-            .map(|(&i, t)| Candidate { vector: flat.vector(h.entries[i].pos), terms: t, subjects: &h.entries[i].subjects, own_seed: None })
+            .map(|(&i, t)| Candidate { paper: &h.entries[i].paper, vector: flat.vector(h.entries[i].pos), terms: t, own_seed: None })
             .collect();
         for (m, method) in Method::ALL.iter().enumerate() {
             let mut ranker = Ranker::new(*method, seeds.clone(), &bg);

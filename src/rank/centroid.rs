@@ -4,9 +4,44 @@
 //! learned weights).
 
 use super::learn::{sigmoid, LinearModel};
-use super::signal::{Evidence, Seeds, Signal, SignalId};
+use super::signal::{Details, Naming, Part, Seeds, Signal, SignalId};
 use super::Candidate;
 use crate::vector::dot;
+
+/// The seeds' centre: no weight cold (the replay and CSFCube found the
+/// nearest seed better), a reader's ratings may give it some.
+pub const CENTROID: Part = Part {
+    name: "centroid",
+    label: "seeds' centre",
+    legend: "how close it sits, in meaning, to the centre of all your seeds",
+    cold: 0.0,
+    per_ln_seeds: 0.0,
+    naming: Naming::Lifting,
+};
+
+/// `decayed-mean`'s direction.
+pub const DECAYED_MEAN: Part = Part {
+    name: "decayed-mean",
+    label: "newest seeds",
+    legend: "how close it sits to the mean of your seeds, the newest weighing most",
+    cold: 0.0,
+    per_ln_seeds: 0.0,
+    naming: Naming::Lifting,
+};
+
+/// `logistic`'s direction.
+pub const LOGISTIC: Part = Part {
+    name: "logistic",
+    label: "learned direction",
+    legend: "a model of your seeds against random papers of your library",
+    cold: 0.0,
+    per_ln_seeds: 0.0,
+    naming: Naming::Lifting,
+};
+
+pub fn make(seeds: &Seeds) -> Box<dyn Signal> {
+    Box::new(Centroid::new(seeds))
+}
 
 /// The cosine to the liked seeds' weighted mean. The sum and its squared
 /// length are kept, so the cosine without a rated paper's own seed is a
@@ -40,15 +75,15 @@ impl Centroid {
 
 impl Signal for Centroid {
     fn id(&self) -> SignalId {
-        SignalId::Centroid
+        SignalId(&CENTROID)
     }
 
     fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
         day.iter().map(|c| self.value(seeds, c)).collect()
     }
 
-    fn explain(&self, _: &Seeds, _: &Candidate<'_>) -> Evidence {
-        Evidence::Opaque
+    fn explain(&self, _: &Seeds, _: &Candidate<'_>) -> Details {
+        Details::Opaque
     }
 }
 
@@ -70,12 +105,12 @@ impl Direction {
         let total: f32 = w.iter().map(|x| x.1).sum();
         let scale = if total > 0.0 { 1.0 / total } else { 0.0 };
         let w = seeds.weighted_sum(w.into_iter().map(|(i, x)| (i, x * scale)));
-        Direction { id: SignalId::DecayedMean, model: LinearModel { w, b: 0.0 }, probability: false }
+        Direction { id: SignalId(&DECAYED_MEAN), model: LinearModel { w, b: 0.0 }, probability: false }
     }
 
     /// A logistic regression's probability.
     pub fn logistic(model: LinearModel) -> Direction {
-        Direction { id: SignalId::Logistic, model, probability: true }
+        Direction { id: SignalId(&LOGISTIC), model, probability: true }
     }
 }
 
@@ -88,7 +123,7 @@ impl Signal for Direction {
         day.iter().map(|c| if self.probability { sigmoid(self.model.margin(c.vector)) } else { dot(c.vector, &self.model.w) }).collect()
     }
 
-    fn explain(&self, _: &Seeds, _: &Candidate<'_>) -> Evidence {
-        Evidence::Opaque
+    fn explain(&self, _: &Seeds, _: &Candidate<'_>) -> Details {
+        Details::Opaque
     }
 }

@@ -4,7 +4,7 @@
 //! category vector beside the embedding; on the history replay the overlap
 //! of categories lifts recall where meaning and words tie (docs/quality.md).
 
-use super::signal::{Evidence, Seeds, Signal, SignalId};
+use super::signal::{Details, Naming, Part, Seeds, Signal, SignalId};
 use super::Candidate;
 use std::collections::BTreeMap;
 
@@ -74,6 +74,23 @@ fn own_part(own: Option<(&[String], f32)>) -> Vec<(&str, f32)> {
     own.map(|(s, w)| categories(s).into_iter().map(|(c, x)| (c, w * x)).collect()).unwrap_or_default()
 }
 
+pub const FIELDS: Part = Part {
+    name: "fields",
+    label: "categories",
+    legend: "how many of its arXiv categories your seeds are in",
+    cold: 0.2,
+    per_ln_seeds: 0.0,
+    naming: Naming::Carrying(FIELDS_NAMED),
+};
+
+/// The share of a pick's lift its categories must give before a reason
+/// names them.
+const FIELDS_NAMED: f32 = 0.3;
+
+pub fn make(seeds: &Seeds) -> Box<dyn Signal> {
+    Box::new(Fields::new(seeds))
+}
+
 /// The categories' cosine to the liked seeds' as a signal; its
 /// explanation names the paper's categories the seeds are in.
 pub struct Fields {
@@ -92,19 +109,19 @@ impl Fields {
 
 impl Signal for Fields {
     fn id(&self) -> SignalId {
-        SignalId::Fields
+        SignalId(&FIELDS)
     }
 
     fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
-        day.iter().map(|c| self.profile.cosine(c.subjects, Self::own(seeds, c))).collect()
+        day.iter().map(|c| self.profile.cosine(&c.paper.subjects, Self::own(seeds, c))).collect()
     }
 
-    fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Evidence {
+    fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Details {
         let own = own_part(Self::own(seeds, c));
         let mut shared: Vec<(&str, f32)> =
-            categories(c.subjects).into_iter().map(|(s, _)| (s, self.profile.without(s, &own))).filter(|(_, w)| *w > 1e-6).collect();
+            categories(&c.paper.subjects).into_iter().map(|(s, _)| (s, self.profile.without(s, &own))).filter(|(_, w)| *w > 1e-6).collect();
         shared.sort_by(|a, b| b.1.total_cmp(&a.1));
-        Evidence::Fields(shared.into_iter().map(|(s, _)| s.to_string()).collect())
+        Details::Fields(shared.into_iter().map(|(s, _)| s.to_string()).collect())
     }
 }
 
@@ -153,13 +170,14 @@ mod tests {
         let seeds = Seeds::new(vec![seed(&["cs.LG"], false), seed(&["cs.CL", "cs.LG"], false), seed(&["q-bio.NC"], true)]);
         let f = Fields::new(&seeds);
         let none = Terms::default();
-        let subjects = s(&["cs.CL", "cs.LG", "math.OC"]);
-        let c = Candidate { vector: &[1.0], terms: &none, subjects: &subjects, own_seed: None };
-        assert_eq!(f.explain(&seeds, &c), Evidence::Fields(s(&["cs.LG", "cs.CL"])));
+        let paper = |subjects: &[&str]| crate::paper::Paper { subjects: s(subjects), ..crate::paper::UNKNOWN.clone() };
+        let listed = paper(&["cs.CL", "cs.LG", "math.OC"]);
+        let c = Candidate { paper: &listed, vector: &[1.0], terms: &none, own_seed: None };
+        assert_eq!(f.explain(&seeds, &c), Details::Fields(s(&["cs.LG", "cs.CL"])));
         // The rated paper in q-bio.NC is the only one there: no reason for itself.
-        let own = s(&["q-bio.NC"]);
-        let rated = Candidate { vector: &[1.0], terms: &none, subjects: &own, own_seed: Some(2) };
-        assert_eq!(f.explain(&seeds, &rated), Evidence::Fields(Vec::new()));
+        let own = paper(&["q-bio.NC"]);
+        let rated = Candidate { paper: &own, vector: &[1.0], terms: &none, own_seed: Some(2) };
+        assert_eq!(f.explain(&seeds, &rated), Details::Fields(Vec::new()));
         assert!(f.score(&seeds, &[rated])[0].abs() < 1e-6);
     }
 

@@ -7,23 +7,19 @@
 
 use super::calibration::Scale;
 use super::learn::{self, Example};
-use super::signal::{SignalId, Signals};
+use super::signal::{Part, Signals};
 use super::{Candidate, Ranker};
 
-/// The cold mix on per-day z-scores for a profile of one liked seed, by
-/// signal name, in the order the ranker computes them; more liked seeds
-/// move weight from meaning to words ([`cold`]). The replay's fit half
-/// (with one-seed profiles, `--max-seeds 1`) is flat around these weights;
+/// Weight the words gain from the nearest seed per e-fold of liked seeds
+/// (each signal's [`Part::per_ln_seeds`]): one abstract is a noisy query
+/// and meaning reads it better, while the words of several agree on what
+/// the reader's field calls things (0.37 at two seeds, 0.46 at five, 0.53
+/// at ten). The cold weights themselves ([`Part::cold`]): the replay's fit
+/// half (with one-seed profiles, `--max-seeds 1`) is flat around them;
 /// CSFCube's dev folds chose words 0.3 over 0.35 and 0.4 at one seed; the
 /// replay's check half and CSFCube's test folds report them
 /// (docs/quality.md, "Words count more as seeds add up").
-pub const COLD: [(SignalId, f32); 4] =
-    [(SignalId::Nearest, 0.5), (SignalId::Centroid, 0.0), (SignalId::Words, 0.3), (SignalId::Fields, 0.2)];
-/// Weight the words gain from the nearest seed per e-fold of liked seeds:
-/// one abstract is a noisy query and meaning reads it better, while the
-/// words of several agree on what the reader's field calls things (0.37
-/// at two seeds, 0.46 at five, 0.53 at ten).
-const WORDS_PER_LN_SEEDS: f32 = 0.1;
+pub const WORDS_PER_LN_SEEDS: f32 = 0.1;
 /// Liked seeds past which the mix stops moving: about the most the
 /// replay's profiles have (its authors have at most 30 papers, one of them
 /// hidden), so the rule is not carried past what measured it.
@@ -31,22 +27,16 @@ const SEEDS_MEASURED: usize = 30;
 /// The learned score counts n / (n + this) after n ratings.
 const RATINGS_TO_TRUST: f32 = 5.0;
 
-/// The cold weights for a profile of `liked` liked seeds (given and 👍),
-/// in [`COLD`]'s order.
-pub fn cold(liked: usize) -> Vec<f32> {
-    let shift = WORDS_PER_LN_SEEDS * (liked.clamp(1, SEEDS_MEASURED) as f32).ln();
-    COLD.iter()
-        .map(|&(id, w)| match id {
-            SignalId::Words => w + shift,
-            SignalId::Nearest => w - shift,
-            _ => w,
-        })
-        .collect()
+/// The cold weights of `parts` for a profile of `liked` liked seeds
+/// (given and 👍), in their order.
+pub fn cold(parts: &[&Part], liked: usize) -> Vec<f32> {
+    let ln = (liked.clamp(1, SEEDS_MEASURED) as f32).ln();
+    parts.iter().map(|p| (p.cold + p.per_ln_seeds * ln).max(0.0)).collect()
 }
 
 /// The cold weights for this ranker's profile.
 pub fn cold_for(r: &Ranker) -> Vec<f32> {
-    cold(r.liked())
+    cold(&r.parts(), r.liked())
 }
 
 /// Ratings, 👍 and 👎 both among them, before the mix of signals is the
@@ -83,13 +73,8 @@ pub fn mix(r: &Ranker, scales: &[Scale]) -> Vec<f32> {
     let mut newest: Vec<usize> = (0..seeds.len()).collect();
     newest.sort_by(|&a, &b| seeds[b].added.cmp(&seeds[a].added).then(a.cmp(&b)));
     newest.truncate(MIX_EXAMPLES);
-    let as_papers: Vec<Candidate<'_>> = newest
-        .iter()
-        .map(|&i| {
-            let s = &seeds[i];
-            Candidate { vector: &s.vector, terms: &s.terms, subjects: &s.subjects, own_seed: Some(i) }
-        })
-        .collect();
+    let papers = r.seeds().as_papers(&newest);
+    let as_papers: Vec<Candidate<'_>> = newest.iter().zip(&papers).map(|(&i, p)| r.seeds().candidate(i, p)).collect();
     let own = r.signals(&as_papers);
     let features: Vec<Vec<f32>> = (0..newest.len()).map(|k| scales.iter().zip(&own.values).map(|(s, v)| s.z(v[k])).collect()).collect();
     let total = |neg: bool| newest.iter().filter(|&&i| seeds[i].negative == neg).map(|&i| seeds[i].weight).sum::<f32>();
@@ -167,6 +152,7 @@ pub fn fuse(signals: &Signals, w: &[f32], learned: Option<(Vec<f32>, usize)>, sc
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rank::signal::{hybrid_parts, id, SignalId, HYBRID};
     use crate::rank::{Method, SeedVector, Terms, Vocabulary};
     use crate::vector::dot;
 
@@ -184,8 +170,12 @@ mod tests {
         }
     }
 
-    fn weight(w: &[f32], id: SignalId) -> f32 {
-        w[COLD.iter().position(|c| c.0 == id).unwrap()]
+    fn weight(w: &[f32], of: SignalId) -> f32 {
+        w[HYBRID.iter().position(|r| SignalId(r.part) == of).unwrap()]
+    }
+
+    fn cold(liked: usize) -> Vec<f32> {
+        super::cold(&hybrid_parts(), liked)
     }
 
     /// A reader whose 👎 are near their 👍 in meaning but not in words,
@@ -217,30 +207,31 @@ mod tests {
                 (vec![1.0 - t, t, 0.5 * t], vocab.terms(words, ""))
             })
             .collect();
-        let c: Vec<Candidate<'_>> = day.iter().map(|(v, t)| Candidate { vector: v, terms: t, subjects: &[], own_seed: None }).collect();
+        let c: Vec<Candidate<'_>> =
+            day.iter().map(|(v, t)| Candidate { paper: &crate::paper::UNKNOWN, vector: v, terms: t, own_seed: None }).collect();
         (mix(&r, &scales_of(&r.signals(&c), None)), cold_for(&r))
     }
 
     #[test]
     fn a_reader_whose_dislikes_are_near_in_meaning_but_not_in_words_learns_to_weigh_words() {
         let (w, cold) = mix_after(MIX_MIN_RATINGS);
-        assert!(weight(&w, SignalId::Words) > weight(&cold, SignalId::Words), "{w:?}");
+        assert!(weight(&w, id("words")) > weight(&cold, id("words")), "{w:?}");
         assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-5 && w.iter().all(|&x| x >= 0.0), "{w:?}");
     }
 
     #[test]
     fn more_liked_seeds_move_weight_from_meaning_to_words() {
         let at = |n: usize, id| weight(&cold(n), id);
-        assert_eq!(cold(1), COLD.iter().map(|c| c.1).collect::<Vec<_>>());
+        assert_eq!(cold(1), HYBRID.iter().map(|r| r.part.cold).collect::<Vec<_>>());
         assert_eq!(cold(0), cold(1), "no liked seed weighs as one");
         for n in [1, 2, 3, 5, 10, 30, 300] {
             let w = cold(n);
             assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-6 && w.iter().all(|&x| x >= 0.0), "{n}: {w:?}");
-            assert_eq!(at(n, SignalId::Fields), 0.2, "fields keep their weight");
+            assert_eq!(at(n, id("fields")), 0.2, "fields keep their weight");
         }
-        assert!(at(1, SignalId::Words) < at(2, SignalId::Words) && at(2, SignalId::Words) < at(10, SignalId::Words));
-        assert!(at(1, SignalId::Nearest) > at(2, SignalId::Nearest) && at(2, SignalId::Nearest) > at(10, SignalId::Nearest));
-        assert!((at(10, SignalId::Words) - (0.3 + 0.1 * 10f32.ln())).abs() < 1e-6);
+        assert!(at(1, id("words")) < at(2, id("words")) && at(2, id("words")) < at(10, id("words")));
+        assert!(at(1, id("nearest")) > at(2, id("nearest")) && at(2, id("nearest")) > at(10, id("nearest")));
+        assert!((at(10, id("words")) - (0.3 + 0.1 * 10f32.ln())).abs() < 1e-6);
         assert_eq!(cold(30), cold(300), "no further than the replay measured");
     }
 
@@ -253,7 +244,7 @@ mod tests {
 
     #[test]
     fn shares_split_the_lift_among_the_signals_that_lift() {
-        let signals = Signals { names: vec![SignalId::Nearest, SignalId::Words], values: vec![vec![0.0, 1.0], vec![1.0, 0.0]] };
+        let signals = Signals { names: vec![id("nearest"), id("words")], values: vec![vec![0.0, 1.0], vec![1.0, 0.0]] };
         let f = fuse(&signals, &[0.75, 0.25], None, &scales_of(&signals, None));
         assert!(f.score[1] > f.score[0]);
         assert_eq!(f.shares[1], vec![1.0, 0.0], "the second paper is lifted by the first signal alone");

@@ -6,7 +6,7 @@
 //! hybrid signal once there is a rating; the unsure list's boundary.
 
 use super::learn::{self, Example, LinearModel};
-use super::signal::{Evidence, Seeds, Signal, SignalId};
+use super::signal::{Details, Naming, Part, Seeds, Signal, SignalId};
 use super::{Candidate, SeedVector};
 use crate::vector::dot;
 
@@ -19,6 +19,17 @@ const PRIOR_SCALE: f32 = 10.0;
 const PRIOR_STRENGTH: f32 = 1.0;
 /// Share of the negative weight the 👎 carry; random library papers the rest.
 const DISLIKED_SHARE: f32 = 0.9;
+
+/// The reader's model: it joins the hybrid's mix with the trust its
+/// ratings earn, not with a cold weight.
+pub const LEARNED: Part = Part {
+    name: "learned",
+    label: "your ratings",
+    legend: "once you rate papers, a model of your 👍 and 👎",
+    cold: 0.0,
+    per_ln_seeds: 0.0,
+    naming: Naming::Lifting,
+};
 
 /// What the ratings taught: the reader's model, and how many ratings it
 /// learned from.
@@ -80,14 +91,14 @@ impl Learned {
 
 impl Signal for Learned {
     fn id(&self) -> SignalId {
-        SignalId::Learned
+        SignalId(&LEARNED)
     }
 
     fn score(&self, _: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
         day.iter().map(|c| self.model.margin(c.vector)).collect()
     }
 
-    fn explain(&self, _: &Seeds, _: &Candidate<'_>) -> Evidence {
-        Evidence::Opaque
+    fn explain(&self, _: &Seeds, _: &Candidate<'_>) -> Details {
+        Details::Opaque
     }
 }

@@ -23,19 +23,18 @@ pub mod signal;
 mod vocabulary;
 mod words;
 
+use crate::paper::Paper;
 pub use calibration::{Bar, Strength};
 use calibration::{Calibration, Known};
-use centroid::{Centroid, Direction};
-use fields::Fields;
-pub use hybrid::{cold, COLD};
+use centroid::Direction;
+pub use hybrid::cold;
 use learned::Learned;
 use nearest::Nearest;
 use serde::Serialize;
-pub use signal::{Evidence, Seeds, Signal, SignalId, Signals};
+pub use signal::{Details, Explanation, Naming, Part, Registered, SeedMatch, Seeds, Signal, SignalId, Signals, HYBRID};
 use std::fmt;
 use std::str::FromStr;
 pub use vocabulary::{Terms, Vocabulary, WordCache};
-use words::Words;
 
 /// How a candidate is scored against the seeds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -109,16 +108,36 @@ pub struct SeedVector {
     pub added: String,
 }
 
-/// A paper to score: its vector, its words, and the seed it is when the
-/// user rated it (scored on the other seeds, so a rating moves the papers
-/// around it rather than pinning the rated one).
+/// A paper to score: the paper itself (categories, listing date: what a
+/// signal may read of it), its vector, its words, and the seed it is when
+/// the user rated it (scored on the other seeds, so a rating moves the
+/// papers around it rather than pinning the rated one).
 #[derive(Debug, Clone, Copy)]
 pub struct Candidate<'a> {
+    pub paper: &'a Paper,
     pub vector: &'a [f32],
     pub terms: &'a Terms,
-    /// Its arXiv categories, primary first.
-    pub subjects: &'a [String],
     pub own_seed: Option<usize>,
+}
+
+impl<'a> Candidate<'a> {
+    /// A paper known by its vector and words alone.
+    pub fn of_text(vector: &'a [f32], terms: &'a Terms) -> Candidate<'a> {
+        Candidate { paper: &crate::paper::UNKNOWN, vector, terms, own_seed: None }
+    }
+}
+
+impl Seeds {
+    /// Seeds `which` as papers to score, each on the other seeds: what
+    /// their [`Candidate::paper`]s hold (their categories).
+    pub fn as_papers(&self, which: &[usize]) -> Vec<Paper> {
+        which.iter().map(|&i| Paper { subjects: self.all[i].subjects.clone(), ..crate::paper::UNKNOWN.clone() }).collect()
+    }
+
+    /// Seed `i` scored as a paper, `paper` from [`Seeds::as_papers`].
+    pub fn candidate<'a>(&'a self, i: usize, paper: &'a Paper) -> Candidate<'a> {
+        Candidate { paper, vector: &self.all[i].vector, terms: &self.all[i].terms, own_seed: Some(i) }
+    }
 }
 
 /// A candidate's score and what it is made of.
@@ -150,17 +169,6 @@ impl Scored {
     }
 }
 
-/// Why a candidate scored as it did, in the signals' own words.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Explanation {
-    /// The closest liked seeds, best first: (seed index, cosine).
-    pub seeds: Vec<(usize, f32)>,
-    /// The distinctive words and phrases it shares with them.
-    pub words: Vec<String>,
-    /// Its categories the liked seeds are in.
-    pub fields: Vec<String>,
-}
-
 /// The newest ratings a calibration reads: enough to
 /// place two numbers, and a reader with a thousand ratings is calibrated
 /// in milliseconds.
@@ -173,10 +181,8 @@ const DISLIKED_SHARE: f32 = 0.9;
 
 /// How a method turns the signals into one score.
 enum Scoring {
-    /// The nearest-seeds signal alone (`knn`).
-    Nearest,
-    /// One of the other signals alone.
-    One(usize),
+    /// One signal alone.
+    One(SignalId),
     /// The hybrid's mix, and the reader's model once there are ratings.
     Hybrid(Option<Learned>),
 }
@@ -185,11 +191,12 @@ enum Scoring {
 pub struct Ranker {
     method: Method,
     seeds: Seeds,
-    /// Closeness to the nearest seeds (`knn`'s signal, and the hybrid's first).
-    nearest: Nearest,
-    /// The other signals: centroid, words and fields (the hybrid's, in
-    /// [`COLD`]'s order after `nearest`), then a method's own if it has one.
-    others: Vec<Box<dyn Signal>>,
+    /// The hybrid's signals as registered, built for this profile: what
+    /// the hybrid mixes, and what every method's picks are explained by.
+    mixed: Vec<Box<dyn Signal>>,
+    /// A method's own signal, when it is none of those (`knn`,
+    /// `decayed-mean`, `logistic`).
+    own: Option<Box<dyn Signal>>,
     scoring: Scoring,
     /// What a raw score means for this profile, once read from a
     /// background ([`Ranker::calibrate`]); without one, each set scored
@@ -216,24 +223,49 @@ impl Ranker {
     /// `background` holds random library vectors: the logistic models use
     /// them as implicit negatives (as Scholar Inbox does).
     pub fn new(method: Method, seeds: Vec<SeedVector>, background: &[Vec<f32>]) -> Ranker {
+        Ranker::with_signals(HYBRID, method, seeds, background)
+    }
+
+    /// A ranker whose hybrid mixes `registry`'s signals ([`HYBRID`] but in
+    /// tests).
+    pub fn with_signals(registry: &[Registered], method: Method, seeds: Vec<SeedVector>, background: &[Vec<f32>]) -> Ranker {
         let seeds = Seeds::new(seeds);
-        let nearest = if method == Method::Knn { Nearest::knn() } else { Nearest::one() };
-        let mut others: Vec<Box<dyn Signal>> =
-            vec![Box::new(Centroid::new(&seeds)), Box::new(Words::new(&seeds)), Box::new(Fields::new(&seeds))];
-        debug_assert!(others.iter().zip(&COLD[1..]).all(|(s, c)| s.id() == c.0));
-        let mut own = |s: Box<dyn Signal>| {
-            others.push(s);
-            Scoring::One(others.len() - 1)
+        let mixed: Vec<Box<dyn Signal>> = registry.iter().map(|r| (r.make)(&seeds)).collect();
+        let registered = |part: &'static Part| mixed.iter().any(|s| s.id() == SignalId(part));
+        let alone = |s: Box<dyn Signal>| {
+            let id = s.id();
+            (Some(s), Scoring::One(id))
         };
-        let scoring = match method {
-            Method::Hybrid => Scoring::Hybrid(Learned::new(&seeds, background)),
-            Method::Knn => Scoring::Nearest,
-            Method::Centroid => Scoring::One(0),
-            Method::Lexical => Scoring::One(1),
-            Method::DecayedMean => own(Box::new(Direction::decayed_mean(&seeds))),
-            Method::Logistic => own(Box::new(Direction::logistic(learn::liked_against(&seeds, background, 1e-3, None)))),
+        let (own, scoring): (Option<Box<dyn Signal>>, Scoring) = match method {
+            Method::Hybrid => (None, Scoring::Hybrid(Learned::new(&seeds, background))),
+            Method::Centroid if registered(&centroid::CENTROID) => (None, Scoring::One(SignalId(&centroid::CENTROID))),
+            Method::Lexical if registered(&words::WORDS) => (None, Scoring::One(SignalId(&words::WORDS))),
+            Method::Centroid => alone(centroid::make(&seeds)),
+            Method::Lexical => alone(words::make(&seeds)),
+            Method::Knn => alone(Box::new(Nearest::knn())),
+            Method::DecayedMean => alone(Box::new(Direction::decayed_mean(&seeds))),
+            Method::Logistic => alone(Box::new(Direction::logistic(learn::liked_against(&seeds, background, 1e-3, None)))),
         };
-        Ranker { method, seeds, nearest, others, scoring, calibration: None }
+        Ranker { method, seeds, mixed, own, scoring, calibration: None }
+    }
+
+    /// The hybrid's signals as scored.
+    pub fn parts(&self) -> Vec<&'static Part> {
+        self.mixed.iter().map(|s| s.id().0).collect()
+    }
+
+    /// The signals its scores are made of, as the page's legend lists
+    /// them: the hybrid's and the reader's model, or a method's one.
+    pub fn legend(&self) -> Vec<&'static Part> {
+        match &self.scoring {
+            Scoring::Hybrid(_) => self.parts().into_iter().chain([&learned::LEARNED]).collect(),
+            Scoring::One(id) => vec![id.0],
+        }
+    }
+
+    /// Signal `id` as built for this profile.
+    fn signal(&self, id: SignalId) -> Option<&dyn Signal> {
+        self.mixed.iter().chain(&self.own).find(|s| s.id() == id).map(|s| s.as_ref())
     }
 
     /// Reads what this profile's scores mean from `background`, papers of
@@ -251,9 +283,9 @@ impl Ranker {
                 let margins = learned.as_ref().map(|l| l.score(&self.seeds, background));
                 hybrid::scales_of(&self.signals(background), margins.as_deref())
             }
-            Scoring::Nearest | Scoring::One(_) => Vec::new(),
+            Scoring::One(_) => Vec::new(),
         };
-        let raw_background = self.raw(&self.parts(background), &scales).score;
+        let raw_background = self.raw(&self.scored_parts(background), &scales).score;
         // The ratings, each scored on the other seeds as a day's paper
         // would be: the newest, a bounded number. A seed the reader gave is
         // no measure: left out, a seed of a topic of its own has nothing
@@ -263,11 +295,9 @@ impl Ranker {
         let mut newest: Vec<usize> = (0..all.len()).filter(|&i| all[i].weight > 0.0 && (all[i].rated || all[i].negative)).collect();
         newest.sort_by(|&a, &b| all[b].added.cmp(&all[a].added).then(a.cmp(&b)));
         newest.truncate(CALIBRATION_SEEDS);
-        let as_papers: Vec<Candidate<'_>> = newest
-            .iter()
-            .map(|&i| Candidate { vector: &all[i].vector, terms: &all[i].terms, subjects: &all[i].subjects, own_seed: Some(i) })
-            .collect();
-        let raw_seeds = self.raw(&self.parts(&as_papers), &scales).score;
+        let papers = self.seeds.as_papers(&newest);
+        let as_papers: Vec<Candidate<'_>> = newest.iter().zip(&papers).map(|(&i, p)| self.seeds.candidate(i, p)).collect();
+        let raw_seeds = self.raw(&self.scored_parts(&as_papers), &scales).score;
         let known: Vec<Known> = newest.iter().zip(raw_seeds).map(|(&i, raw)| Known { raw, own: !all[i].negative }).collect();
         Calibration::fit(scales, &raw_background, &known)
     }
@@ -286,20 +316,17 @@ impl Ranker {
         self.seeds.liked.iter().filter(|&&i| self.seeds.all[i].weight > 0.0).count()
     }
 
-    /// The signals the hybrid mixes (the nearest-seed one is `knn`'s for a
-    /// knn ranker), raw, for a day (`eval history --signals`).
+    /// The signals the hybrid mixes, raw, for a day (`eval history --signals`).
     pub fn signals(&self, day: &[Candidate<'_>]) -> Signals {
-        let mut signals = Signals { names: vec![self.nearest.id()], values: vec![self.nearest.score(&self.seeds, day)] };
-        for s in &self.others[..COLD.len() - 1] {
-            signals.names.push(s.id());
-            signals.values.push(s.score(&self.seeds, day));
+        Signals {
+            names: self.mixed.iter().map(|s| s.id()).collect(),
+            values: self.mixed.iter().map(|s| s.score(&self.seeds, day)).collect(),
         }
-        signals
     }
 
     /// Scores every candidate of a day (or any set ranked together).
     pub fn score_all(&self, day: &[Candidate<'_>]) -> Vec<Scored> {
-        let parts = self.parts(day);
+        let parts = self.scored_parts(day);
         // The order: the signals on the day's own scale.
         let in_day = self.raw(&parts, &[]);
         let own;
@@ -325,10 +352,9 @@ impl Ranker {
 
     /// What a set's raw scores are made of: the method's signal, or the
     /// hybrid's signals and the reader's model's margins.
-    fn parts(&self, day: &[Candidate<'_>]) -> Parts {
+    fn scored_parts(&self, day: &[Candidate<'_>]) -> Parts {
         match &self.scoring {
-            Scoring::Nearest => Parts::One(self.nearest.score(&self.seeds, day)),
-            Scoring::One(i) => Parts::One(self.others[*i].score(&self.seeds, day)),
+            Scoring::One(id) => Parts::One(self.signal(*id).map_or_else(|| vec![0.0; day.len()], |s| s.score(&self.seeds, day))),
             Scoring::Hybrid(learned) => Parts::Mixed(self.signals(day), learned.as_ref().map(|l| l.score(&self.seeds, day))),
         }
     }
@@ -368,23 +394,32 @@ impl Ranker {
         let day = std::slice::from_ref(c);
         match self.scoring {
             Scoring::Hybrid(_) => hybrid::raw(&self.signals(day), &hybrid::cold_for(self), 0),
-            _ => self.raw(&self.parts(day), &[]).score[0],
+            _ => self.raw(&self.scored_parts(day), &[]).score[0],
         }
     }
 
-    /// Why `c` scored as it did: each signal's own explanation.
-    pub fn explain(&self, c: &Candidate<'_>) -> Explanation {
-        let mut e = Explanation::default();
-        let signals = std::iter::once(&self.nearest as &dyn Signal).chain(self.others.iter().map(|s| s.as_ref()));
-        for evidence in signals.map(|s| s.explain(&self.seeds, c)) {
-            match evidence {
-                Evidence::Seeds(s) if e.seeds.is_empty() => e.seeds = s,
-                Evidence::Words(w) => e.words = w,
-                Evidence::Fields(f) => e.fields = f,
-                Evidence::Seeds(_) | Evidence::Opaque => {}
-            }
-        }
-        e
+    /// Why `c` scored as it did: each signal's own explanation, the
+    /// hybrid's in their registered order, then the method's own and the
+    /// reader's model; with their shares of the lift when `scored` is
+    /// what [`Ranker::score_all`] gave `c`.
+    pub fn explain(&self, c: &Candidate<'_>, scored: Option<&Scored>) -> Vec<Explanation> {
+        let learned = match &self.scoring {
+            Scoring::Hybrid(Some(l)) => Some(l as &dyn Signal),
+            _ => None,
+        };
+        let one = std::slice::from_ref(c);
+        self.mixed
+            .iter()
+            .map(|s| s.as_ref())
+            .chain(self.own.as_deref())
+            .chain(learned)
+            .map(|s| Explanation {
+                signal: s.id(),
+                value: s.score(&self.seeds, one).first().copied().unwrap_or(0.0),
+                share: scored.and_then(|x| x.share(s.id())),
+                details: s.explain(&self.seeds, c),
+            })
+            .collect()
     }
 
     /// How sure the profile is about each candidate: the distance of a
@@ -419,7 +454,29 @@ pub fn most_uncertain(ranker: &Ranker, background: &[Vec<f32>], candidates: &[Ca
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rank::signal::id;
     use crate::vector::dot;
+
+    /// What the explanations found, by kind (the first of each).
+    #[derive(Debug, Default)]
+    struct Found {
+        seeds: Vec<(usize, f32)>,
+        words: Vec<String>,
+        fields: Vec<String>,
+    }
+
+    fn found(r: &Ranker, c: &Candidate<'_>) -> Found {
+        let mut f = Found::default();
+        for e in r.explain(c, None) {
+            match e.details {
+                Details::Seeds(s) if f.seeds.is_empty() => f.seeds = s.iter().map(|m| (m.seed, m.similarity)).collect(),
+                Details::Words(w) if f.words.is_empty() => f.words = w,
+                Details::Fields(x) if f.fields.is_empty() => f.fields = x,
+                _ => {}
+            }
+        }
+        f
+    }
 
     fn unit(v: &[f32]) -> Vec<f32> {
         let n = dot(v, v).sqrt();
@@ -441,7 +498,8 @@ mod tests {
 
     fn scores(r: &Ranker, vs: &[&[f32]]) -> Vec<f32> {
         let none = Terms::default();
-        let c: Vec<Candidate<'_>> = vs.iter().map(|v| Candidate { vector: v, terms: &none, subjects: &[], own_seed: None }).collect();
+        let c: Vec<Candidate<'_>> =
+            vs.iter().map(|v| Candidate { paper: &crate::paper::UNKNOWN, vector: v, terms: &none, own_seed: None }).collect();
         r.score_all(&c).into_iter().map(|s| s.order).collect()
     }
 
@@ -464,12 +522,12 @@ mod tests {
         for m in Method::ALL {
             let r = Ranker::new(m, seeds.clone(), &background);
             let c = [
-                Candidate { vector: &near, terms: &near_words, subjects: &[], own_seed: None },
-                Candidate { vector: &far, terms: &far_words, subjects: &[], own_seed: None },
+                Candidate { paper: &crate::paper::UNKNOWN, vector: &near, terms: &near_words, own_seed: None },
+                Candidate { paper: &crate::paper::UNKNOWN, vector: &far, terms: &far_words, own_seed: None },
             ];
             let s = r.score_all(&c);
             assert!(s[0].order > s[1].order, "{m}: {} <= {}", s[0].order, s[1].order);
-            let (e0, e1) = (r.explain(&c[0]), r.explain(&c[1]));
+            let (e0, e1) = (found(&r, &c[0]), found(&r, &c[1]));
             assert_eq!(e0.seeds.len(), 2);
             assert!(e0.seeds[0].1 >= e0.seeds[1].1);
             let mut words = e0.words.clone();
@@ -496,18 +554,18 @@ mod tests {
         // share; "widgets" and "method" every paper says.
         let (field, common) = (vocab.terms("Pulsar glitches survey", ""), vocab.terms("Widgets survey", "another method"));
         let day = [
-            Candidate { vector: &[1.0, 0.0], terms: &field, subjects: &[], own_seed: None },
-            Candidate { vector: &[1.0, 0.0], terms: &common, subjects: &[], own_seed: None },
+            Candidate { paper: &crate::paper::UNKNOWN, vector: &[1.0, 0.0], terms: &field, own_seed: None },
+            Candidate { paper: &crate::paper::UNKNOWN, vector: &[1.0, 0.0], terms: &common, own_seed: None },
         ];
         let signals = r.signals(&day);
         let of = |id: SignalId| &signals.values[signals.names.iter().position(|&n| n == id).unwrap()];
         // Both share words with the seed; the rare ones count ten times
         // and more what the common ones do.
-        let words = of(SignalId::Words);
+        let words = of(id("words"));
         assert!(words[1] > 0.0 && words[0] > 10.0 * words[1], "{words:?}");
         assert!(r.score_all(&day)[0].order > r.score_all(&day)[1].order);
         // The reason quotes the shared words rarest first.
-        assert_eq!(r.explain(&day[0]).words, ["glitches", "pulsar"]);
+        assert_eq!(found(&r, &day[0]).words, ["glitches", "pulsar"]);
     }
 
     /// The hybrid with one liked seed, a title, and no library.
@@ -522,7 +580,7 @@ mod tests {
         let mut vocab = Vocabulary::new(None);
         let r = one_seed(&mut vocab, "Caching for serverless functions");
         let t = vocab.terms("Serverless caches", "");
-        let out = r.explain(&Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: None });
+        let out = found(&r, &Candidate { paper: &crate::paper::UNKNOWN, vector: &[1.0, 0.0], terms: &t, own_seed: None });
         let mut words = out.words.clone();
         words.sort();
         assert_eq!(words, vec!["caches", "serverless"]);
@@ -534,7 +592,7 @@ mod tests {
         let mut vocab = Vocabulary::new(Some(&index));
         let r = one_seed(&mut vocab, "End-to-end stages of the KV cache");
         let t = vocab.terms("Stage-wise KV cache offloading, end to end", "");
-        let out = r.explain(&Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: None });
+        let out = found(&r, &Candidate { paper: &crate::paper::UNKNOWN, vector: &[1.0, 0.0], terms: &t, own_seed: None });
         // Each is said by one of the library's four papers; arXiv says
         // "end" and "stage" far more often than "KV cache".
         assert_eq!(out.words.first().map(String::as_str), Some("KV cache"), "{:?}", out.words);
@@ -545,7 +603,8 @@ mod tests {
         let mut vocab = Vocabulary::new(None);
         let r = one_seed(&mut vocab, "We introduce pulsar glitches");
         let mut t = vocab.terms("Introduce pulsar timing", "");
-        let explained = |t: &Terms| r.explain(&Candidate { vector: &[1.0, 0.0], terms: t, subjects: &[], own_seed: None }).words;
+        let explained =
+            |t: &Terms| found(&r, &Candidate { paper: &crate::paper::UNKNOWN, vector: &[1.0, 0.0], terms: t, own_seed: None }).words;
         assert_eq!(explained(&t)[0], "introduce pulsar", "without a library every phrase is quotable");
         // As a library of some size judges "introduce pulsar" (the
         // vocabulary's test): its words remain.
@@ -562,7 +621,7 @@ mod tests {
         let mut vocab = Vocabulary::new(None);
         let r = one_seed(&mut vocab, "A $4\\times$ speedup of paged KV caches with $\\mathcal{O}(n)$ eviction, 4\\times faster");
         let t = vocab.terms("Paged KV caches: 4\\times faster eviction at $\\mathcal{O}(n)$ cost", "");
-        let words = r.explain(&Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: None }).words;
+        let words = found(&r, &Candidate { paper: &crate::paper::UNKNOWN, vector: &[1.0, 0.0], terms: &t, own_seed: None }).words;
         assert!(!words.is_empty(), "the plain words are quoted");
         for w in &words {
             assert!(!w.contains(['\\', '$', '^', '_', '{', '}']), "{w:?} in {words:?}");
@@ -578,7 +637,7 @@ mod tests {
         other.terms = vocab.terms("Speculative sampling", "");
         let r = Ranker::new(Method::Hybrid, vec![own.clone(), other], &[]);
         let t = own.terms.clone();
-        let out = r.explain(&Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed: Some(0) });
+        let out = found(&r, &Candidate { paper: &crate::paper::UNKNOWN, vector: &[1.0, 0.0], terms: &t, own_seed: Some(0) });
         assert_eq!(out.words, vec!["speculative"], "only what it shares with the other seed");
         assert_eq!(out.seeds[0].0, 1, "its nearest seed is another one");
     }
@@ -622,10 +681,10 @@ mod tests {
         let none = Terms::default();
         for m in [Method::Knn, Method::Centroid, Method::Hybrid] {
             let r = Ranker::new(m, vec![a.clone(), b.clone()], &[]);
-            let own = Candidate { vector: &a.vector, terms: &none, subjects: &[], own_seed: None };
+            let own = Candidate { paper: &crate::paper::UNKNOWN, vector: &a.vector, terms: &none, own_seed: None };
             let rated = Candidate { own_seed: Some(0), ..own };
             assert!(r.score_one(&rated) < r.score_one(&own), "{m}");
-            assert!(r.explain(&rated).seeds.iter().all(|&(i, _)| i != 0), "{m}: a paper is not its own reason");
+            assert!(found(&r, &rated).seeds.iter().all(|&(i, _)| i != 0), "{m}: a paper is not its own reason");
         }
     }
 
@@ -643,14 +702,14 @@ mod tests {
         let words = |seeds: Vec<SeedVector>, own_seed: Option<usize>| {
             let r = Ranker::new(Method::Hybrid, seeds, &[]);
             let t = r.seeds.all[0].terms.clone();
-            let s = r.signals(&[Candidate { vector: &[1.0, 0.0], terms: &t, subjects: &[], own_seed }]);
-            s.values[s.names.iter().position(|&n| n == SignalId::Words).unwrap()][0]
+            let s = r.signals(&[Candidate { paper: &crate::paper::UNKNOWN, vector: &[1.0, 0.0], terms: &t, own_seed }]);
+            s.values[s.names.iter().position(|&n| n == id("words")).unwrap()][0]
         };
         let rated = words(vec![a.clone(), b.clone(), c.clone()], Some(0));
         let others = {
             let r = Ranker::new(Method::Hybrid, vec![b.clone(), c.clone()], &[]);
-            let s = r.signals(&[Candidate { vector: &[1.0, 0.0], terms: &a.terms, subjects: &[], own_seed: None }]);
-            s.values[s.names.iter().position(|&n| n == SignalId::Words).unwrap()][0]
+            let s = r.signals(&[Candidate { paper: &crate::paper::UNKNOWN, vector: &[1.0, 0.0], terms: &a.terms, own_seed: None }]);
+            s.values[s.names.iter().position(|&n| n == id("words")).unwrap()][0]
         };
         assert!(others > 0.0 && (rated - others).abs() < 1e-4 * others, "{rated} against {others}");
         assert!(words(vec![a.clone(), b, c], None) > rated, "its own words would lift it");
@@ -666,8 +725,10 @@ mod tests {
         let middle = unit(&[0.7, 0.7, 0.0]);
         let disliked = unit(&[0.05, 1.0, 0.0]);
         let none = Terms::default();
-        let c: Vec<Candidate<'_>> =
-            [&liked, &middle, &disliked].iter().map(|v| Candidate { vector: v, terms: &none, subjects: &[], own_seed: None }).collect();
+        let c: Vec<Candidate<'_>> = [&liked, &middle, &disliked]
+            .iter()
+            .map(|v| Candidate { paper: &crate::paper::UNKNOWN, vector: v, terms: &none, own_seed: None })
+            .collect();
         let r = Ranker::new(Method::Hybrid, seeds, &background);
         assert_eq!(most_uncertain(&r, &background, &c, 1), vec![1]);
         assert_eq!(most_uncertain(&r, &background, &c, 5).len(), 3);
@@ -699,18 +760,20 @@ mod tests {
         let mut r = Ranker::new(Method::Hybrid, vec![liked], &[]);
         let none = Terms::default();
         let bg = &vs[100..300];
-        r.calibrate(&bg.iter().map(|v| Candidate { vector: v, terms: &none, subjects: &[], own_seed: None }).collect::<Vec<_>>());
+        r.calibrate(
+            &bg.iter().map(|v| Candidate { paper: &crate::paper::UNKNOWN, vector: v, terms: &none, own_seed: None }).collect::<Vec<_>>(),
+        );
         let paper = towards(&vs[0], &vs[1], 0.3);
         let words = vocab.terms("Speculative decoding with draft trees", "");
-        let it = Candidate { vector: &paper, terms: &words, subjects: &[], own_seed: None };
+        let it = Candidate { paper: &crate::paper::UNKNOWN, vector: &paper, terms: &words, own_seed: None };
         // A quiet day: it and two unrelated papers. A busy one: it among
         // forty papers as close as it is, or closer.
         let close: Vec<Vec<f32>> = (0..40).map(|i| towards(&vs[0], &vs[2 + i], 0.1 + 0.005 * i as f32)).collect();
         let quiet: Vec<Candidate<'_>> = std::iter::once(it)
-            .chain(vs[50..52].iter().map(|v| Candidate { vector: v, terms: &none, subjects: &[], own_seed: None }))
+            .chain(vs[50..52].iter().map(|v| Candidate { paper: &crate::paper::UNKNOWN, vector: v, terms: &none, own_seed: None }))
             .collect();
         let busy: Vec<Candidate<'_>> = std::iter::once(it)
-            .chain(close.iter().map(|v| Candidate { vector: v, terms: &words, subjects: &[], own_seed: None }))
+            .chain(close.iter().map(|v| Candidate { paper: &crate::paper::UNKNOWN, vector: v, terms: &words, own_seed: None }))
             .collect();
         let (q, b) = (r.score_all(&quiet).remove(0), r.score_all(&busy).remove(0));
         assert_eq!(q.score, b.score);
@@ -738,15 +801,15 @@ mod tests {
             &vs[40..100]
                 .iter()
                 .zip(&bg_terms)
-                .map(|(v, t)| Candidate { vector: v, terms: t, subjects: &[], own_seed: None })
+                .map(|(v, t)| Candidate { paper: &crate::paper::UNKNOWN, vector: v, terms: t, own_seed: None })
                 .collect::<Vec<_>>(),
         );
         let common = vocab.terms("Tax-aware portfolio management", "A monolithic model serves investors and their management.");
         let near = towards(&vs[0], &vs[1], 0.3);
         let telling = vocab.terms("Paged attention for the KV cache", "A scheduler for LLM serving.");
         let day = [
-            Candidate { vector: &vs[2], terms: &common, subjects: &[], own_seed: None },
-            Candidate { vector: &near, terms: &telling, subjects: &[], own_seed: None },
+            Candidate { paper: &crate::paper::UNKNOWN, vector: &vs[2], terms: &common, own_seed: None },
+            Candidate { paper: &crate::paper::UNKNOWN, vector: &near, terms: &telling, own_seed: None },
         ];
         let s = r.score_all(&day);
         assert_eq!(s[0].strength, Strength::Weak, "{:?}", s[0]);

@@ -2,12 +2,36 @@
 //! signal (the single nearest), and with a pull away from the 👎, `knn`.
 //! Its explanation is the closest seeds, which every pick's reason names.
 
-use super::signal::{Evidence, Seeds, Signal, SignalId};
+use super::signal::{Details, Naming, Part, SeedMatch, Seeds, Signal, SignalId};
 use super::Candidate;
 use crate::vector::dot;
 
 /// Seeds a reason names.
 const REASONS: usize = 2;
+
+/// The hybrid's: how close a paper sits to the reader's nearest seed.
+pub const NEAREST: Part = Part {
+    name: "nearest",
+    label: "nearest seed",
+    legend: "how close its title and abstract sit, in meaning, to your nearest seed",
+    cold: 0.5,
+    per_ln_seeds: -super::hybrid::WORDS_PER_LN_SEEDS,
+    naming: Naming::Always,
+};
+
+/// `knn`'s.
+pub const KNN: Part = Part {
+    name: "knn",
+    label: "nearest seeds",
+    legend: "how close it sits, in meaning, to your three nearest seeds, less how close to what you marked not interested",
+    cold: 0.0,
+    per_ln_seeds: 0.0,
+    naming: Naming::Always,
+};
+
+pub fn make(_: &Seeds) -> Box<dyn Signal> {
+    Box::new(Nearest::one())
+}
 
 /// The mean cosine to the `k` nearest liked seeds (each times its weight),
 /// less `pull` times the cosine to the nearest disliked one.
@@ -20,12 +44,12 @@ pub struct Nearest {
 impl Nearest {
     /// The hybrid's: the single nearest liked seed.
     pub fn one() -> Nearest {
-        Nearest { id: SignalId::Nearest, k: 1, pull: 0.0 }
+        Nearest { id: SignalId(&NEAREST), k: 1, pull: 0.0 }
     }
 
     /// `knn`: the three nearest, half the nearest 👎's cosine taken off.
     pub fn knn() -> Nearest {
-        Nearest { id: SignalId::Knn, k: 3, pull: 0.5 }
+        Nearest { id: SignalId(&KNN), k: 3, pull: 0.5 }
     }
 
     fn value(&self, seeds: &Seeds, c: &Candidate<'_>) -> f32 {
@@ -56,8 +80,8 @@ impl Signal for Nearest {
         day.iter().map(|c| self.value(seeds, c)).collect()
     }
 
-    fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Evidence {
-        Evidence::Seeds(closest(seeds, c, REASONS))
+    fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Details {
+        Details::Seeds(closest(seeds, c, REASONS).into_iter().map(|(seed, similarity)| SeedMatch { seed, similarity }).collect())
     }
 }
 

@@ -4,12 +4,12 @@
 //! shared words and phrases that weigh most in that match, which every
 //! pick's reason quotes.
 
-use super::signal::{Evidence, Seeds, Signal, SignalId};
+use super::signal::{Details, Naming, Part, Seeds, Signal, SignalId};
 use super::vocabulary::dot;
 use super::{Candidate, Terms};
 
 /// Words a reason quotes.
-const WORDS: usize = 3;
+const QUOTED: usize = 3;
 
 /// The seeds' query weights summed, and its length: a match is divided
 /// by it, which keeps the signal's scale from growing with the number of
@@ -68,6 +68,19 @@ impl WordSum {
     }
 }
 
+pub const WORDS: Part = Part {
+    name: "words",
+    label: "shared words",
+    legend: "the words and phrases it shares with your seeds, those telling of them weighing most",
+    cold: 0.3,
+    per_ln_seeds: super::hybrid::WORDS_PER_LN_SEEDS,
+    naming: Naming::Lifting,
+};
+
+pub fn make(seeds: &Seeds) -> Box<dyn Signal> {
+    Box::new(Words::new(seeds))
+}
+
 /// The liked seeds' words. Liked seeds only: a 👎's words subtracted
 /// (Rocchio) lowered CSFCube's rated rows by 5 MAP (docs/quality.md).
 pub struct Words {
@@ -111,16 +124,16 @@ impl Words {
             .collect();
         parts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         // Of the heaviest few, the phrases lead.
-        parts.truncate(2 * WORDS);
+        parts.truncate(2 * QUOTED);
         parts.sort_by_key(|&(_, i)| !terms.phrase[i]);
-        let mut out: Vec<String> = Vec::with_capacity(WORDS);
+        let mut out: Vec<String> = Vec::with_capacity(QUOTED);
         for (_, i) in parts {
             let w = shown(&terms.surface[i]);
             let said = |o: &String| o.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|x| x == w.to_lowercase());
             if terms.phrase[i] || !out.iter().any(said) {
                 out.push(w);
             }
-            if out.len() == WORDS {
+            if out.len() == QUOTED {
                 break;
             }
         }
@@ -130,7 +143,7 @@ impl Words {
 
 impl Signal for Words {
     fn id(&self) -> SignalId {
-        SignalId::Words
+        SignalId(&WORDS)
     }
 
     fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
@@ -142,8 +155,8 @@ impl Signal for Words {
             .collect()
     }
 
-    fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Evidence {
-        Evidence::Words(self.shared(seeds, c))
+    fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Details {
+        Details::Words(self.shared(seeds, c))
     }
 }
 

@@ -2,9 +2,9 @@
 //! and one self-contained HTML page.
 
 use crate::paper::Paper;
-use crate::rank::SignalId;
+use crate::rank::Details;
 use crate::report::links::Links;
-use crate::workflow::digest::{Digest, Pick, Reason, Share};
+use crate::workflow::digest::{Digest, Explained, Pick, Reason};
 use std::io::{self, Write};
 
 /// Why a paper was picked, the decisive part first: the reader's own
@@ -19,25 +19,32 @@ pub fn reason_text(p: &Pick) -> String {
         None => {}
     }
     let strength = p.strength.label();
-    match p.reasons.first() {
-        Some(r) if p.weak => parts.push(format!("{strength}: nearest seed {} ({:.2})", short_title(r), r.similarity)),
-        Some(r) => {
-            let mut s = format!("{strength}: close to your seed {} ({:.2})", short_title(r), r.similarity);
-            if let Some(r2) = p.reasons.get(1) {
-                s.push_str(&format!(", also {} ({:.2})", short_title(r2), r2.similarity));
+    let mut seeds_named = false;
+    // Each signal's finding where its part says a reason names it: the
+    // nearest seeds always, words when they lifted the pick, categories
+    // where they carried it, a note as the signal wrote it.
+    for e in p.why.0.iter().filter(|e| e.named()) {
+        match &e.details {
+            Details::Seeds(r) if !seeds_named => {
+                seeds_named = true;
+                if p.weak {
+                    parts.push(format!("{strength}: nearest seed {} ({:.2})", short_title(&r[0]), r[0].similarity));
+                    continue;
+                }
+                let mut s = format!("{strength}: close to your seed {} ({:.2})", short_title(&r[0]), r[0].similarity);
+                if let Some(r2) = r.get(1) {
+                    s.push_str(&format!(", also {} ({:.2})", short_title(r2), r2.similarity));
+                }
+                parts.push(s);
             }
-            parts.push(s);
+            Details::Words(w) => {
+                let words: Vec<String> = w.iter().map(|w| format!("\u{201c}{w}\u{201d}")).collect();
+                parts.push(format!("shares {}", words.join(", ")));
+            }
+            Details::Fields(f) => parts.push(format!("in your field{} {}", if f.len() > 1 { "s" } else { "" }, f.join(", "))),
+            Details::Note(n) => parts.push(n.clone()),
+            Details::Seeds(_) | Details::Opaque => {}
         }
-        None => {}
-    }
-    // Words that lift the score no higher than the day's average are no reason.
-    if !p.words.is_empty() && p.word_share.is_none_or(|share| share > 0.0) {
-        let words: Vec<String> = p.words.iter().map(|w| format!("\u{201c}{w}\u{201d}")).collect();
-        parts.push(format!("shares {}", words.join(", ")));
-    }
-    // Categories are named where they carried the pick, not on every line.
-    if !p.fields.is_empty() && share_of(p, SignalId::Fields) >= FIELDS_NAMED {
-        parts.push(format!("in your field{} {}", if p.fields.len() > 1 { "s" } else { "" }, p.fields.join(", ")));
     }
     parts.join("; ")
 }
@@ -64,33 +71,11 @@ pub fn more_text(d: &Digest, how: &str) -> Option<String> {
     Some(format!("{}{how}", parts.join("; ")))
 }
 
-/// The share of a pick's lift its categories must give before a reason
-/// names them.
-const FIELDS_NAMED: f32 = 0.3;
-
-fn share_of(p: &Pick, signal: SignalId) -> f32 {
-    p.shares.iter().find(|s| s.signal == signal).map_or(0.0, |s| s.share)
-}
-
 /// What each signal gave of a hybrid pick's lift above the day's average,
-/// largest first: "lift: 60% words, 40% nearest seed".
-pub fn lift_text(shares: &[Share]) -> Option<String> {
-    let mut parts: Vec<(f32, &str)> = shares
-        .iter()
-        .map(|s| {
-            let name = match s.signal {
-                SignalId::Nearest | SignalId::Knn => "nearest seed",
-                SignalId::Centroid => "seeds' centre",
-                SignalId::Words => "shared words",
-                SignalId::Fields => "categories",
-                SignalId::Learned => "your ratings",
-                SignalId::DecayedMean => "newest seeds",
-                SignalId::Logistic => "learned direction",
-            };
-            (s.share, name)
-        })
-        .collect();
-    parts.retain(|p| p.0 >= 0.005);
+/// largest first: "lift: 60% shared words, 40% nearest seed".
+pub fn lift_text(why: &Explained) -> Option<String> {
+    let shares: Vec<(f32, &str)> = why.0.iter().filter_map(|e| Some((e.share?, e.signal.0.label))).collect();
+    let mut parts: Vec<(f32, &str)> = shares.iter().copied().filter(|p| p.0 >= 0.005).collect();
     if parts.is_empty() {
         return (!shares.is_empty()).then(|| "no lift above the day's average".to_string());
     }
@@ -504,18 +489,110 @@ pub fn html(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{cut_at_word, lift_text, Share, SignalId};
+    use super::{cut_at_word, lift_text, Explained};
+    use crate::rank::{Details, Explanation, SignalId, HYBRID};
 
     #[test]
     fn the_lift_names_each_part_largest_first_and_leaves_out_crumbs() {
-        let share = |signal, share| Share { signal, share };
-        let shares =
-            [share(SignalId::Nearest, 0.4), share(SignalId::Words, 0.5), share(SignalId::Centroid, 0.0), share(SignalId::Fields, 0.1)];
+        let part = |name: &str| HYBRID.iter().find(|r| r.part.name == name).unwrap().part;
+        let why = |shares: &[(&str, f32)]| {
+            Explained(
+                shares
+                    .iter()
+                    .map(|&(name, share)| Explanation {
+                        signal: SignalId(part(name)),
+                        value: 0.0,
+                        share: Some(share),
+                        details: Details::Opaque,
+                    })
+                    .collect(),
+            )
+        };
+        let shares = why(&[("nearest", 0.4), ("words", 0.5), ("centroid", 0.0), ("fields", 0.1)]);
         assert_eq!(lift_text(&shares).as_deref(), Some("lift: 50% shared words, 40% nearest seed, 10% categories"));
-        let shares = [share(SignalId::Nearest, 0.996), share(SignalId::Words, 0.004)];
+        let shares = why(&[("nearest", 0.996), ("words", 0.004)]);
         assert_eq!(lift_text(&shares).as_deref(), Some("lift: 100% nearest seed"));
-        assert_eq!(lift_text(&[share(SignalId::Words, 0.0)]).as_deref(), Some("no lift above the day's average"));
-        assert_eq!(lift_text(&[]), None);
+        assert_eq!(lift_text(&why(&[("words", 0.0)])).as_deref(), Some("no lift above the day's average"));
+        assert_eq!(lift_text(&Explained::default()), None);
+    }
+
+    #[test]
+    fn a_signal_registered_in_one_place_shows_in_the_legend_and_the_reasons() {
+        use crate::paper::{Paper, UNKNOWN};
+        use crate::rank::{Candidate, Method, Naming, Part, Ranker, Registered, SeedVector, Seeds, Signal, Strength, Terms};
+        use crate::workflow::digest::{Pick, Reason};
+        // A new signal: its part, its file's worth of code, and its line
+        // in the list the ranker is given.
+        static FRESH: Part = Part {
+            name: "fresh",
+            label: "freshness",
+            legend: "how recently it was listed",
+            cold: 0.5,
+            per_ln_seeds: 0.0,
+            naming: Naming::Lifting,
+        };
+        struct Fresh;
+        impl Signal for Fresh {
+            fn id(&self) -> SignalId {
+                SignalId(&FRESH)
+            }
+            fn score(&self, _: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
+                day.iter().map(|c| if c.paper.listing_date.as_deref() == Some("2026-11-27") { 1.0 } else { 0.0 }).collect()
+            }
+            fn explain(&self, _: &Seeds, c: &Candidate<'_>) -> Details {
+                Details::Note(format!("listed {}", c.paper.listing_date.as_deref().unwrap_or("?")))
+            }
+        }
+        let registry: Vec<Registered> = HYBRID
+            .iter()
+            .map(|r| Registered { part: r.part, make: r.make })
+            .chain([Registered { part: &FRESH, make: |_| Box::new(Fresh) }])
+            .collect();
+        let seed = SeedVector {
+            label: "s".into(),
+            vector: vec![1.0, 0.0],
+            terms: Terms::default(),
+            subjects: Vec::new(),
+            weight: 1.0,
+            negative: false,
+            rated: false,
+            added: String::new(),
+        };
+        let r = Ranker::with_signals(&registry, Method::Hybrid, vec![seed], &[]);
+        assert!(r.legend().iter().any(|p| p.label == "freshness" && p.legend == FRESH.legend), "the page's legend lists it");
+        let listed = |date: &str| Paper { listing_date: Some(date.into()), ..UNKNOWN.clone() };
+        let (new, old) = (listed("2026-11-27"), listed("2026-11-20"));
+        let none = Terms::default();
+        let near = [0.8, 0.6];
+        let day = [
+            Candidate { paper: &old, vector: &near, terms: &none, own_seed: None },
+            Candidate { paper: &new, vector: &near, terms: &none, own_seed: None },
+            Candidate { paper: &old, vector: &[0.0, 1.0], terms: &none, own_seed: None },
+        ];
+        let scored = r.score_all(&day);
+        assert!(scored[1].order > scored[0].order, "it counts in the mix: {scored:?}");
+        let why = Explained(
+            r.explain(&day[1], Some(&scored[1]))
+                .into_iter()
+                .map(|e| e.map_seeds(|m| Reason { seed: "s".into(), title: "A seed".into(), similarity: m.similarity }))
+                .collect(),
+        );
+        let pick = Pick {
+            rank: 1,
+            score: scored[1].score,
+            paper: new.clone(),
+            why,
+            strength: Strength::Strong,
+            weak: false,
+            seen_before: None,
+            rating: None,
+            pinned: None,
+            seen: None,
+        };
+        let reason = super::reason_text(&pick);
+        assert!(reason.contains("listed 2026-11-27"), "the reason quotes it: {reason}");
+        assert!(lift_text(&pick.why).is_some_and(|l| l.contains("% freshness")), "the lift names it");
+        assert_eq!(serde_json::to_value(&pick.why).unwrap()["signals"][4]["label"], "freshness", "the JSON carries it");
     }
 
     #[test]

@@ -174,6 +174,8 @@ struct DayPage {
     candidates: usize,
     method: String,
     methods: Vec<&'static str>,
+    /// The signals the method's scores are made of: (label, what it weighs).
+    legend: Vec<(&'static str, &'static str)>,
     include: String,
     includes: Vec<(&'static str, &'static str)>,
     /// The Top menu's choices, (value, label), the current one among them.
@@ -237,6 +239,7 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) 
         candidates: d.candidates,
         method: d.method.to_string(),
         methods: Method::ALL.iter().map(|m| m.name()).collect(),
+        legend: d.legend.iter().map(|p| (p.label, p.legend)).collect(),
         include,
         includes: vec![("new,cross", "new and cross-lists"), ("new", "new only"), ("new,cross,replaced", "all, with replacements")],
         tops: top_choices(top),

@@ -344,10 +344,10 @@ impl Card {
 /// ranking, what each signal gave of its lift.
 fn score_note(p: &Pick) -> String {
     let mut s = format!("score {:.3}, ranking today's papers", p.score);
-    if let Some(r) = p.reasons.first() {
+    if let Some(r) = p.why.reasons().first() {
         s.push_str(&format!("; nearest seed at cosine {:.2}{}", r.similarity, if p.weak { " (a weak match)" } else { "" }));
     }
-    if let Some(lift) = crate::report::digest::lift_text(&p.shares) {
+    if let Some(lift) = crate::report::digest::lift_text(&p.why) {
         s.push_str(&format!("; {lift}"));
     }
     s

@@ -11,7 +11,7 @@ use crate::paper::Day;
 use crate::paper::{Kind, Paper};
 use crate::profile::filters::{self, Verdict};
 use crate::profile::{self, ratings};
-use crate::rank::{self, Candidate, Method, Ranker, SeedVector, Terms, Vocabulary, WordCache};
+use crate::rank::{self, Candidate, Details, Explanation, Method, Ranker, SeedMatch, SeedVector, Terms, Vocabulary, WordCache};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -39,16 +39,9 @@ pub struct Pick {
     pub score: f32,
     #[serde(flatten)]
     pub paper: Paper,
-    pub reasons: Vec<Reason>,
-    /// Words it shares with the liked seeds that weigh most in its score.
-    pub words: Vec<String>,
-    /// Its categories the liked seeds are in.
-    pub fields: Vec<String>,
-    /// Hybrid: the share of its lift above the day's average that came
-    /// from words (0 to 1).
-    pub word_share: Option<f32>,
-    /// Hybrid: each signal's share of that lift.
-    pub shares: Vec<Share>,
+    /// Why it scored as it did, in each signal's words.
+    #[serde(flatten)]
+    pub why: Explained,
     /// What its score says in words: strong, worth a look or weak
     /// ([`rank::Strength`]).
     pub strength: rank::Strength,
@@ -65,11 +58,40 @@ pub struct Pick {
     pub seen: Option<String>,
 }
 
-/// One signal's part in a pick's lift above the day's average.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct Share {
-    pub signal: rank::SignalId,
-    pub share: f32,
+/// Why a pick scored as it did: each signal's explanation (its value,
+/// its share of the lift above the day's average, what it found), the
+/// seeds named by key and title. Written as `"reasons"` (the seeds it is
+/// closest to, best first) and `"signals"` (every explanation).
+#[derive(Debug, Clone, Default)]
+pub struct Explained(pub Vec<Explanation<Reason>>);
+
+impl Explained {
+    /// The seeds it is closest to, best first: what the first signal that
+    /// names seeds found.
+    pub fn reasons(&self) -> &[Reason] {
+        self.0
+            .iter()
+            .find_map(|e| match &e.details {
+                Details::Seeds(s) => Some(s.as_slice()),
+                _ => None,
+            })
+            .unwrap_or(&[])
+    }
+
+    /// Signal `name`'s explanation, if it was scored.
+    pub fn of(&self, name: &str) -> Option<&Explanation<Reason>> {
+        self.0.iter().find(|e| e.signal.name() == name)
+    }
+}
+
+impl Serialize for Explained {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("reasons", self.reasons())?;
+        m.serialize_entry("signals", &self.0)?;
+        m.end()
+    }
 }
 
 /// A paper a filter kept out of the digest, and the rule that did.
@@ -104,6 +126,9 @@ pub struct Digest {
     pub below_bar: usize,
     /// Papers above the bar left out by the top's count.
     pub past_top: usize,
+    /// The signals the scores are made of, as the ranker registered them
+    /// (empty when nothing was ranked).
+    pub legend: Vec<&'static rank::Part>,
 }
 
 /// How many of a day's papers to list.
@@ -296,6 +321,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
         bar: opts.bar.unwrap_or(reader.bar),
         below_bar: 0,
         past_top: 0,
+        legend: Vec::new(),
     };
     if entries.is_empty() {
         return Ok(digest);
@@ -322,6 +348,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
         calibrate_on.extend(candidates.iter().copied());
     }
     ranker.calibrate(&calibrate_on);
+    digest.legend = ranker.legend();
     let scores = if digest.cold { Vec::new() } else { ranker.score_all(&candidates) };
     let arranged = arrange(&shown, &scores, &ranker, &background.vectors, &candidates, opts, digest.bar);
     (digest.below_bar, digest.past_top) = (arranged.below_bar, arranged.past_top);
@@ -329,20 +356,14 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
     let explained = |i: usize| {
         let mut pick = shown[i].pick.clone();
         if let Some(s) = scores.get(i) {
-            let e = ranker.explain(&candidates[i]);
-            let seed = |j: usize| &reader.seeds[j];
+            let seed = |m: SeedMatch| {
+                let s = &reader.seeds[m.seed];
+                Reason { seed: s.key.clone(), title: s.title.clone(), similarity: m.similarity }
+            };
             pick.score = s.score;
-            pick.reasons = e
-                .seeds
-                .iter()
-                .map(|&(j, sim)| Reason { seed: seed(j).key.clone(), title: seed(j).title.clone(), similarity: sim })
-                .collect();
+            pick.why = Explained(ranker.explain(&candidates[i], Some(s)).into_iter().map(|e| e.map_seeds(seed)).collect());
             pick.strength = s.strength;
             pick.weak = s.strength == rank::Strength::Weak;
-            pick.words = e.words;
-            pick.fields = e.fields;
-            pick.word_share = s.share(rank::SignalId::Words);
-            pick.shares = s.shares.iter().map(|&(signal, share)| Share { signal, share }).collect();
         }
         pick
     };
@@ -413,7 +434,7 @@ struct Shown<'v> {
 
 impl Shown<'_> {
     fn candidate(&self) -> Candidate<'_> {
-        Candidate { vector: self.vector, terms: &self.terms, subjects: &self.pick.paper.subjects, own_seed: self.own_seed }
+        Candidate { paper: &self.pick.paper, vector: self.vector, terms: &self.terms, own_seed: self.own_seed }
     }
 }
 
@@ -456,11 +477,7 @@ fn filter(entries: Vec<(String, DayEntry)>, reader: &Reader, opts: &DayOptions, 
             rank: 0,
             score: 0.0,
             paper,
-            reasons: Vec::new(),
-            words: Vec::new(),
-            fields: Vec::new(),
-            word_share: None,
-            shares: Vec::new(),
+            why: Explained::default(),
             strength: rank::Strength::Weak,
             weak: false,
             seen_before: e.seen_before,
@@ -582,7 +599,7 @@ struct Background {
     /// The words and categories of the first papers, those the
     /// calibration reads.
     terms: Vec<Terms>,
-    subjects: Vec<Vec<String>>,
+    papers: Vec<Paper>,
 }
 
 impl Background {
@@ -621,15 +638,14 @@ impl Background {
         }
         let read: Vec<&crate::library::store::StoredPaper> = papers.iter().filter_map(|(_, p)| p.as_ref()).collect();
         let terms = terms_of(words, read.iter().map(|p| (p.text_hash.as_slice(), p.paper.title.as_str(), p.paper.abstract_text.as_str())))?;
-        let subjects = read.iter().map(|p| p.paper.subjects.clone()).collect();
-        let vectors = papers.into_iter().map(|(v, _)| v).collect();
-        Ok(Background { vectors, terms, subjects })
+        let (vectors, papers): (Vec<Vec<f32>>, Vec<Option<_>>) = papers.into_iter().unzip();
+        Ok(Background { vectors, terms, papers: papers.into_iter().flatten().map(|p| p.paper).collect() })
     }
 
     /// The papers the calibration reads: the first [`CALIBRATION_PAPERS`].
     fn candidates(&self) -> Vec<Candidate<'_>> {
         (0..self.terms.len())
-            .map(|i| Candidate { vector: &self.vectors[i], terms: &self.terms[i], subjects: &self.subjects[i], own_seed: None })
+            .map(|i| Candidate { paper: &self.papers[i], vector: &self.vectors[i], terms: &self.terms[i], own_seed: None })
             .collect()
     }
 }

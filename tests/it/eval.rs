@@ -344,7 +344,8 @@ fn history_ranks_a_consistent_authors_next_paper_high() {
     let signals = tmp.path().join("signals.jsonl");
     paperscout(&[&args[..8], &["--signals", signals.to_str().unwrap()]].concat());
     let text = std::fs::read_to_string(&signals).unwrap();
-    let names: Vec<String> = paperscout::rank::COLD.iter().map(|c| serde_json::to_string(&c.0).unwrap()).collect();
+    let parts: Vec<&paperscout::rank::Part> = paperscout::rank::HYBRID.iter().map(|r| r.part).collect();
+    let names: Vec<String> = parts.iter().map(|p| serde_json::to_string(&paperscout::rank::SignalId(p)).unwrap()).collect();
     assert_eq!(names, ["\"nearest\"", "\"centroid\"", "\"words\"", "\"fields\""]);
     let mut rr = Vec::new();
     for line in text.lines() {
@@ -363,7 +364,7 @@ fn history_ranks_a_consistent_authors_next_paper_high() {
         // The cold mix of a profile of this many liked seeds.
         let liked = case["liked"].as_u64().unwrap() as usize;
         assert!(liked >= 1, "{line}");
-        let w = paperscout::rank::cold(liked);
+        let w = paperscout::rank::cold(&parts, liked);
         let score: Vec<f64> = (0..z[0].len()).map(|i| w.iter().zip(&z).map(|(w, z)| f64::from(*w) * z[i]).sum()).collect();
         let best = case["hidden"]
             .as_array()

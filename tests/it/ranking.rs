@@ -46,7 +46,15 @@ fn the_default_is_hybrid_and_its_reasons_name_shared_words() {
     let picks = day(&lib, &["--top", "10", "--all"]);
     assert_eq!(picks.len(), 10);
     let first = &picks[0];
-    let words = first["words"].as_array().expect("words");
+    // Each signal explains itself: its name, label, value, share of the
+    // lift and what it found.
+    let signals = first["signals"].as_array().expect("signals");
+    let of = |p: &Value, name: &str| -> Value {
+        p["signals"].as_array().unwrap().iter().find(|s| s["signal"] == name).cloned().unwrap_or_else(|| panic!("{name} in {p}"))
+    };
+    let words = of(first, "words");
+    assert_eq!(words["details"]["kind"], "words", "{first}");
+    let words = words["details"]["of"].as_array().expect("words");
     assert!(!words.is_empty(), "the best pick shares words with the seeds: {first}");
     // The words are the candidate's own, as written in its title or abstract.
     let text = format!("{} {}", first["title"], first["abstract"]).to_lowercase();
@@ -54,15 +62,16 @@ fn the_default_is_hybrid_and_its_reasons_name_shared_words() {
         assert!(text.contains(&w.as_str().unwrap().to_lowercase()), "{w} is not in {text}");
     }
     assert!(table.contains("shares \u{201c}"), "{table}");
-    let share = first["word_share"].as_f64().expect("word share");
+    let share = of(first, "words")["share"].as_f64().expect("word share");
     assert!((0.0..=1.0).contains(&share));
-    // Each signal says its part of the lift, the words' among them.
-    let shares = first["shares"].as_array().expect("shares");
-    let names: Vec<&str> = shares.iter().map(|s| s["signal"].as_str().unwrap()).collect();
+    // Each signal says its part of the lift, in the registered order.
+    let names: Vec<&str> = signals.iter().map(|s| s["signal"].as_str().unwrap()).collect();
     assert_eq!(names, ["nearest", "centroid", "words", "fields"], "{first}");
-    let total: f64 = shares.iter().map(|s| s["share"].as_f64().unwrap()).sum();
+    assert_eq!(signals[2]["label"], "shared words");
+    let total: f64 = signals.iter().map(|s| s["share"].as_f64().unwrap()).sum();
     assert!((total - 1.0).abs() < 1e-3, "the best pick is lifted above the day: {first}");
-    assert!((shares[2]["share"].as_f64().unwrap() - share).abs() < 1e-6, "the words' share: {first}");
+    // The reasons are the nearest signal's seeds.
+    assert_eq!(first["reasons"], of(first, "nearest")["details"]["of"], "{first}");
     // Each pick says how sure it is, by fixed cut points of its score, and
     // `weak` is exactly the weak strength.
     let all = day(&lib, &["--top", "200", "--all"]);
@@ -86,9 +95,9 @@ fn the_default_is_hybrid_and_its_reasons_name_shared_words() {
     // seeds' categories (they are papers of the library) make some picks share them.
     for p in &all {
         let subjects = p["subjects"].as_array().unwrap();
-        assert!(p["fields"].as_array().unwrap().iter().all(|f| subjects.contains(f)), "{p}");
+        assert!(of(p, "fields")["details"]["of"].as_array().unwrap().iter().all(|f| subjects.contains(f)), "{p}");
     }
-    assert!(all.iter().any(|p| !p["fields"].as_array().unwrap().is_empty()));
+    assert!(all.iter().any(|p| !of(p, "fields")["details"]["of"].as_array().unwrap().is_empty()));
     // Every method stays selectable.
     for m in ["lexical", "knn", "centroid", "decayed-mean", "logistic", "hybrid"] {
         let l = json_lines(&ok(&lib, &["daily", "--date", "2026-03-03", "--format", "json", "--top", "3", "--all", "--method", m]));

@@ -82,7 +82,7 @@ fn seen_papers_are_not_news_again_and_unsure_ones_are_listed() {
     let again = dir.path().join("replaced.jsonl");
     let mut p = earlier[2].clone();
     let o = p.as_object_mut().unwrap();
-    for key in ["rank", "score", "reasons", "seen_before", "rating", "pinned", "seen", "section"] {
+    for key in ["rank", "score", "reasons", "signals", "seen_before", "rating", "pinned", "seen", "section"] {
         o.remove(key);
     }
     o.insert("kind".into(), json!("replaced"));
