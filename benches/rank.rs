@@ -36,6 +36,7 @@ impl Rng {
         let weight = |i: u32| 1.0 + (i % 7) as f32;
         Terms {
             query: ids.iter().map(|&i| weight(i)).collect(),
+            idf: ids.iter().map(|&i| weight(i)).collect(),
             surface: ids.iter().map(|i| format!("w{i}")).collect(),
             phrase: ids.iter().map(|i| i % 3 == 0).collect(),
             quotable: ids.iter().map(|i| i % 6 != 3).collect(),

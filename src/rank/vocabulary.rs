@@ -39,6 +39,9 @@ pub struct Terms {
     pub entries: Vec<(u32, f32)>,
     /// The query side, in the same order: (1 + ln tf) × idf.
     pub query: Vec<f32>,
+    /// Each term's idf over the library, in the same order: what a
+    /// profile's weight for the term starts from (`words::WordSum`).
+    pub idf: Vec<f32>,
     pub surface: Vec<String>,
     pub phrase: Vec<bool>,
     /// Every word; a phrase where the text writes it as one word
@@ -57,6 +60,7 @@ pub struct Terms {
 }
 
 /// The dot product of two sparse vectors sorted by id.
+#[cfg(test)]
 pub fn dot(a: &[(u32, f32)], b: &[(u32, f32)]) -> f32 {
     let (mut i, mut j, mut sum) = (0, 0, 0.0);
     while i < a.len() && j < b.len() {
@@ -82,6 +86,7 @@ impl Terms {
     }
 
     /// The query side as a sparse vector sorted by id.
+    #[cfg(test)]
     pub fn query_vector(&self) -> Vec<(u32, f32)> {
         self.entries.iter().zip(&self.query).map(|(e, &q)| (e.0, q)).collect()
     }
@@ -318,12 +323,13 @@ impl Vocabulary {
             let (idf, tf) = (self.idf[id as usize], tf as f32);
             t.entries.push((id, idf * tf * (K1 + 1.0) / (tf + K1 * norm)));
             t.query.push((1.0 + tf.ln()) * idf);
+            t.idf.push(idf);
             t.quotable.push(self.quotable[id as usize] || (phrase && !surface.contains(char::is_whitespace)));
             t.telling.push(self.telling[id as usize]);
             t.surface.push(surface);
             t.phrase.push(phrase);
         }
-        debug_assert!([t.query.len(), t.quotable.len(), t.telling.len(), t.surface.len(), t.phrase.len()]
+        debug_assert!([t.query.len(), t.idf.len(), t.quotable.len(), t.telling.len(), t.surface.len(), t.phrase.len()]
             .iter()
             .all(|&n| n == t.entries.len()));
         t
