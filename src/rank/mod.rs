@@ -19,6 +19,7 @@ mod hybrid;
 pub mod learn;
 mod learned;
 mod nearest;
+mod recency;
 pub mod signal;
 mod vocabulary;
 mod words;
