@@ -56,11 +56,6 @@ impl Day {
         let shaped = b.len() == 10 && b.iter().enumerate().all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() });
         shaped.then(|| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok().map(Day)).flatten()
     }
-
-    /// Days from `earlier` to this day (negative when it is later).
-    pub fn days_after(self, earlier: Day) -> i64 {
-        (self.0 - earlier.0).num_days()
-    }
 }
 
 impl fmt::Display for Day {

@@ -19,7 +19,6 @@ mod hybrid;
 pub mod learn;
 mod learned;
 mod nearest;
-mod recency;
 pub mod signal;
 mod vocabulary;
 mod words;

@@ -230,7 +230,6 @@ pub const HYBRID: &[Registered] = &[
     Registered { part: &super::centroid::CENTROID, make: super::centroid::make },
     Registered { part: &super::words::WORDS, make: super::words::make },
     Registered { part: &super::fields::FIELDS, make: super::fields::make },
-    Registered { part: &super::recency::RECENCY, make: super::recency::make },
 ];
 
 /// Each signal's raw values over one day, in the hybrid's order; written
