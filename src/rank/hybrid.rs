@@ -10,16 +10,8 @@ use super::learn::{self, Example};
 use super::signal::{Part, Signals};
 use super::{Candidate, Ranker};
 
-/// Weight the words gain from the nearest seed per e-fold of liked seeds
-/// (each signal's [`Part::per_ln_seeds`]): one abstract is a noisy query
-/// and meaning reads it better, while the words of several agree on what
-/// the reader's field calls things (0.37 at two seeds, 0.46 at five, 0.53
-/// at ten). The cold weights themselves ([`Part::cold`]): the replay's fit
-/// half (with one-seed profiles, `--max-seeds 1`) is flat around them;
-/// CSFCube's dev folds chose words 0.3 over 0.35 and 0.4 at one seed; the
-/// replay's check half and CSFCube's test folds report them
-/// (docs/quality.md, "Words count more as seeds add up").
-pub const WORDS_PER_LN_SEEDS: f32 = 0.1;
+// The cold weights are the signals' own ([`Part::cold`], with the slope
+// [`Part::per_ln_seeds`]; the words' is `words::PER_LN_SEEDS`).
 /// Liked seeds past which the mix stops moving: about the most the
 /// replay's profiles have (its authors have at most 30 papers, one of them
 /// hidden), so the rule is not carried past what measured it.
@@ -152,7 +144,9 @@ pub fn fuse(signals: &Signals, w: &[f32], learned: Option<(Vec<f32>, usize)>, sc
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rank::signal::{hybrid_parts, id, SignalId, HYBRID};
+    use crate::rank::registry::{id, parts as hybrid_parts};
+    use crate::rank::signal::SignalId;
+    use crate::rank::HYBRID;
     use crate::rank::{Method, SeedVector, Terms, Vocabulary};
     use crate::vector::dot;
 

@@ -18,7 +18,9 @@ mod fields;
 mod hybrid;
 pub mod learn;
 mod learned;
+mod method;
 mod nearest;
+mod registry;
 pub mod signal;
 mod vocabulary;
 mod words;
@@ -29,64 +31,12 @@ use calibration::{Calibration, Known};
 use centroid::Direction;
 pub use hybrid::cold;
 use learned::Learned;
+pub use method::{Method, DEFAULT_METHOD};
 use nearest::Nearest;
+pub use registry::HYBRID;
 use serde::Serialize;
-pub use signal::{Details, Explanation, Naming, Part, Registered, SeedMatch, Seeds, Signal, SignalId, Signals, HYBRID};
-use std::fmt;
-use std::str::FromStr;
+pub use signal::{Details, Explanation, Naming, Part, Registered, SeedMatch, Seeds, Signal, SignalId, Signals};
 pub use vocabulary::{Terms, Vocabulary, WordCache};
-
-/// How a candidate is scored against the seeds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Method {
-    /// Meaning and words fused per day, learning from every rating (the default).
-    Hybrid,
-    /// Words alone: BM25 match to the liked seeds' words and phrases.
-    Lexical,
-    /// Cosine to the weighted mean of the liked seeds.
-    Centroid,
-    /// zotero-arxiv-daily: mean similarity, newest seeds weighted most.
-    DecayedMean,
-    /// Mean similarity to the k nearest liked seeds, less that to disliked ones.
-    Knn,
-    /// A per-profile logistic regression: seeds against disliked and random papers.
-    Logistic,
-}
-
-impl Method {
-    pub const ALL: [Method; 6] = [Method::Hybrid, Method::Lexical, Method::Centroid, Method::DecayedMean, Method::Knn, Method::Logistic];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Hybrid => "hybrid",
-            Method::Lexical => "lexical",
-            Method::Centroid => "centroid",
-            Method::DecayedMean => "decayed-mean",
-            Method::Knn => "knn",
-            Method::Logistic => "logistic",
-        }
-    }
-}
-
-impl fmt::Display for Method {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Method {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Method, String> {
-        Method::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| format!("unknown method {s:?}; use hybrid, lexical, centroid, decayed-mean, knn or logistic"))
-    }
-}
-
-/// The method `daily` uses unless told otherwise (docs/quality.md).
-pub const DEFAULT_METHOD: Method = Method::Hybrid;
 
 /// One seed as the ranker sees it.
 #[derive(Debug, Clone)]
@@ -454,7 +404,7 @@ pub fn most_uncertain(ranker: &Ranker, background: &[Vec<f32>], candidates: &[Ca
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rank::signal::id;
+    use crate::rank::registry::id;
     use crate::vector::dot;
 
     /// What the explanations found, by kind (the first of each).
@@ -815,13 +765,5 @@ mod tests {
         assert_eq!(s[0].strength, Strength::Weak, "{:?}", s[0]);
         assert_eq!(s[1].strength, Strength::Strong, "{:?}", s[1]);
         assert!(s[1].order > s[0].order && s[1].score > s[0].score);
-    }
-
-    #[test]
-    fn names_round_trip() {
-        for m in Method::ALL {
-            assert_eq!(m.name().parse::<Method>().unwrap(), m);
-        }
-        assert!("cosine".parse::<Method>().is_err());
     }
 }

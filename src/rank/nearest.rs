@@ -15,7 +15,7 @@ pub const NEAREST: Part = Part {
     label: "nearest seed",
     legend: "how close its title and abstract sit, in meaning, to your nearest seed",
     cold: 0.5,
-    per_ln_seeds: -super::hybrid::WORDS_PER_LN_SEEDS,
+    per_ln_seeds: -super::words::PER_LN_SEEDS,
     naming: Naming::Always,
 };
 

@@ -1,7 +1,7 @@
 //! What every signal is: a part of the ranking that scores a whole day
 //! against the seeds and says, for one paper, what in the seeds its value
 //! comes from — as tantivy's `Weight` scores and `Explanation` explains.
-//! The hybrid's signals are one list, [`HYBRID`]: each entry carries its
+//! The hybrid's signals are one list, [`super::registry::HYBRID`]: each entry carries its
 //! name, what the page and the lift text call it, its legend line and its
 //! cold weight, so a signal is added by writing its file and one line
 //! here. The reasons a reader sees are the signals' own explanations,
@@ -216,21 +216,11 @@ pub trait Signal: Send + Sync {
 }
 
 /// A signal of the hybrid: what it is called, and how it is built from a
-/// profile's seeds.
+/// profile's seeds ([`super::registry::HYBRID`] lists them).
 pub struct Registered {
     pub part: &'static Part,
     pub make: fn(&Seeds) -> Box<dyn Signal>,
 }
-
-/// The hybrid's signals, in the order they are scored, mixed and
-/// explained (the first that names seeds starts every reason). Adding a
-/// signal: its file, and its line here.
-pub const HYBRID: &[Registered] = &[
-    Registered { part: &super::nearest::NEAREST, make: super::nearest::make },
-    Registered { part: &super::centroid::CENTROID, make: super::centroid::make },
-    Registered { part: &super::words::WORDS, make: super::words::make },
-    Registered { part: &super::fields::FIELDS, make: super::fields::make },
-];
 
 /// Each signal's raw values over one day, in the hybrid's order; written
 /// as `{"nearest": [...], "centroid": [...], ...}`.
@@ -255,16 +245,4 @@ impl Serialize for Signals {
         }
         map.end()
     }
-}
-
-/// Registered signal `name` (a test's way to name one).
-#[cfg(test)]
-pub fn id(name: &str) -> SignalId {
-    SignalId(HYBRID.iter().map(|r| r.part).chain([&super::learned::LEARNED]).find(|p| p.name == name).expect("a registered signal"))
-}
-
-/// The hybrid's registered parts, in order.
-#[cfg(test)]
-pub fn hybrid_parts() -> Vec<&'static Part> {
-    HYBRID.iter().map(|r| r.part).collect()
 }

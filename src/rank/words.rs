@@ -95,9 +95,12 @@ impl WordSum {
         (0..tf.len()).map(|t| tf[t].max(0.0) * profile_idf(self.idf[t], said[t], total)).collect()
     }
 
-    /// The match of document `t` to the query, without `own`, over the
-    /// length of what is left.
-    fn score(&self, t: &[(u32, f32)], own: Option<Own<'_>>) -> f32 {
+    /// The match of document `doc` to the query, without `own`, over the
+    /// length of what is left. A phrase and its two words each count
+    /// ("KV cache" is three matches): counting the words only outside a
+    /// matched phrase cost CSFCube 0.18 MAP cold and 1.0 after ratings
+    /// (docs/quality.md, "Words that are about the seeds").
+    fn score(&self, doc: &Terms, own: Option<Own<'_>>) -> f32 {
         let left;
         let (q, norm2) = match own {
             None => (&self.sum, self.norm2),
@@ -111,17 +114,28 @@ impl WordSum {
         if norm2 <= 1e-6 * self.norm2 || norm2 <= 1e-12 {
             return 0.0;
         }
-        let num: f32 = t.iter().map(|&(id, w)| w * q.get(id as usize).copied().unwrap_or(0.0)).sum();
+        let num: f32 = doc.entries.iter().map(|&(id, w)| w * q.get(id as usize).copied().unwrap_or(0.0)).sum();
         num / norm2.sqrt()
     }
 }
+
+/// Weight the words gain from the nearest seed per e-fold of liked seeds
+/// (each signal's [`Part::per_ln_seeds`]): one abstract is a noisy query
+/// and meaning reads it better, while the words of several agree on what
+/// the reader's field calls things (0.37 at two seeds, 0.46 at five, 0.53
+/// at ten). The cold weights themselves ([`Part::cold`]): the replay's fit
+/// half (with one-seed profiles, `--max-seeds 1`) is flat around them;
+/// CSFCube's dev folds chose words 0.3 over 0.35 and 0.4 at one seed; the
+/// replay's check half and CSFCube's test folds report them
+/// (docs/quality.md, "Words count more as seeds add up").
+pub const PER_LN_SEEDS: f32 = 0.1;
 
 pub const WORDS: Part = Part {
     name: "words",
     label: "shared words",
     legend: "the words and phrases it shares with your seeds, those telling of them weighing most",
     cold: 0.3,
-    per_ln_seeds: super::hybrid::WORDS_PER_LN_SEEDS,
+    per_ln_seeds: PER_LN_SEEDS,
     naming: Naming::Lifting,
 };
 
@@ -202,7 +216,7 @@ impl Signal for Words {
     }
 
     fn score(&self, seeds: &Seeds, day: &[Candidate<'_>]) -> Vec<f32> {
-        day.iter().map(|c| self.sum.score(&c.terms.entries, self.own(seeds, c))).collect()
+        day.iter().map(|c| self.sum.score(c.terms, self.own(seeds, c))).collect()
     }
 
     fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Details {

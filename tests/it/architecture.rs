@@ -301,9 +301,9 @@ fn the_reader_finds_grouped_and_inline_paths() {
 }
 
 /// scripts/check-cuda builds and lints with `--features cuda` only the
-/// targets whose code the feature changes: the lib (with its unit tests),
-/// the binary and the GPU tests. That holds while the feature is named in
-/// src/, tests/it/gpu.rs and the helpers it shares with the `cuda` test
+/// targets whose code the feature changes: the lib, the binary and the GPU
+/// tests. That holds while the feature is named in src/ outside its unit
+/// tests, tests/it/gpu.rs and the helpers it shares with the `cuda` test
 /// binary (tests/common) alone; a test or bench that names it must be added
 /// to that check.
 #[test]
@@ -333,4 +333,16 @@ fn the_cuda_feature_is_named_where_the_cuda_check_builds() {
         .filter(|p| p != "tests/it/gpu.rs" && !p.starts_with("tests/common/"))
         .collect();
     assert!(named.is_empty(), "{named:?} name the cuda feature: build them in scripts/check-cuda too");
+    // Nor do the lib's unit tests, which that check does not build.
+    let mut sources = Vec::new();
+    walk(&root.join("src"), &mut sources);
+    let in_unit_tests: Vec<String> = sources
+        .iter()
+        .filter(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            text.split_once("#[cfg(test)]").is_some_and(|(_, tests)| tests.contains(&feature))
+        })
+        .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+        .collect();
+    assert!(in_unit_tests.is_empty(), "{in_unit_tests:?}: unit tests name the cuda feature: build --lib in scripts/check-cuda too");
 }
