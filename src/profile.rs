@@ -16,7 +16,7 @@ pub mod ratings;
 pub mod seed_files;
 pub mod zotero;
 
-pub use seed_files::{parse_bibtex, parse_csl_json, parse_id_list, SeedInput};
+pub use seed_files::{parse_bibtex, parse_csl_json, parse_id_list, Recognised, SeedInput};
 
 /// What the profile stage refuses, with its kind (crate::error).
 #[derive(Debug, thiserror::Error)]
@@ -24,10 +24,10 @@ pub enum Error {
     #[error("{name:?} is not a profile name: use letters, digits, '-', '_' or '.' (at most 64)")]
     BadName { name: String },
     /// A seed named by an id the library does not have.
-    #[error("{id} is not in the library; ingest a listing that has it, or give its text with --title (and --abstract)")]
+    #[error("{id} is not in the library; add --fetch to look it up on arXiv, ingest a listing that has it, or give its text with --title (and --abstract)")]
     NotInLibrary { id: String },
     /// The same, named on line `at` (`file:line`) of an id list.
-    #[error("{at}: {id} is not in the library; ingest a listing that has it first")]
+    #[error("{at}: {id} is not in the library; add --fetch to look it up on arXiv, or ingest a listing that has it first")]
     ListedNotInLibrary { at: String, id: String },
 }
 

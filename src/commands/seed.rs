@@ -29,7 +29,7 @@ pub fn run(args: &SeedArgs, owned: &ProfileKey, verbose: bool) -> Result<()> {
             request.check()?;
             let mut lib = Library::open_write_existing(&dir)?;
             let done = seeds::add(&mut lib, owned, &request, &args.model, verbose)?;
-            println!("{}", added_line(done.added, done.embedded, *negative, owned));
+            println!("{}", added_line(&done, *negative, owned));
         }
         SeedAction::List { json, format } => {
             let lib = Library::open_read(&dir)?;
@@ -152,7 +152,8 @@ fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, owned: &P
 /// What `seed add` did, in words that match it: how many seeds were new
 /// and how many were already there, and whether any text had to be
 /// embedded (a library paper's seed reuses the paper's vector).
-fn added_line(added: profile::Added, embedded: usize, negative: bool, profile: &ProfileKey) -> String {
+fn added_line(done: &seeds::SeedsAdded, negative: bool, profile: &ProfileKey) -> String {
+    let (added, embedded) = (done.added, done.embedded);
     let kind = if negative { "negative seed(s)" } else { "seed(s)" };
     let mut parts = vec![format!("{} new {kind}", added.new)];
     if added.updated > 0 {
@@ -162,5 +163,7 @@ fn added_line(added: profile::Added, embedded: usize, negative: bool, profile: &
         0 => "no text needed embedding".to_string(),
         n => format!("{n} embedded"),
     };
-    format!("profile {:?}: {}; {vectors}", profile.as_str(), parts.join(", "))
+    let how = done.recognised.said();
+    let how = if how.is_empty() { String::new() } else { format!(" ({how})") };
+    format!("profile {:?}: {}{how}; {vectors}", profile.as_str(), parts.join(", "))
 }

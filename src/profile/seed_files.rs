@@ -57,7 +57,7 @@ impl SeedInput {
     /// A description of what the user wants to read, used as a seed.
     pub fn from_free_text(text: &str) -> SeedInput {
         let text = crate::listing::text::inline(strip_bom(text));
-        SeedInput::from_text(&text, "", "sentence")
+        SeedInput::from_text(&text, "", SENTENCE)
     }
 
     pub fn from_text(title: &str, abstract_text: &str, origin: &str) -> SeedInput {
@@ -66,6 +66,49 @@ impl SeedInput {
         SeedInput { key, title: title.to_string(), abstract_text: abstract_text.to_string(), origin: origin.to_string(), date: None }
     }
 }
+
+/// How the seeds of one add were recognised: by an arXiv id, by their
+/// title (and abstract) alone, or as a sentence of the reader's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Recognised {
+    pub by_id: usize,
+    pub title_only: usize,
+    pub sentences: usize,
+}
+
+impl Recognised {
+    pub fn of(seeds: &[SeedInput]) -> Recognised {
+        let mut r = Recognised::default();
+        for s in seeds {
+            if s.origin == SENTENCE {
+                r.sentences += 1;
+            } else if s.key.starts_with("text:") {
+                r.title_only += 1;
+            } else {
+                r.by_id += 1;
+            }
+        }
+        r
+    }
+
+    /// "2 by arXiv id, 1 by title only": what an add says of them.
+    pub fn said(&self) -> String {
+        let mut parts = Vec::new();
+        if self.by_id > 0 {
+            parts.push(format!("{} by arXiv id", self.by_id));
+        }
+        if self.title_only > 0 {
+            parts.push(format!("{} by title only (no arXiv id found)", self.title_only));
+        }
+        if self.sentences > 0 {
+            parts.push(format!("{} sentence{}", self.sentences, if self.sentences == 1 { "" } else { "s" }));
+        }
+        parts.join(", ")
+    }
+}
+
+/// The origin of a seed written as a sentence.
+const SENTENCE: &str = "sentence";
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -123,7 +166,28 @@ fn arxiv_id_from_fields(get: &dyn Fn(&str) -> Option<String>) -> Option<String> 
             }
         }
     }
+    // Google Scholar writes `journal = {arXiv preprint arXiv:2401.09670}`;
+    // others put "arXiv:ID" or an abs link in a note or the container.
+    for field in ["journal", "journaltitle", "container-title", "note", "howpublished", "publisher", "booktitle", "number"] {
+        if let Some(id) = get(field).as_deref().and_then(arxiv_id_in_text) {
+            return Some(id);
+        }
+    }
     None
+}
+
+/// The first arXiv id a free text names as one: after "arXiv:" or in an
+/// arxiv.org abs or pdf link ("arXiv preprint arXiv:2401.09670").
+fn arxiv_id_in_text(text: &str) -> Option<String> {
+    // ASCII lower-casing keeps every byte where it was.
+    let lower = text.to_ascii_lowercase();
+    ["arxiv:", "arxiv.org/abs/", "arxiv.org/pdf/"].iter().find_map(|marker| {
+        lower.match_indices(marker).find_map(|(at, m)| {
+            let rest = text.get(at + m.len()..)?.trim_start();
+            let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-'))).unwrap_or(rest.len());
+            ArxivId::parse(rest[..end].trim_end_matches('.')).map(|id| id.id)
+        })
+    })
 }
 
 /// BibTeX/BibLaTeX (Zotero, JabRef): title, abstract and the arXiv id fields.
@@ -628,6 +692,37 @@ mod tests {
         assert_eq!(seeds[2].key, "2507.07114");
         let err = parse_bibtex("@article{x, title = {unclosed", "bad.bib").unwrap_err().to_string();
         assert!(err.starts_with("bad.bib:"), "{err}");
+    }
+
+    #[test]
+    fn an_arxiv_id_is_read_where_exports_put_it() {
+        // Google Scholar's export (a real entry's shape), a note, a link in
+        // howpublished, and CSL-JSON's container-title.
+        let bib = r#"
+@article{zhang2024scholar,
+  title={Unlocking Efficiency in Large Language Model Inference},
+  author={Xia, Heming and others},
+  journal={arXiv preprint arXiv:2401.07851},
+  year={2024}
+}
+@misc{noted,
+  title = {Old-style id in a note},
+  note = {arXiv:hep-th/9901001v2. Submitted to a journal.}
+}
+@misc{linked,
+  title = {Linked},
+  howpublished = {\url{https://arxiv.org/abs/2507.07114v1}}
+}
+@article{not_arxiv,
+  title = {Cited from a journal},
+  journal = {Journal of Examples},
+  note = {see arXiv: the preprint has another title}
+}"#;
+        let keys: Vec<String> = parse_bibtex(bib, "scholar.bib").unwrap().into_iter().map(|s| s.key).collect();
+        assert_eq!(keys[..3], ["2401.07851", "hep-th/9901001", "2507.07114"]);
+        assert!(keys[3].starts_with("text:"), "{keys:?}");
+        let csl = r#"[{"id": "a", "title": "T", "container-title": "arXiv preprint arXiv:2401.07851"}]"#;
+        assert_eq!(parse_csl_json(csl, "s.json").unwrap()[0].key, "2401.07851");
     }
 
     #[test]

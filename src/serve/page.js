@@ -236,6 +236,9 @@
     var what = j.new === 0 ? (j.updated > 1 ? "All " + j.updated + " were seeds already." : "Already a seed: nothing new.") :
       "Added " + seeds(j.new) + (j.updated ? " (" + j.updated + " already there)" : "") +
       (j.embedded ? ", " + j.embedded + " embedded" : "") + ".";
+    var r = j.recognised;
+    if (r && r.title_only) what += " " + r.by_id + " recognised by arXiv id, " + r.title_only +
+      " by title only: no arXiv id in " + (r.title_only === 1 ? "that entry" : "those entries") + ", so each is matched by its own words.";
     if (j.looked_up && j.looked_up.length) what += " Looked up on arXiv: " + j.looked_up.join(", ") + ".";
     if (j.to_embed) what += " " + j.to_embed + " still to embed: upload the file again to finish (nothing is added twice).";
     if (j.removed) what += " " + j.removed + " gone from Zotero stopped being seeds.";

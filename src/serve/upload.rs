@@ -33,6 +33,8 @@ pub struct Uploaded {
     entries: usize,
     new: usize,
     updated: usize,
+    /// How its entries were recognised: by arXiv id or by title only.
+    recognised: profile::Recognised,
     embedded: usize,
     /// Seeds still without a vector when the request's time for embedding
     /// ran out (`State::embed_seeds`).
@@ -110,8 +112,9 @@ pub async fn upload_seeds(
             let mut lib = st.writer()?;
             lib.add_papers(&found)?;
             let items = profile::seeds_of(parsed, &name, &lib).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
-            profile::add(lib.store.conn(), &named.key, &items, 1.0, false, &crate::library::store::now())?
+            (profile::add(lib.store.conn(), &named.key, &items, 1.0, false, &crate::library::store::now())?, profile::Recognised::of(&items))
         };
+        let (added, recognised) = added;
         let done = st.embed_seeds(&named.key, embedder.as_ref(), deadline)?;
         Ok(Uploaded {
             profile: named.name,
@@ -119,6 +122,7 @@ pub async fn upload_seeds(
             entries,
             new: added.new,
             updated: added.updated,
+            recognised,
             embedded: done.embedded,
             to_embed: done.left,
             looked_up: found.into_iter().map(|p| p.id).collect(),

@@ -115,11 +115,16 @@ pub fn missing_ids(lib: &Library, items: &[String], files: bool) -> Result<Vec<S
 pub fn look_up(ids: &[String], opts: &FetchOpts) -> Result<Vec<Paper>> {
     let endpoints = Endpoints::resolve(opts.base_url.as_deref());
     let client = client(opts, &endpoints)?;
-    let mut papers = fetch::fetch_ids(&client, &endpoints, ids)?;
+    // Why the network failed (a resolver's words, the API's address) is
+    // for the log of whoever runs it, not for a reader's answer.
+    let mut papers = fetch::fetch_ids(&client, &endpoints, ids).map_err(|e| {
+        crate::messages::note(format_args!("arXiv lookup failed: {e:#}"));
+        super::Error::ArxivUnreachable { ids: ids.to_vec() }
+    })?;
     papers.retain(|p| ids.contains(&p.id));
-    let unknown: Vec<&str> = ids.iter().filter(|id| !papers.iter().any(|p| &p.id == *id)).map(String::as_str).collect();
+    let unknown: Vec<String> = ids.iter().filter(|id| !papers.iter().any(|p| &p.id == *id)).cloned().collect();
     if !unknown.is_empty() {
-        anyhow::bail!("arXiv's API does not know {}", unknown.join(", "));
+        return Err(super::Error::UnknownToArxiv { ids: unknown }.into());
     }
     for p in &mut papers {
         p.listing_date = None;

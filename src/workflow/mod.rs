@@ -38,6 +38,12 @@ pub enum Error {
     NoListing { day: String, newest: Vec<String> },
     #[error("the library has no listings yet; run `paperscout ingest` with a listing")]
     NoListings,
+    /// arXiv's API did not answer a lookup (the network, or arXiv, is down):
+    /// worth trying again, and meanwhile the paper can come in by its text.
+    #[error("arXiv could not be reached to look up {}; try again later, or add the paper by its title and abstract (as a sentence, or in a .bib or CSL-JSON export that has them)", ids.join(", "))]
+    ArxivUnreachable { ids: Vec<String> },
+    #[error("arXiv's API does not know {}", ids.join(", "))]
+    UnknownToArxiv { ids: Vec<String> },
 }
 
 impl Kinded for Error {
@@ -48,7 +54,9 @@ impl Kinded for Error {
             | Error::NoVector { .. }
             | Error::UnknownProfile { .. }
             | Error::NoListing { .. }
-            | Error::NoListings => Kind::NotFound,
+            | Error::NoListings
+            | Error::UnknownToArxiv { .. } => Kind::NotFound,
+            Error::ArxivUnreachable { .. } => Kind::Busy,
         }
     }
 }

@@ -40,9 +40,11 @@ impl SeedRequest<'_> {
     }
 }
 
-/// What an add did: seeds new and updated, texts embedded.
+/// What an add did: seeds new and updated, how they were recognised,
+/// texts embedded.
 pub struct SeedsAdded {
     pub added: Added,
+    pub recognised: profile::Recognised,
     pub embedded: usize,
 }
 
@@ -74,6 +76,7 @@ pub fn add_with(
         seeds.push(SeedInput::from_free_text(t));
     }
     let now = crate::library::store::now();
+    let recognised = profile::Recognised::of(&seeds);
     let added = profile::add(lib.store.conn(), profile_name, &seeds, req.weight, req.negative, &now)?;
     let n = added.new + added.updated;
     let embedded = embed(lib).map_err(|e| {
@@ -81,7 +84,7 @@ pub fn add_with(
             "{n} seed(s) are stored in profile {profile_name:?} but not embedded; the same `seed add` with a working model embeds them"
         ))
     })?;
-    Ok(SeedsAdded { added, embedded })
+    Ok(SeedsAdded { added, recognised, embedded })
 }
 
 /// Embeds the profile's seeds that have no vector for the library's model

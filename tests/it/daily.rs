@@ -23,13 +23,17 @@ fn seeds_from_every_source_and_a_ranked_day() {
     std::fs::write(&csl, r#"[{"title": "Green or Fast? Learning to Balance Cold Starts and Idle Carbon in Serverless Computing", "URL": "https://arxiv.org/abs/2602.23935v1"}]"#).unwrap();
     let ids = dir.path().join("ids.txt");
     std::fs::write(&ids, "# liked\n2603.00356\n").unwrap();
-    ok(&lib, &["seed", "add", bib.to_str().unwrap(), csl.to_str().unwrap(), ids.to_str().unwrap()]);
+    let files = ok(&lib, &["seed", "add", bib.to_str().unwrap(), csl.to_str().unwrap(), ids.to_str().unwrap()]);
+    assert!(files.contains("(3 by arXiv id)"), "each export's id was read: {files}");
     let text = ok(&lib, &["seed", "add", "--text", "GPU scheduling for LLM inference serving"]);
-    assert_eq!(text.trim(), "profile \"default\": 1 new seed(s); 1 embedded");
+    assert_eq!(text.trim(), "profile \"default\": 1 new seed(s) (1 sentence); 1 embedded");
     ok(&lib, &["seed", "add", "2507.07114", "--negative"]);
     // Said truthfully: nothing new, and a library paper's vector is reused.
     let again = ok(&lib, &["seed", "add", "2507.07114", "--negative"]);
-    assert_eq!(again.trim(), "profile \"default\": 0 new negative seed(s), 1 already there, updated; no text needed embedding");
+    assert_eq!(
+        again.trim(),
+        "profile \"default\": 0 new negative seed(s), 1 already there, updated (1 by arXiv id); no text needed embedding"
+    );
     ok(&lib, &["seed", "add", "2401.00001", "--title", "A paper not in the library", "--weight", "0.5"]);
     let unknown = ps(&lib, &["seed", "add", "2401.00002"]);
     assert!(!unknown.status.success());

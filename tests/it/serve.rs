@@ -324,6 +324,8 @@ fn exports_uploaded_tokens_renewed_and_rating_links_that_never_write() {
     let entries = added["entries"].as_u64().unwrap();
     assert!(entries >= 2, "{body}");
     assert_eq!(added["new"].as_u64(), Some(entries), "{body}");
+    assert_eq!(added["recognised"]["by_id"].as_u64(), Some(entries), "every example entry has an eprint: {body}");
+    assert_eq!(added["recognised"]["title_only"].as_u64(), Some(0), "{body}");
     assert_eq!(added["profile"], "reading");
     let listed = json_lines(&ok(&lib, &["seed", "list", "--profile", "reading", "--json"]));
     assert_eq!(listed.len() as u64, entries);
@@ -605,4 +607,33 @@ fn a_rating_is_not_kept_waiting_by_a_large_upload() {
     assert_eq!(answer["embedded"].as_u64().unwrap() + answer["to_embed"].as_u64().unwrap(), 300, "{answer}");
     assert!(rated_after < uploaded_after, "the rating waited for the upload: {rated_after:?} against {uploaded_after:?}");
     eprintln!("the rating took {rating_took:?}; the upload {uploaded_after:?} ({answer})");
+}
+
+/// arXiv unreachable (a loopback port nothing listens on): "Add paper"
+/// answers 503 with a way forward, and neither the API's address nor the
+/// resolver's words reach the reader; `seed add --fetch` says the same.
+#[test]
+fn an_unreachable_arxiv_is_a_503_with_a_way_forward() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    demo_library(&lib);
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let base = format!("http://127.0.0.1:{closed}");
+    let quick = [("PAPERSCOUT_BASE_URL", base.as_str()), ("PAPERSCOUT_FETCH_INTERVAL_MS", "1"), ("PAPERSCOUT_FETCH_BACKOFF_MS", "1")];
+    let mut serve = common::command(&lib, &["serve", "--addr", "127.0.0.1:0"]);
+    serve.envs(quick);
+    let s = Server::spawn(serve);
+    let token = s.csrf();
+    s.wait_for_model();
+    let (status, body) = s.post("/api/seeds/add", Some(&token), r#"{"id": "2401.00002"}"#);
+    assert_eq!(status, 503, "{body}");
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    let message = answer["error"].as_str().unwrap();
+    assert!(message.contains("arXiv could not be reached to look up 2401.00002") && message.contains("title and abstract"), "{message}");
+    assert!(!message.contains("127.0.0.1") && !message.contains("http"), "{message}");
+    let mut add = common::command(&lib, &["seed", "add", "2401.00002", "--fetch"]);
+    add.envs(quick);
+    let out = add.output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("arXiv could not be reached"), "{out:?}");
 }
