@@ -205,6 +205,13 @@ fn split(line: &str) -> Vec<&str> {
                 i += " and".len();
                 start = i;
             }
+            // Older listings join the last two with "&" (with spaces:
+            // "AT&T Labs" is one name).
+            b' ' if depth == 0 && line[i..].starts_with(" & ") => {
+                out.push(&line[start..i]);
+                i += " &".len();
+                start = i;
+            }
             _ => {}
         }
         i += 1;
@@ -418,6 +425,11 @@ mod tests {
     #[test]
     fn plain_lists() {
         assert_eq!(names("A. Smith, B. Jones and C. Lee"), ["A. Smith", "B. Jones", "C. Lee"]);
+        // A real monthly listing of 2000: "&" after an affiliation.
+        let a = read("A. Aparicio (Instituto de Astrofisica de Canarias) & N. Tikhonov");
+        assert_eq!(a.names, ["A. Aparicio", "N. Tikhonov"]);
+        assert_eq!(a.affiliations, ["Instituto de Astrofisica de Canarias", ""]);
+        assert_eq!(names("P. Smith & Q. Jones (AT&T Labs)"), ["P. Smith", "Q. Jones"]);
         assert_eq!(names("A, B, and C"), ["A", "B", "C"]);
         assert_eq!(names("Alexander Andersen"), ["Alexander Andersen"]);
         assert_eq!(names("A, B, et al. (72 additional authors not shown)"), ["A", "B"]);
