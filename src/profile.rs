@@ -11,12 +11,53 @@ use rusqlite::Connection;
 use seed_files::SeedFile;
 use std::path::Path;
 
+mod arxiv_ids;
 pub mod filters;
 pub mod ratings;
 pub mod seed_files;
 pub mod zotero;
 
-pub use seed_files::{parse_bibtex, parse_csl_json, parse_id_list, Recognised, SeedInput};
+pub use seed_files::{parse_bibtex, parse_csl_json, parse_id_list, SeedInput};
+
+/// How the seeds of one add were recognised: by an arXiv id, by their
+/// title (and abstract) alone, or as a sentence of the reader's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Recognised {
+    pub by_id: usize,
+    pub title_only: usize,
+    pub sentences: usize,
+}
+
+impl Recognised {
+    pub fn of(seeds: &[SeedInput]) -> Recognised {
+        let mut r = Recognised::default();
+        for s in seeds {
+            if s.origin == seed_files::SENTENCE {
+                r.sentences += 1;
+            } else if s.key.starts_with("text:") {
+                r.title_only += 1;
+            } else {
+                r.by_id += 1;
+            }
+        }
+        r
+    }
+
+    /// "2 by arXiv id, 1 by title only": what an add says of them.
+    pub fn said(&self) -> String {
+        let mut parts = Vec::new();
+        if self.by_id > 0 {
+            parts.push(format!("{} by arXiv id", self.by_id));
+        }
+        if self.title_only > 0 {
+            parts.push(format!("{} by title only (no arXiv id found)", self.title_only));
+        }
+        if self.sentences > 0 {
+            parts.push(format!("{} sentence{}", self.sentences, if self.sentences == 1 { "" } else { "s" }));
+        }
+        parts.join(", ")
+    }
+}
 
 /// What the profile stage refuses, with its kind (crate::error).
 #[derive(Debug, thiserror::Error)]

@@ -11,6 +11,8 @@ pub mod paper;
 #[cfg(feature = "parquet")]
 #[path = "../../src/listing/parquet.rs"]
 pub mod parquet;
+#[path = "../../src/profile/arxiv_ids.rs"]
+pub mod arxiv_ids;
 #[path = "../../src/profile/seed_files.rs"]
 pub mod seed_files;
 

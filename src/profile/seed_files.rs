@@ -12,6 +12,7 @@
 //! the entry, and depth, expanded length and work are capped (the `MAX_*`
 //! constants; docs/reliability.md has the figures).
 
+use super::arxiv_ids::arxiv_id_from_fields;
 use crate::library::store::text_hash;
 use crate::paper::{embedding_text, ArxivId};
 use anyhow::{bail, Result};
@@ -67,48 +68,8 @@ impl SeedInput {
     }
 }
 
-/// How the seeds of one add were recognised: by an arXiv id, by their
-/// title (and abstract) alone, or as a sentence of the reader's.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Recognised {
-    pub by_id: usize,
-    pub title_only: usize,
-    pub sentences: usize,
-}
-
-impl Recognised {
-    pub fn of(seeds: &[SeedInput]) -> Recognised {
-        let mut r = Recognised::default();
-        for s in seeds {
-            if s.origin == SENTENCE {
-                r.sentences += 1;
-            } else if s.key.starts_with("text:") {
-                r.title_only += 1;
-            } else {
-                r.by_id += 1;
-            }
-        }
-        r
-    }
-
-    /// "2 by arXiv id, 1 by title only": what an add says of them.
-    pub fn said(&self) -> String {
-        let mut parts = Vec::new();
-        if self.by_id > 0 {
-            parts.push(format!("{} by arXiv id", self.by_id));
-        }
-        if self.title_only > 0 {
-            parts.push(format!("{} by title only (no arXiv id found)", self.title_only));
-        }
-        if self.sentences > 0 {
-            parts.push(format!("{} sentence{}", self.sentences, if self.sentences == 1 { "" } else { "s" }));
-        }
-        parts.join(", ")
-    }
-}
-
 /// The origin of a seed written as a sentence.
-const SENTENCE: &str = "sentence";
+pub(super) const SENTENCE: &str = "sentence";
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -141,53 +102,6 @@ pub fn read(text: &str, source: &str) -> Result<SeedFile> {
 
 fn looks_like_bibtex(text: &str) -> bool {
     text.lines().map(str::trim_start).any(|l| l.starts_with('@') && l.contains('{'))
-}
-
-/// arXiv id from the fields exports use for it: `eprint`/`arxiv`/`arxivid`,
-/// an arxiv.org URL, or a `10.48550/arXiv.` DOI.
-fn arxiv_id_from_fields(get: &dyn Fn(&str) -> Option<String>) -> Option<String> {
-    for field in ["eprint", "arxiv", "arxivid", "arxiv_id", "number"] {
-        if let Some(id) = get(field).and_then(|v| ArxivId::parse(v.trim())) {
-            return Some(id.id);
-        }
-    }
-    for field in ["url", "URL"] {
-        if let Some(id) = get(field).and_then(|v| ArxivId::parse(v.trim())) {
-            return Some(id.id);
-        }
-    }
-    for field in ["doi", "DOI"] {
-        if let Some(v) = get(field) {
-            let lower = v.to_ascii_lowercase();
-            if let Some(pos) = lower.find("arxiv.") {
-                if let Some(id) = v.get(pos + 6..).and_then(ArxivId::parse) {
-                    return Some(id.id);
-                }
-            }
-        }
-    }
-    // Google Scholar writes `journal = {arXiv preprint arXiv:2401.09670}`;
-    // others put "arXiv:ID" or an abs link in a note or the container.
-    for field in ["journal", "journaltitle", "container-title", "note", "howpublished", "publisher", "booktitle", "number"] {
-        if let Some(id) = get(field).as_deref().and_then(arxiv_id_in_text) {
-            return Some(id);
-        }
-    }
-    None
-}
-
-/// The first arXiv id a free text names as one: after "arXiv:" or in an
-/// arxiv.org abs or pdf link ("arXiv preprint arXiv:2401.09670").
-fn arxiv_id_in_text(text: &str) -> Option<String> {
-    // ASCII lower-casing keeps every byte where it was.
-    let lower = text.to_ascii_lowercase();
-    ["arxiv:", "arxiv.org/abs/", "arxiv.org/pdf/"].iter().find_map(|marker| {
-        lower.match_indices(marker).find_map(|(at, m)| {
-            let rest = text.get(at + m.len()..)?.trim_start();
-            let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-'))).unwrap_or(rest.len());
-            ArxivId::parse(rest[..end].trim_end_matches('.')).map(|id| id.id)
-        })
-    })
 }
 
 /// BibTeX/BibLaTeX (Zotero, JabRef): title, abstract and the arXiv id fields.
@@ -690,39 +604,10 @@ mod tests {
         assert!(seeds[0].abstract_text.starts_with("With the increasing importance of distributed scientific"));
         assert!(seeds[1].key.starts_with("text:"));
         assert_eq!(seeds[2].key, "2507.07114");
+        let scholar = parse_bibtex("@article{x, title={T}, journal={arXiv preprint arXiv:2401.07851}}", "s.bib").unwrap();
+        assert_eq!(scholar[0].key, "2401.07851", "Google Scholar's export");
         let err = parse_bibtex("@article{x, title = {unclosed", "bad.bib").unwrap_err().to_string();
         assert!(err.starts_with("bad.bib:"), "{err}");
-    }
-
-    #[test]
-    fn an_arxiv_id_is_read_where_exports_put_it() {
-        // Google Scholar's export (a real entry's shape), a note, a link in
-        // howpublished, and CSL-JSON's container-title.
-        let bib = r#"
-@article{zhang2024scholar,
-  title={Unlocking Efficiency in Large Language Model Inference},
-  author={Xia, Heming and others},
-  journal={arXiv preprint arXiv:2401.07851},
-  year={2024}
-}
-@misc{noted,
-  title = {Old-style id in a note},
-  note = {arXiv:hep-th/9901001v2. Submitted to a journal.}
-}
-@misc{linked,
-  title = {Linked},
-  howpublished = {\url{https://arxiv.org/abs/2507.07114v1}}
-}
-@article{not_arxiv,
-  title = {Cited from a journal},
-  journal = {Journal of Examples},
-  note = {see arXiv: the preprint has another title}
-}"#;
-        let keys: Vec<String> = parse_bibtex(bib, "scholar.bib").unwrap().into_iter().map(|s| s.key).collect();
-        assert_eq!(keys[..3], ["2401.07851", "hep-th/9901001", "2507.07114"]);
-        assert!(keys[3].starts_with("text:"), "{keys:?}");
-        let csl = r#"[{"id": "a", "title": "T", "container-title": "arXiv preprint arXiv:2401.07851"}]"#;
-        assert_eq!(parse_csl_json(csl, "s.json").unwrap()[0].key, "2401.07851");
     }
 
     #[test]
