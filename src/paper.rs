@@ -220,21 +220,7 @@ impl Paper {
 
     /// A paper with only its identity filled in; parsers fill the rest.
     pub fn new(id: ArxivId, kind: Kind, source: &str) -> Paper {
-        Paper {
-            id: id.id,
-            version: id.version,
-            kind,
-            title: String::new(),
-            authors: Vec::new(),
-            affiliations: Vec::new(),
-            abstract_text: String::new(),
-            subjects: Vec::new(),
-            primary: None,
-            comments: None,
-            journal_ref: None,
-            listing_date: None,
-            source: source.to_string(),
-        }
+        Paper { id: id.id, version: id.version, kind, source: source.to_string(), ..UNKNOWN.clone() }
     }
 
     /// Sets `subjects` and keeps `primary` in step with its first element.
