@@ -81,19 +81,19 @@ impl Signal for Nearest {
     }
 
     fn explain(&self, seeds: &Seeds, c: &Candidate<'_>) -> Details {
-        Details::Seeds(closest(seeds, c, REASONS).into_iter().map(|(seed, similarity)| SeedMatch { seed, similarity }).collect())
+        Details::Seeds(closest(seeds, c, REASONS))
     }
 }
 
 /// The `n` liked seeds closest to `c` by plain cosine (not its own), best
-/// first: (seed index, cosine).
-pub fn closest(seeds: &Seeds, c: &Candidate<'_>, n: usize) -> Vec<(usize, f32)> {
-    let mut best: Vec<(usize, f32)> = Vec::with_capacity(n + 1);
-    for &i in seeds.liked.iter().filter(|&&i| Some(i) != c.own_seed) {
-        let x = dot(c.vector, &seeds.all[i].vector);
-        if best.len() < n || best.last().is_some_and(|b| x > b.1) {
-            let at = best.iter().position(|b| x > b.1).unwrap_or(best.len());
-            best.insert(at, (i, x));
+/// first.
+fn closest(seeds: &Seeds, c: &Candidate<'_>, n: usize) -> Vec<SeedMatch> {
+    let mut best: Vec<SeedMatch> = Vec::with_capacity(n + 1);
+    for &seed in seeds.liked.iter().filter(|&&i| Some(i) != c.own_seed) {
+        let similarity = dot(c.vector, &seeds.all[seed].vector);
+        if best.len() < n || best.last().is_some_and(|b| similarity > b.similarity) {
+            let at = best.iter().position(|b| similarity > b.similarity).unwrap_or(best.len());
+            best.insert(at, SeedMatch { seed, similarity });
             best.truncate(n);
         }
     }

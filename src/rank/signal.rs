@@ -230,13 +230,6 @@ pub struct Signals {
     pub values: Vec<Vec<f32>>,
 }
 
-impl Signals {
-    /// The values of signal `name`, if it was scored.
-    pub fn of(&self, name: &str) -> Option<&[f32]> {
-        self.names.iter().position(|n| n.name() == name).map(|i| self.values[i].as_slice())
-    }
-}
-
 impl Serialize for Signals {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.names.len()))?;

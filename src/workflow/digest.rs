@@ -77,11 +77,6 @@ impl Explained {
             })
             .unwrap_or(&[])
     }
-
-    /// Signal `name`'s explanation, if it was scored.
-    pub fn of(&self, name: &str) -> Option<&Explanation<Reason>> {
-        self.0.iter().find(|e| e.signal.name() == name)
-    }
 }
 
 impl Serialize for Explained {
