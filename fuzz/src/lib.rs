@@ -4,6 +4,8 @@
 //! instruments every crate it compiles, and the parsers need a handful of
 //! crates where paperscout as a whole needs hundreds.
 
+#[path = "../../src/profile/arxiv_ids.rs"]
+pub mod arxiv_ids;
 #[path = "../../src/listing/mod.rs"]
 pub mod listing;
 #[path = "../../src/paper.rs"]
@@ -11,8 +13,6 @@ pub mod paper;
 #[cfg(feature = "parquet")]
 #[path = "../../src/listing/parquet.rs"]
 pub mod parquet;
-#[path = "../../src/profile/arxiv_ids.rs"]
-pub mod arxiv_ids;
 #[path = "../../src/profile/seed_files.rs"]
 pub mod seed_files;
 
