@@ -55,11 +55,7 @@ pub fn reason_text(p: &Pick) -> String {
 pub fn more_text(d: &Digest, how: &str) -> Option<String> {
     let mut parts = Vec::new();
     if d.past_top > 0 {
-        parts.push(format!(
-            "{} more above your bar past the top {}",
-            d.past_top,
-            d.picks.iter().filter(|p| p.rating.is_none_or(|r| r > 0)).count()
-        ));
+        parts.push(format!("{} more above your bar past the top {}", d.past_top, d.picks.len()));
     }
     if d.below_bar > 0 {
         parts.push(format!("{} more below your bar ({})", d.below_bar, d.bar.name()));
@@ -204,6 +200,7 @@ pub fn table(out: &mut impl Write, d: &Digest, width: usize) -> io::Result<()> {
         .picks
         .iter()
         .chain(&d.unsure)
+        .chain(&d.not_interested)
         .map(|p| [printable(&p.paper.id), printable(&kind_label(p)), printable(p.paper.primary.as_deref().unwrap_or("-"))])
         .collect();
     let widest = |i: usize, least: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0).max(least);
@@ -244,6 +241,13 @@ pub fn table(out: &mut impl Write, d: &Digest, width: usize) -> io::Result<()> {
             wrapped(&printable(&crate::report::math::display(&p.paper.title)), out, true)?;
         }
     }
+    if !d.not_interested.is_empty() {
+        writeln!(out, "\nnot interested — you marked these; `paperscout rate ID 0` takes a rating back:")?;
+        for (p, [id, kind, cat]) in d.not_interested.iter().zip(&rows[d.picks.len() + d.unsure.len()..]) {
+            write!(out, "{:w_rank$}  {:.3}  {id:<w_id$}  {kind:<w_kind$}  {cat:<w_cat$}  ", "", p.score)?;
+            wrapped(&printable(&crate::report::math::display(&p.paper.title)), out, true)?;
+        }
+    }
     if !d.hidden.is_empty() {
         writeln!(out, "\nhidden by filters:")?;
         let w = d.hidden.iter().map(|h| printable(&h.id).chars().count()).max().unwrap_or(0).max(10);
@@ -255,8 +259,9 @@ pub fn table(out: &mut impl Write, d: &Digest, width: usize) -> io::Result<()> {
 }
 
 /// One JSON object per pick with every field of the table and the reasons,
-/// then the unsure papers and what the filters hid, each object saying its
-/// `section` (pick, unsure, hidden); with a server to rate on, picks and
+/// then the unsure papers, those marked not interested and what the
+/// filters hid, each object saying its `section` (pick, unsure,
+/// not_interested, hidden); with a server to rate on, picks and
 /// unsure papers also have `like_url` and `dislike_url`. A day without
 /// entries gives no lines (the message goes to stderr).
 pub fn json(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
@@ -294,12 +299,13 @@ fn values(d: &Digest, links: &Links) -> Vec<serde_json::Value> {
     };
     let picks = d.picks.iter().map(|p| pick(p, "pick"));
     let unsure = d.unsure.iter().map(|p| pick(p, "unsure"));
+    let not_interested = d.not_interested.iter().map(|p| pick(p, "not_interested"));
     let hidden = d.hidden.iter().map(|h| with_section(h, "hidden"));
     // Only when the bar or the top left something out: a list that is
     // whole says so by ending.
     let more = (!d.cold && d.below_bar + d.past_top > 0)
         .then(|| with_section(More { bar: d.bar, below_bar: d.below_bar, past_top: d.past_top }, "more"));
-    picks.chain(unsure).chain(hidden).chain(more).collect()
+    picks.chain(unsure).chain(not_interested).chain(hidden).chain(more).collect()
 }
 
 /// The last JSON object of a ranked digest: where it stopped and what it

@@ -50,8 +50,14 @@ pub struct Base {
 }
 
 impl Base {
-    pub(super) fn new(st: &State, who: &Who, title: impl Into<String>, profile: &str, profiles: Vec<String>) -> Base {
+    pub(super) fn new(st: &State, who: &Who, title: impl Into<String>, profile: &str, mut profiles: Vec<String>) -> Base {
         let key = who.key.clone().unwrap_or_default();
+        // A profile is kept from its first rating or seed: until then it is
+        // in no list, yet every menu must show it, or the next change of
+        // Top or Method would submit another profile in its place.
+        if !profiles.iter().any(|p| p == profile) {
+            profiles.push(profile.to_string());
+        }
         let q = link_query(&key, profile, &st.default_profile);
         Base {
             title: title.into(),
@@ -191,6 +197,8 @@ struct DayPage {
     /// The reader's other profiles, for the new-profile banner.
     known: String,
     picks: Vec<Card>,
+    /// What the reader marked not interested, apart from the picks.
+    not_interested: Vec<Card>,
     unsure: Vec<Card>,
     hidden: Vec<Hidden>,
     /// The profile's bar, by name.
@@ -242,7 +250,7 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) 
         legend: d.legend.iter().map(|p| (p.label, p.legend)).collect(),
         include,
         includes: vec![("new,cross", "new and cross-lists"), ("new", "new only"), ("new,cross,replaced", "all, with replacements")],
-        tops: top_choices(top),
+        tops: top_choices(top, d.candidates),
         top: top_value(top),
         date_is_older: older.contains(&d.date),
         older,
@@ -250,8 +258,10 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) 
         new_profile,
         known: known.join(", "),
         picks: d.picks.iter().map(|p| Card::from_pick(p, range, d.cold)).collect(),
+        not_interested: d.not_interested.iter().map(|p| Card::from_pick(p, range, d.cold)).collect(),
         unsure: unsure_cards(&d.unsure, range, d.cold),
-        hidden: d.hidden.clone(),
+        // The page shows a title's TeX as a reader reads it; JSON keeps the source.
+        hidden: d.hidden.iter().map(|h| Hidden { title: crate::report::math::display(&h.title).into_owned(), ..h.clone() }).collect(),
         bar: d.bar.name(),
         more: crate::report::digest::more_text(&d, "").unwrap_or_default(),
         all,
@@ -263,9 +273,11 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) 
 }
 
 /// The Top menu: the day's default, common counts, everything, and a count
-/// the address asked for that is none of those.
-fn top_choices(current: Top) -> Vec<(String, String)> {
-    let mut tops: Vec<(String, String)> = vec![(top_value(Top::Day), "whole day".into())];
+/// the address asked for that is none of those. The default is named for
+/// what it shows of a day of `entries`: all of it, or its first hundred.
+fn top_choices(current: Top, entries: usize) -> Vec<(String, String)> {
+    let day = if entries < Top::WHOLE_DAY_UNDER { "whole day".to_string() } else { format!("first {}", Top::LONG_DAY) };
+    let mut tops: Vec<(String, String)> = vec![(top_value(Top::Day), day)];
     tops.extend([20, 50, 100, 200].map(|n| (n.to_string(), n.to_string())));
     tops.push((top_value(Top::All), "all".into()));
     let value = top_value(current);
@@ -607,4 +619,18 @@ pub async fn new_feed_key(
         Ok(res)
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tops_default_is_named_for_what_it_shows() {
+        let label = |entries| top_choices(Top::Day, entries)[0].1.clone();
+        assert_eq!(label(Top::WHOLE_DAY_UNDER - 1), "whole day");
+        assert_eq!(label(537), format!("first {}", Top::LONG_DAY));
+        // A count the address asked for is offered, and chosen.
+        assert!(top_choices(Top::Count(7), 300).iter().any(|(v, l)| v == "7" && l == "7"));
+    }
 }

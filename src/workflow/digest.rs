@@ -107,7 +107,12 @@ pub struct Digest {
     pub method: Method,
     /// Entries of the day that were ranked.
     pub candidates: usize,
+    /// At most the top's count, pinned authors first: what to read.
     pub picks: Vec<Pick>,
+    /// Papers of the day the reader marked not interested: listed apart
+    /// (never among the picks or counted by the top), so that a rating
+    /// can be seen and undone.
+    pub not_interested: Vec<Pick>,
     /// Papers nearest the profile's decision boundary, beyond the picks.
     pub unsure: Vec<Pick>,
     /// What the filters (and `unseen`) hid, when asked for.
@@ -310,6 +315,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
         method: opts.method,
         candidates: entries.len(),
         picks: Vec::new(),
+        not_interested: Vec::new(),
         unsure: Vec::new(),
         hidden: Vec::new(),
         cold: !reader.vectors.iter().any(|s| !s.negative),
@@ -347,7 +353,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
     let scores = if digest.cold { Vec::new() } else { ranker.score_all(&candidates) };
     let arranged = arrange(&shown, &scores, &ranker, &background.vectors, &candidates, opts, digest.bar);
     (digest.below_bar, digest.past_top) = (arranged.below_bar, arranged.past_top);
-    let (picks, unsure) = (arranged.picks, arranged.unsure);
+    let Arranged { picks, not_interested, unsure, .. } = arranged;
     let explained = |i: usize| {
         let mut pick = shown[i].pick.clone();
         if let Some(s) = scores.get(i) {
@@ -366,6 +372,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
     for (i, p) in digest.picks.iter_mut().enumerate() {
         p.rank = i + 1;
     }
+    digest.not_interested = not_interested.into_iter().map(explained).collect();
     digest.unsure = unsure.into_iter().map(explained).collect();
     Ok(digest)
 }
@@ -506,6 +513,7 @@ fn vectors_of(lib: &Library, flat: &FlatVectors, kept: &[Kept]) -> Result<Vec<Op
 /// What the reader sees of a day, as indices into the shown papers.
 struct Arranged {
     picks: Vec<usize>,
+    not_interested: Vec<usize>,
     unsure: Vec<usize>,
     below_bar: usize,
     past_top: usize,
@@ -515,7 +523,7 @@ struct Arranged {
 /// the reader's bar and those they rated, in the day's order (a cold
 /// profile keeps listing order); at least [`rank::Bar::AT_LEAST`], at most
 /// `opts.top`, what is left counted; with `opts.all`, the top whatever the
-/// bar. What the reader marked not interested comes below everything else,
+/// bar. What the reader marked not interested is apart, in the day's order,
 /// whatever its score (listed, so it can be undone, not read). Then the
 /// unsure: the unrated papers past the cut nearest the profile's boundary.
 fn arrange(
@@ -559,16 +567,16 @@ fn arrange(
         pinned + wanted
     };
     let rest = order.split_off(keep.min(order.len()));
-    let picks = order.into_iter().chain(not_interested).collect();
+    let picks = order;
     // Nothing liked yet: no boundary to be unsure about, and the whole day
     // is in listing order anyway.
     if opts.unsure == 0 || cold {
-        return Arranged { picks, unsure: Vec::new(), below_bar, past_top };
+        return Arranged { picks, not_interested, unsure: Vec::new(), below_bar, past_top };
     }
     let open: Vec<usize> = rest.into_iter().filter(|&i| pick(i).rating.is_none()).collect();
     let c: Vec<Candidate<'_>> = open.iter().map(|&i| candidates[i]).collect();
     let unsure = rank::most_uncertain(ranker, background, &c, opts.unsure).into_iter().map(|k| open[k]).collect();
-    Arranged { picks, unsure, below_bar, past_top }
+    Arranged { picks, not_interested, unsure, below_bar, past_top }
 }
 
 /// The words of texts (hash, title, abstract), the cache locked only while

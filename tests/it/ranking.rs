@@ -106,18 +106,24 @@ fn the_default_is_hybrid_and_its_reasons_name_shared_words() {
 }
 
 #[test]
-fn a_dislike_goes_below_every_unrated_pick_and_a_like_lifts_its_neighbours() {
+fn a_dislike_is_listed_apart_from_the_picks_and_a_like_lifts_its_neighbours() {
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
     demo_library(&lib);
     let before = day(&lib, &["--top", "10", "--all"]);
     let second = before[1]["id"].as_str().unwrap().to_string();
     ok(&lib, &["rate", &second, "-"]);
-    let after = day(&lib, &["--top", "10", "--all"]);
-    let at = position(&after, &second).expect("a disliked paper stays listed, to be undone");
-    assert_eq!(at, after.len() - 1, "below every unrated pick");
-    assert_eq!(after[at]["rating"], -1);
-    assert!(after[..at].iter().all(|p| p["rating"].is_null()));
+    let lines = json_lines(&ok(
+        &lib,
+        &["daily", "--format", "json", "--date", "2026-03-03", "--include", "new,cross,replaced", "--top", "10", "--all"],
+    ));
+    let after: Vec<Value> = lines.iter().filter(|p| p["section"] == "pick").cloned().collect();
+    assert_eq!(after.len(), 10, "top 10 is ten picks, the paper marked not interested not among them");
+    assert_eq!(position(&after, &second), None);
+    assert!(after.iter().all(|p| p["rating"].is_null()));
+    let apart: Vec<&Value> = lines.iter().filter(|p| p["section"] == "not_interested").collect();
+    assert_eq!(apart.len(), 1, "listed apart, so that it can be undone");
+    assert_eq!((apart[0]["id"].as_str(), apart[0]["rating"].as_i64()), (Some(second.as_str()), Some(-1)));
     // A terminal wide enough for every title on one line.
     let wide = common::command(&lib, &["daily", "--date", "2026-03-03", "--top", "10", "--all", "--include", "new,cross,replaced"])
         .env("COLUMNS", "1000")
@@ -125,17 +131,20 @@ fn a_dislike_goes_below_every_unrated_pick_and_a_like_lifts_its_neighbours() {
         .unwrap();
     let table = String::from_utf8(wide.stdout).unwrap();
     assert!(table.contains("[not interested]"));
-    assert!(table.contains("↳ you marked this not interested; "), "a rated paper's line says its rating first:\n{table}");
+    let (picked, set_apart) = table.split_once("\nnot interested — ").expect("the table lists it apart, under the picks");
+    assert!(!picked.contains(&second) && set_apart.contains(&second), "{table}");
     // The tag widens its column for every row: each title starts where the
     // others do, and each reason (the line after) under its title.
     let lines: Vec<&str> = table.lines().collect();
     let mut titles = Vec::new();
-    for p in &after {
+    for p in after.iter().chain(apart.iter().copied()) {
         let title = p["title"].as_str().unwrap();
         let at = lines.iter().position(|l| l.contains(p["id"].as_str().unwrap()) && l.ends_with(title)).expect(title);
         titles.push(lines[at].chars().count() - title.chars().count());
-        let reason = lines[at + 1];
-        assert_eq!(reason.chars().take_while(|c| *c == ' ').count(), titles[0], "reason of {title} in\n{table}");
+        if p["section"] == "pick" {
+            let reason = lines[at + 1];
+            assert_eq!(reason.chars().take_while(|c| *c == ' ').count(), titles[0], "reason of {title} in\n{table}");
+        }
     }
     assert!(titles.windows(2).all(|w| w[0] == w[1]), "title columns {titles:?} in\n{table}");
 

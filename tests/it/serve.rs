@@ -33,6 +33,13 @@ fn pages_and_their_json_twins_match_the_command_line() {
     // left below; "Show them" is the whole day.
     let (status, lead) = s.get("/");
     assert_eq!(status, 200);
+    // Top's default says what it shows: this day is short, so all of it.
+    assert!(lead.contains(r#"<option value="day" selected>whole day</option>"#), "{lead}");
+    // A profile not kept yet (no rating, no seed) is in its own menus, so
+    // that changing Top or Method keeps it.
+    let (_, new) = s.get("/?profile=triage");
+    let menu = new.split("<select name=\"profile\"").nth(1).and_then(|m| m.split("</select>").next()).expect("the profile menu");
+    assert!(menu.contains(r#"<option value="triage" selected>triage</option>"#), "{menu}");
     let picks = lead.split("<section id=\"picks\">").nth(1).and_then(|p| p.split("</section>").next()).expect("the picks");
     let shown = picks.matches("<article class=\"paper\"").count();
     let (before, after) = lead.split_once(" more below your bar (usual). ").expect("the count below the bar");
@@ -200,6 +207,17 @@ fn writes_need_the_token_and_ratings_change_the_ranking() {
     }
     let (_, page) = s.get("/?include=new,cross,replaced&top=40&all=1");
     assert!(page.contains(&format!("data-id=\"{top}\" data-rating=\"-1\"")));
+    // Top 5 is five picks: the paper marked not interested is listed
+    // apart, on the page and in the JSON, and counted by neither.
+    let five = array(s.json("/api/daily?top=5&all=1&include=new,cross,replaced"));
+    assert_eq!(five.iter().filter(|p| p["section"] == "pick").count(), 5);
+    assert!(five.iter().any(|p| p["section"] == "not_interested" && p["id"] == top.as_str()));
+    let (_, page) = s.get("/?include=new,cross,replaced&top=5&all=1");
+    let (_, apart) = page.split_once("Marked not interested (1)").expect("the page lists it apart, and says so");
+    let picks = &page[page.find("<section id=\"picks\">").unwrap()..page.find("id=\"more\"").unwrap()];
+    assert_eq!(picks.matches("<article class=\"paper").count(), 5, "{picks}");
+    assert!(!picks.contains(&format!("data-id=\"{top}\"")) && apart.contains(&format!("data-id=\"{top}\"")));
+    assert!(page.contains(">5 of "), "the count under the heading is the picks shown");
     // A day is ranked once and kept, but a change from the command line
     // (another process) shows at the next request all the same.
     let second = after.iter().find(|p| p["rating"].is_null()).unwrap()["id"].as_str().unwrap().to_string();
