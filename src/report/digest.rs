@@ -38,7 +38,7 @@ pub fn reason_text(p: &Pick) -> String {
                 parts.push(s);
             }
             Details::Words(w) => {
-                let words: Vec<String> = w.iter().map(|w| format!("\u{201c}{w}\u{201d}")).collect();
+                let words: Vec<String> = w.iter().map(|w| format!("\u{201c}{}\u{201d}", shown(w))).collect();
                 parts.push(format!("shares {}", words.join(", ")));
             }
             Details::Fields(f) => parts.push(format!("in your field{} {}", if f.len() > 1 { "s" } else { "" }, f.join(", "))),
@@ -83,7 +83,14 @@ pub fn lift_text(why: &Explained) -> Option<String> {
 /// A seed by its title, cut short, in quotes; never by its key (an id or a
 /// hash says nothing at a glance).
 fn short_title(r: &Reason) -> String {
-    format!("\u{201c}{}\u{201d}", crate::report::math::display(&cut_at_word(r.title.trim(), SHORT_TITLE)))
+    // Shown, then cut: a cut inside `$…$` would leave half a formula raw.
+    format!("\u{201c}{}\u{201d}", cut_at_word(shown(r.title.trim()).trim(), SHORT_TITLE))
+}
+
+/// Paper text as a reader reads it: its TeX rendered (`$4\times$` → 4×).
+/// Every text form shows it so; JSON keeps the source.
+pub(crate) fn shown(s: &str) -> std::borrow::Cow<'_, str> {
+    crate::report::math::display(s)
 }
 
 /// Characters of a seed's title a reason quotes.
@@ -363,8 +370,8 @@ pub fn markdown(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<(
     for p in &d.picks {
         let arxiv = arxiv_links(&p.paper);
         let title = match &arxiv {
-            Some((abs, _)) => format!("[{}]({abs})", md(&p.paper.title)),
-            None => format!("{} ({})", md(&p.paper.title), md(&version_id(&p.paper))),
+            Some((abs, _)) => format!("[{}]({abs})", md(&shown(&p.paper.title))),
+            None => format!("{} ({})", md(&shown(&p.paper.title)), md(&version_id(&p.paper))),
         };
         let mut more = arxiv.map(|(_, pdf)| format!(" · [PDF]({pdf})")).unwrap_or_default();
         if let Some(rate) = links.rate(&p.paper, &d.profile) {
@@ -449,7 +456,7 @@ pub fn html(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
             "<h2><span class=\"rank\">{}.</span><a href=\"https://arxiv.org/abs/{}\">{}</a></h2>",
             p.rank,
             esc(&id),
-            esc(&p.paper.title)
+            esc(&shown(&p.paper.title))
         )?;
         if !p.paper.authors.is_empty() {
             writeln!(out, "<div class=\"authors\">{}</div>", esc(&p.paper.authors.join(", ")))?;
@@ -468,7 +475,7 @@ pub fn html(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
         if let Some((abs, pdf)) = arxiv_links(&p.paper) {
             write!(out, "<div class=\"links\"><a href=\"{}\">arXiv</a> · <a href=\"{}\">PDF</a>", esc(&abs), esc(&pdf))?;
             if let Some(rate) = links.rate(&p.paper, &d.profile) {
-                let title = esc(&p.paper.title);
+                let title = esc(&shown(&p.paper.title));
                 write!(
                     out,
                     " · <a href=\"{}\" aria-label=\"Like: {title}\">👍 Like</a> · <a href=\"{}\" aria-label=\"Not interested: {title}\">👎 Not interested</a>",
@@ -495,7 +502,7 @@ pub fn html(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{cut_at_word, lift_text, Explained};
+    use super::{cut_at_word, lift_text, Explained, Pick, Reason};
     use crate::rank::{Details, Explanation, SignalId, HYBRID};
 
     #[test]
@@ -599,6 +606,41 @@ mod tests {
         assert!(reason.contains("listed 2026-11-27"), "the reason quotes it: {reason}");
         assert!(lift_text(&pick.why).is_some_and(|l| l.contains("% freshness")), "the lift names it");
         assert_eq!(serde_json::to_value(&pick.why).unwrap()["signals"][4]["label"], "freshness", "the JSON carries it");
+    }
+
+    #[test]
+    fn a_reason_shows_tex_as_read_and_json_keeps_the_source() {
+        use crate::paper::UNKNOWN;
+        use crate::rank::Strength;
+        let part = |name: &str| HYBRID.iter().find(|r| r.part.name == name).unwrap().part;
+        let seed = Reason { seed: "2401.00001".into(), title: "$L_p$-norm bounds for $T^{2}$-GRPO".into(), similarity: 0.61 };
+        let why = Explained(vec![
+            Explanation { signal: SignalId(part("nearest")), value: 0.6, share: Some(0.5), details: Details::Seeds(vec![seed]) },
+            Explanation {
+                signal: SignalId(part("words")),
+                value: 0.4,
+                share: Some(0.5),
+                details: Details::Words(vec!["4\\times".into(), "d_{\\text{JS}}".into()]),
+            },
+        ]);
+        let pick = Pick {
+            rank: 1,
+            score: 0.8,
+            paper: UNKNOWN.clone(),
+            why,
+            strength: Strength::Strong,
+            weak: false,
+            seen_before: None,
+            rating: None,
+            pinned: None,
+            seen: None,
+        };
+        let reason = super::reason_text(&pick);
+        assert!(reason.contains("\u{201c}Lₚ-norm bounds for T²-GRPO\u{201d}"), "{reason}");
+        assert!(reason.contains("\u{201c}4×\u{201d}"), "{reason}");
+        assert!(!reason.contains(['\\', '$', '{']), "{reason}");
+        let json = serde_json::to_value(&pick.why).unwrap();
+        assert_eq!(json["signals"][1]["details"]["of"][0], "4\\times", "{json}");
     }
 
     #[test]

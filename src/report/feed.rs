@@ -55,7 +55,9 @@ fn entry<W: Write>(w: &mut Writer<W>, p: &Pick, d: &Digest, links: &Links) -> io
             None => (format!("urn:paperscout:paper:{}", encode(&p.paper.id)), None),
         };
         text(w, "id", &id)?;
-        w.create_element("title").with_attribute(("type", "text")).write_text_content(BytesText::new(&xml_text(&p.paper.title, true)))?;
+        w.create_element("title")
+            .with_attribute(("type", "text"))
+            .write_text_content(BytesText::new(&xml_text(&crate::report::digest::shown(&p.paper.title), true)))?;
         text(w, "updated", &timestamp(p.paper.listing_date.as_deref().unwrap_or(date)))?;
         for a in &p.paper.authors {
             w.create_element("author").write_inner_content(|w| text(w, "name", &xml_text(a, true)))?;
@@ -83,7 +85,7 @@ fn entry<W: Write>(w: &mut Writer<W>, p: &Pick, d: &Digest, links: &Links) -> io
         }
         if !p.paper.abstract_text.is_empty() {
             summary.push_str("\n\n");
-            summary.push_str(&p.paper.abstract_text);
+            summary.push_str(&crate::report::digest::shown(&p.paper.abstract_text));
         }
         let summary = xml_text(&summary, false);
         w.create_element("summary").with_attribute(("type", "text")).write_text_content(BytesText::new(&summary))?;
