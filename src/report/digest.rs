@@ -12,12 +12,18 @@ use std::io::{self, Write};
 /// seeds by meaning (by short title), and the distinctive words it shares
 /// with them.
 pub fn reason_text(p: &Pick) -> String {
+    let rating = match p.rating {
+        Some(r) if r > 0 => "you liked this",
+        Some(_) => "you marked this not interested",
+        None => return found_text(p),
+    };
+    [rating.to_string(), found_text(p)].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("; ")
+}
+
+/// [`reason_text`] without the reader's rating: what the ranking found.
+/// A page shows the rating beside its buttons, where an undo changes it.
+pub fn found_text(p: &Pick) -> String {
     let mut parts: Vec<String> = Vec::new();
-    match p.rating {
-        Some(r) if r > 0 => parts.push("you liked this".into()),
-        Some(_) => parts.push("you marked this not interested".into()),
-        None => {}
-    }
     let strength = p.strength.label();
     let mut seeds_named = false;
     // Each signal's finding where its part says a reason names it: the

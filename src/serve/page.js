@@ -130,11 +130,36 @@
     var id = get(session, "ps.last:" + here), c = id ? cardsOf(id)[0] : null;
     if (c && c.dataset.rating !== "0") lastRated = c;
   })();
+  // Where a card stood among the picks when it was rated (the paper before
+  // it), kept across the re-rank's reload: a re-ranked page lists a 👎
+  // apart, and undoing it puts it back there, not at the end of the page.
+  function placeKey(id) { return "ps.place:" + here + ":" + id; }
+  function notePlace(card) {
+    if (!card.closest("#picks") || get(session, placeKey(card.dataset.id)) !== null) return;
+    var before = card.previousElementSibling;
+    put(session, placeKey(card.dataset.id), before && before.matches("article.paper") ? before.dataset.id : "");
+  }
+  function restorePlace(card) {
+    var was = get(session, placeKey(card.dataset.id)), picks = document.getElementById("picks");
+    put(session, placeKey(card.dataset.id), null);
+    if (was === null || !picks || card.closest("#picks")) return;
+    var before = was ? picks.querySelector('article.paper[data-id="' + CSS.escape(was) + '"]') : null;
+    var from = card.parentNode;
+    if (before) before.after(card); else picks.prepend(card);
+    var title = document.getElementById("not-interested-title");
+    if (from && from.id === "not-interested" && title) {
+      var left = from.querySelectorAll("article.paper").length;
+      title.textContent = "Marked not interested (" + left + ")";
+      if (!left) { title.hidden = true; from.hidden = true; if (title.nextElementSibling) title.nextElementSibling.hidden = true; }
+    }
+  }
   // `exact` sets the rating; otherwise pressing the one a paper has takes it back.
   function rate(card, value, exact) {
     var v = !exact && Number(card.dataset.rating) === value ? 0 : value;
+    if (v !== 0) notePlace(card);
     return post("/api/ratings", { id: card.dataset.id, rating: v, profile: profile })
       .then(function (j) {
+        if (j.rating === 0) restorePlace(card);
         show(card.dataset.id, j.rating);
         remember(j.rating === 0 ? null : card);
         if (j.rating < 0 && !card.classList.contains("solo")) say("Not interested: folded away. Press u or undo to bring it back.");
@@ -150,15 +175,29 @@
   function order() {
     return Array.prototype.map.call(document.querySelectorAll("#picks article.paper"), function (c) { return c.dataset.id; });
   }
+  // The card the reader is reading: the selected one while it is on
+  // screen (keys move it), else the first card on screen (a mouse user
+  // scrolled on); and how far down the screen it stands.
+  function reading() {
+    var top = headerHeight(), cs = cards(), sel = current >= 0 ? cs[current] : null;
+    function visible(c) { var r = c.getBoundingClientRect(); return r.bottom > top && r.top < innerHeight; }
+    var c = sel && visible(sel) ? sel : null;
+    for (var i = 0; !c && i < cs.length; i++) if (visible(cs[i]) && cs[i].getBoundingClientRect().top >= top - 1) c = cs[i];
+    for (i = 0; !c && i < cs.length; i++) if (visible(cs[i])) c = cs[i];
+    return c ? { id: c.dataset.id, top: c.getBoundingClientRect().top } : null;
+  }
+  function headerHeight() { var h = document.querySelector("header.top"); return h ? h.getBoundingClientRect().bottom : 0; }
   function rerank() {
     var rated = Object.keys(changed).map(function (id) {
       var c = cardsOf(id)[0];
       return { id: id, rating: changed[id], title: c ? c.dataset.title : id };
     });
+    var at = reading();
+    if (at) { put(session, "ps.pos:" + here, at.id); put(session, "ps.top:" + here, String(at.top)); }
     put(session, "ps.before:" + here, JSON.stringify({ order: order(), rated: rated }));
     location.reload();
   }
-  function quote(t) { return "\u201c" + (t.length > 60 ? t.slice(0, 59) + "\u2026" : t) + "\u201d"; }
+  function quote(t) { return "\u201c" + (t.length > 40 ? t.slice(0, 39) + "\u2026" : t) + "\u201d"; }
   function places(n) { return n === 1 ? "1 place" : n + " places"; }
   // One line, where the reader is (the dock): what came into the top of
   // the list, and where the rated papers went.
@@ -174,20 +213,25 @@
     var k = Math.min(20, now.length), topBefore = {};
     before.order.slice(0, k).forEach(function (id) { topBefore[id] = true; });
     var entered = now.slice(0, k).filter(function (id) { return !topBefore[id] && !ratedIds[id]; }).length;
-    // How far the rated papers moved, 👍 and 👎 apart.
-    var moved = { up: 0, down: 0 };
-    before.rated.forEach(function (r) {
+    // Each rated paper's own move, by its place in the list: "#19 → #4";
+    // past three papers, the median move of the rest.
+    var moves = before.rated.filter(function (r) { return before.order.indexOf(r.id) >= 0 || now.indexOf(r.id) >= 0; });
+    var said = moves.slice(0, 3).map(function (r) {
       var was = before.order.indexOf(r.id), is = now.indexOf(r.id);
-      if (was < 0 || is < 0 || r.rating === 0) return;
-      if (r.rating > 0) moved.up += was - is; else moved.down += is - was;
+      var mark = r.rating > 0 ? "👍 " : r.rating < 0 ? "👎 " : "undone ";
+      var to = is >= 0 ? "#" + (is + 1) : r.rating < 0 ? "listed apart" : "below the list";
+      return mark + quote(String(r.title)) + " " + (was >= 0 ? "#" + (was + 1) : "from below the list") + " → " + to;
     });
-    var parts = [entered + " new in your top " + k];
-    if (moved.up > 0) parts.push("your 👍 went up " + places(moved.up));
-    if (moved.down > 0) parts.push("your 👎 went down " + places(moved.down));
-    var names = before.rated.slice(0, 1).map(function (r) { return (r.rating > 0 ? "👍 " : r.rating < 0 ? "👎 " : "undoing ") + quote(String(r.title)); });
-    if (before.rated.length > 1) names.push("and " + (before.rated.length - 1) + " more");
+    if (moves.length > 3) {
+      var rest = moves.slice(3).map(function (r) {
+        var was = before.order.indexOf(r.id), is = now.indexOf(r.id);
+        return was < 0 || is < 0 ? null : Math.abs(is - was);
+      }).filter(function (n) { return n !== null; }).sort(function (a, b) { return a - b; });
+      var median = rest.length ? rest[Math.floor((rest.length - 1) / 2)] : null;
+      said.push("and " + (moves.length - 3) + " more" + (median === null ? "" : " (median move " + places(median) + ")"));
+    }
     document.getElementById("moved-text").textContent =
-      "Re-ranked" + (names.length ? " after " + names.join(" ") : "") + ": " + parts.join("; ") + ".";
+      "Re-ranked: " + entered + " new in your top " + k + (said.length ? "; " + said.join("; ") : "") + ".";
     box.hidden = false;
   }
   whatMoved();
@@ -208,10 +252,14 @@
   }
   (function select() {
     var cs = cards(), want = get(session, "ps.pos:" + here), first = -1;
+    var top = Number(get(session, "ps.top:" + here));
+    put(session, "ps.top:" + here, null);
     for (var i = 0; i < cs.length; i++) {
       if (want && cs[i].dataset.id === want) {
         move(i, true);
-        if (i > 0) cs[i].scrollIntoView({ block: "center" });
+        // Where it stood on screen before a re-rank; else in the middle.
+        if (top > 0) window.scrollBy(0, cs[i].getBoundingClientRect().top - top);
+        else if (i > 0) cs[i].scrollIntoView({ block: "center" });
         return;
       }
       if (first < 0 && cs[i].dataset.rating === "0") first = i;

@@ -322,7 +322,7 @@ impl Card {
             let (lo, hi) = range;
             c.bar = if hi > lo { (15.0 + 85.0 * (p.score - lo) / (hi - lo)).round() as u32 } else { 100 };
         }
-        c.reason = crate::report::digest::reason_text(p);
+        c.reason = crate::report::digest::found_text(p);
         c.weak = p.weak;
         c.rating = p.rating.unwrap_or(0);
         c.pinned = p.pinned.clone().unwrap_or_default();

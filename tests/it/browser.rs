@@ -235,8 +235,10 @@ async fn rate_by_keyboard_fold_undo_rerank_and_search() {
     })
     .await;
     let moved = c.find(Locator::Css("#moved")).await.unwrap().text().await.unwrap();
-    assert!(moved.starts_with("Re-ranked after 👍 ") && moved.contains(" and 2 more: "), "{moved}");
-    assert!(moved.contains(" new in your top 20") && moved.contains("your 👎 went down "), "{moved}");
+    // Each rated paper's own move, not a sum of them.
+    assert!(moved.starts_with("Re-ranked: ") && moved.contains(" new in your top 20; "), "{moved}");
+    assert!(moved.contains("👎 \u{201c}") && moved.contains(" → listed apart"), "{moved}");
+    assert!(moved.contains("👍 \u{201c}") && moved.matches(" → #").count() >= 1 && !moved.contains("went"), "{moved}");
     assert_eq!(current_id(&c).await, at, "the position survives the reload");
     let seen = js(&c, "var r = document.getElementById('moved').getBoundingClientRect(), p = document.querySelector('article.paper.current').getBoundingClientRect(); \
                        return [r.top >= 0 && r.bottom <= innerHeight, p.top < innerHeight && p.bottom > 0, scrollY > 600];").await;
@@ -258,6 +260,46 @@ async fn rate_by_keyboard_fold_undo_rerank_and_search() {
     // A plain reload keeps the position too.
     c.refresh().await.unwrap();
     eventually("the reloaded page", 10, || async { current_id(&c).await == at }).await;
+
+    // The re-ranked page lists the 👎 paper apart; its undo restores its
+    // state and its place (after the paper it followed when rated).
+    let apart = format!("#not-interested article.paper[data-id=\"{}\"]", ids[1]);
+    js(&c, &format!("document.querySelector('{apart}').scrollIntoView({{block: 'center'}}); return 1;")).await;
+    c.find(Locator::Css(&format!("{apart} button.undo"))).await.unwrap().click().await.unwrap();
+    eventually("the undone 👎, back in its place", 10, || async { rating_of(&c, &ids[1]).await == "0" }).await;
+    let back = js(&c, &format!("var e = document.querySelector('article.paper[data-id=\"{}\"]'); \
+                                return [!!e.closest('#picks'), e.previousElementSibling && e.previousElementSibling.dataset.id, \
+                                        e.querySelector('.state').textContent, /not interested/.test(e.querySelector('.reason') ? e.querySelector('.reason').textContent : ''), \
+                                        document.getElementById('not-interested-title').hidden];", ids[1])).await;
+    assert_eq!(back, json!([true, ids[0], "", false, true]), "undo after a re-rank: state and place restored");
+
+    // A mouse user who clicked one paper and then scrolled on comes back,
+    // after a re-rank, to the paper first on screen, where it was.
+    let first_on_screen = "var top = document.querySelector('header.top').getBoundingClientRect().bottom; \
+        var cs = document.querySelectorAll('#picks article.paper'); \
+        for (var i = 0; i < cs.length; i++) { var r = cs[i].getBoundingClientRect(); if (r.top >= top - 1 && r.top < innerHeight) return [cs[i].dataset.id, Math.round(r.top)]; } return null;";
+    let card = c.find(Locator::Css(&format!("#picks article.paper[data-id=\"{}\"]", ids[4]))).await.unwrap();
+    js(
+        &c,
+        &format!("document.querySelector('#picks article.paper[data-id=\"{}\"]').scrollIntoView({{block: 'center'}}); return 1;", ids[4]),
+    )
+    .await;
+    card.find(Locator::Css("button.down")).await.unwrap().click().await.unwrap();
+    eventually("the mouse's 👎", 10, || async { rating_of(&c, &ids[4]).await == "-1" }).await;
+    js(&c, "var cs = document.querySelectorAll('#picks article.paper'); cs[14].scrollIntoView({block: 'start'}); window.scrollBy(0, -document.querySelector('header.top').getBoundingClientRect().bottom - 10); return 1;").await;
+    let reading = js(&c, first_on_screen).await;
+    c.find(Locator::Css("#pending button[data-act=rerank]")).await.unwrap().click().await.unwrap();
+    eventually("the page re-ranked by mouse", 20, || async {
+        match c.find(Locator::Css("#moved")).await {
+            Ok(m) => m.is_displayed().await.unwrap_or(false),
+            Err(_) => false,
+        }
+    })
+    .await;
+    let after = js(&c, first_on_screen).await;
+    assert_eq!(after[0], reading[0], "the reader is back at the paper first on screen ({reading} -> {after})");
+    assert!((after[1].as_i64().unwrap() - reading[1].as_i64().unwrap()).abs() <= 2, "at the same height: {reading} -> {after}");
+    assert_eq!(current_id(&c).await, reading[0].as_str().unwrap());
 
     // A stale token (as after a server restart) is refreshed and the
     // rating sent again, not lost.
