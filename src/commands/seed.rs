@@ -1,4 +1,5 @@
 use crate::cli::{SeedAction, SeedArgs, SeedFormat, SyncSource, ZoteroArgs};
+use crate::library::store::profiles::SeedKind;
 use crate::library::store::ProfileKey;
 use crate::library::{self, Library};
 use crate::profile::{self, zotero};
@@ -59,8 +60,10 @@ pub fn run(args: &SeedArgs, owned: &ProfileKey, verbose: bool) -> Result<()> {
                 if s.weight != 1.0 {
                     notes.push(format!("weight {}", s.weight));
                 }
-                if s.abstract_text.is_empty() {
-                    notes.push("title only".to_string());
+                match s.kind() {
+                    kind @ (SeedKind::Sentence | SeedKind::TitleOnly) => notes.push(kind.label().to_string()),
+                    SeedKind::Paper if s.abstract_text.is_empty() => notes.push("title only".to_string()),
+                    SeedKind::Paper => {}
                 }
                 let date = s.added.get(..10).unwrap_or(&s.added);
                 println!(

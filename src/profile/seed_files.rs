@@ -69,6 +69,8 @@ impl SeedInput {
 }
 
 /// The origin of a seed written as a sentence.
+/// (library::store::profiles::SENTENCE_ORIGIN; the fuzz crate compiles
+/// this file without the store.)
 pub(super) const SENTENCE: &str = "sentence";
 
 fn hex(bytes: &[u8]) -> String {

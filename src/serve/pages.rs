@@ -8,6 +8,7 @@ use super::session::{Named, Who};
 use super::state::State;
 use super::view::{checked_date, score_range, top_value, Card, Params};
 use crate::accounts::random_hex;
+use crate::library::store::profiles::SeedKind;
 use crate::library::store::ProfileKey;
 use crate::profile::{self, filters, ratings};
 use crate::rank::Method;

@@ -412,6 +412,23 @@ async fn sideways(c: &Client) -> (i64, i64) {
     (v[0].as_i64().unwrap_or(0), v[1].as_i64().unwrap_or(0))
 }
 
+/// Visible controls smaller than 24×24 CSS px, but for links inside a
+/// sentence (WCAG 2.5.8's inline exception): a paragraph, list item or
+/// cell with text of its own around the link.
+const SMALL_TARGETS: &str = "var out = []; \
+    document.querySelectorAll('a[href], button, select, input:not([type=hidden]), summary').forEach(function (e) { \
+      var r = e.getBoundingClientRect(); if (!r.width || !r.height || e.closest('.vh, [hidden], dialog:not([open])')) return; \
+      if (getComputedStyle(e).visibility === 'hidden') return; \
+      if (e.tagName === 'A' && getComputedStyle(e).display === 'inline' && e.parentElement.textContent.trim() !== e.textContent.trim()) return; \
+      if (r.width < 23.5 || r.height < 23.5) out.push(e.tagName + ' ' + (e.className || '') + ' \\'' + e.textContent.trim().slice(0, 20) + '\\' ' + Math.round(r.width) + 'x' + Math.round(r.height)); }); \
+    return out.slice(0, 12);";
+
+/// The rows the header's visible parts stand in.
+const HEADER_ROWS: &str = "var tops = {}; \
+    document.querySelectorAll('header.top .in > *').forEach(function (e) { var r = e.getBoundingClientRect(); \
+      if (r.width && r.height && getComputedStyle(e).display !== 'none') tops[Math.round((r.top + r.bottom) / 2 / 8)] = 1; }); \
+    return Object.keys(tops).length;";
+
 #[tokio::test(flavor = "multi_thread")]
 async fn compact_phone_dark_and_every_page_accessible() {
     let axe_js = axe_source();
@@ -535,6 +552,47 @@ async fn compact_phone_dark_and_every_page_accessible() {
     }
     c.goto(&server.page_url("/")).await.unwrap();
     std::fs::write(shots.join("phone.png"), c.screenshot().await.unwrap()).unwrap();
+    // A phone you can tap: every control at least 24×24 CSS px (WCAG 2.2,
+    // 2.5.8; a link inside a sentence is exempt), the header one row, and
+    // after a 👎 the header and the dock cover at most a quarter of it.
+    for p in [pages[0].as_str(), pages[2].as_str(), pages[3].as_str(), "/?profile=fresh"] {
+        c.goto(&server.page_url(p)).await.unwrap();
+        for view in ["cards", "compact"] {
+            let small = js(&c, SMALL_TARGETS).await;
+            assert_eq!(small, json!([]), "controls under 24×24 px on a 390 px phone, {p} ({view})");
+            let rows = js(&c, HEADER_ROWS).await;
+            assert_eq!(rows, json!(1), "{p}: the header is one row at 390 px");
+            if !p.starts_with("/?") && !p.starts_with("/seeds") {
+                break;
+            }
+            keys(&c, "c").await;
+        }
+        if p == "/seeds" {
+            let seeds = js(&c, "var out = []; document.querySelectorAll('table#seeds tr[data-key] input, table#seeds tr[data-key] button').forEach(function (e) { \
+                var r = e.getBoundingClientRect(); if (r.left < 0 || r.right > innerWidth) out.push(e.outerHTML.slice(0, 80)); }); \
+                return [out, document.querySelectorAll('table#seeds tr[data-key]').length, /text:[0-9a-f]/.test(document.body.innerText), \
+                        /\\bsentence\\b/.test(document.querySelector('table#seeds').innerText)];").await;
+            assert_eq!(seeds[0], json!([]), "every seed's weight, move and remove are on the phone's screen");
+            assert!(seeds[1].as_u64().unwrap() >= 2, "{seeds}");
+            assert_eq!((&seeds[2], &seeds[3]), (&json!(false), &json!(true)), "a sentence seed is called one; internal keys stay internal");
+            std::fs::write(shots.join("phone-seeds-rows.png"), c.screenshot().await.unwrap()).unwrap();
+        }
+    }
+    c.goto(&server.page_url("/")).await.unwrap();
+    let card = c.find(Locator::Css("#picks article.paper:not([data-rating=\"-1\"]) button.down")).await.unwrap();
+    card.click().await.unwrap();
+    eventually("the toast and the pending re-rank", 10, || async {
+        js(&c, "return !document.getElementById('toast').hidden && !document.getElementById('pending').hidden;").await == json!(true)
+    })
+    .await;
+    let covered = js(&c, "var h = document.querySelector('header.top').getBoundingClientRect().bottom, top = innerHeight; \
+        document.querySelectorAll('#dock > *').forEach(function (e) { if (!e.hidden) top = Math.min(top, e.getBoundingClientRect().top); }); \
+        return [h, innerHeight - top, innerHeight];").await;
+    let (head, dock, screen) = (covered[0].as_f64().unwrap(), covered[1].as_f64().unwrap(), covered[2].as_f64().unwrap());
+    eprintln!("phone: header {head} px, dock after a 👎 {dock} px, of {screen} px");
+    assert!(head + dock <= screen / 4.0, "header {head} px and dock {dock} px cover more than a quarter of {screen} px");
+    std::fs::write(shots.join("phone-after-dislike.png"), c.screenshot().await.unwrap()).unwrap();
+    c.goto(&server.page_url("/")).await.unwrap();
     // The compact list on a phone: titles wrap to two lines, never cut to a
     // few words, and never more than two.
     keys(&c, "c").await;
@@ -548,6 +606,17 @@ async fn compact_phone_dark_and_every_page_accessible() {
     let titles = titles.as_array().unwrap();
     assert!(titles.iter().all(|t| t[1] == json!(true) && t[0].as_u64().is_some_and(|n| (1..=2).contains(&n))), "{titles:?}");
     assert!(titles.iter().any(|t| t[0] == json!(2)), "long titles take a second line: {titles:?}");
+    // The reason under each compact title is readable: two lines where it
+    // is long, not a few words and an ellipsis.
+    let reasons = js(
+        &c,
+        "return Array.prototype.map.call(document.querySelectorAll('#picks article.paper:not([data-rating=\"-1\"]) .brief'), function (b) { \
+           var lh = parseFloat(getComputedStyle(b).lineHeight); return [Math.round(b.getBoundingClientRect().height / lh), b.textContent.length]; });",
+    )
+    .await;
+    let reasons = reasons.as_array().unwrap();
+    assert!(reasons.iter().all(|r| r[0].as_u64().is_some_and(|n| (1..=2).contains(&n))), "{reasons:?}");
+    assert!(reasons.iter().filter(|r| r[1].as_u64().unwrap() > 60).all(|r| r[0] == json!(2)), "long reasons take two lines: {reasons:?}");
     std::fs::write(shots.join("phone-compact.png"), c.screenshot().await.unwrap()).unwrap();
     keys(&c, "c").await;
     // A search by a name, as the reader sees it.

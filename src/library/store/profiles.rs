@@ -108,6 +108,42 @@ pub struct Seed {
     pub subjects: Vec<String>,
 }
 
+/// How a seed is known: a paper by its arXiv id, or text alone (a
+/// sentence, or an export's entry without an id) under an internal key
+/// that no page or list needs to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeedKind {
+    Paper,
+    Sentence,
+    TitleOnly,
+}
+
+impl SeedKind {
+    /// What a list says of it.
+    pub fn label(self) -> &'static str {
+        match self {
+            SeedKind::Paper => "paper",
+            SeedKind::Sentence => "sentence",
+            SeedKind::TitleOnly => "title only, no arXiv id",
+        }
+    }
+}
+
+impl Seed {
+    pub fn kind(&self) -> SeedKind {
+        match self.key.starts_with(TEXT_KEY) {
+            false => SeedKind::Paper,
+            true if self.origin == SENTENCE_ORIGIN => SeedKind::Sentence,
+            true => SeedKind::TitleOnly,
+        }
+    }
+}
+
+/// The key of a seed known by its text alone begins so.
+pub const TEXT_KEY: &str = "text:";
+/// The origin of a seed written as a sentence.
+pub const SENTENCE_ORIGIN: &str = "sentence";
+
 pub fn has_seed(conn: &Connection, profile: &ProfileKey, key: &str) -> Result<bool> {
     Ok(conn.prepare_cached("SELECT 1 FROM seeds WHERE profile = ?1 AND key = ?2")?.exists(params![profile, key])?)
 }
