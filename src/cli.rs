@@ -654,6 +654,9 @@ pub struct SearchArgs {
     /// How many papers to show.
     #[arg(short, default_value_t = 10)]
     pub k: usize,
+    /// Skip this many of the papers found: the next page is `--offset K`.
+    #[arg(long, default_value_t = 0)]
+    pub offset: usize,
     #[command(flatten)]
     pub scope: ScopeArgs,
     /// Words, names and ids only: no model is loaded.

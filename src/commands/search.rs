@@ -24,15 +24,27 @@ pub fn run(args: &SearchArgs, verbose: bool) -> Result<()> {
         }
         _ => None,
     };
-    let found = search::find(&lib, lexical.as_ref(), meaning.as_ref().map(|(vs, v)| (vs, v.as_slice())), &query, args.k, &scope)?;
+    let page = args.offset..args.offset.saturating_add(args.k);
+    let results = search::find(&lib, lexical.as_ref(), meaning.as_ref().map(|(vs, v)| (vs, v.as_slice())), &query, page, &scope)?;
+    let found = &results.found;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if found.is_empty() {
+    if results.total == 0 {
         crate::messages::note(format_args!("no good match for {:?} in the library at {}", query.trim(), dir.display()));
-    } else if args.json {
-        report::json::write_found(&mut out, &found)?;
     } else {
-        report::table::write_found(&mut out, &found)?;
+        let shown =
+            if found.is_empty() { "none".to_string() } else { format!("{}–{}", results.offset + 1, results.offset + found.len()) };
+        let more = match results.more() {
+            0 => String::new(),
+            n => format!("; {n} more: --offset {}", results.offset + found.len()),
+        };
+        crate::messages::note(format_args!("{} found, showing {shown}{more}", results.total));
+    }
+    if found.is_empty() {
+    } else if args.json {
+        report::json::write_found(&mut out, found)?;
+    } else {
+        report::table::write_found(&mut out, found)?;
     }
     out.flush()?;
     Ok(())

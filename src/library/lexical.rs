@@ -250,13 +250,15 @@ impl LexicalIndex {
 
     /// Papers matching `query` best first by BM25: words (stemmed as the
     /// index stems them; "quoted phrases" must occur as written) in the
-    /// title (counted double), abstract or authors, and more for each two
+    /// title (counted double) or abstract, and more for each two
     /// of its words a paper has in a row ("KV cache" above a paper that
     /// says "cache" and "KV" apart). Never fails on syntax: what does not
     /// parse is read as plain words.
     pub fn search(&self, query: &str, k: usize) -> Result<Vec<Hit>> {
         let f = self.fields;
-        let mut parser = QueryParser::for_index(&self.index, vec![f.title, f.text, f.authors]);
+        // Not the authors: a name is matched whole by `search_author`, and
+        // a first name alone here would bring in everyone who shares it.
+        let mut parser = QueryParser::for_index(&self.index, vec![f.title, f.text]);
         parser.set_field_boost(f.title, 2.0);
         let (parsed, _errors) = parser.parse_query_lenient(query);
         let stems = stems(&mut word_analyzer(), query);

@@ -80,8 +80,8 @@ pub async fn like(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(
 }
 
 pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api<Vec<Value>> {
-    let (found, _) = blocking_as(Cost::Heavy, move || read::search(&st, &q)).await?;
-    Ok(Answer(found.iter().map(report::json::found_value).collect()))
+    let (results, _) = blocking_as(Cost::Heavy, move || read::search(&st, &q)).await?;
+    Ok(Answer(results.found.iter().map(report::json::found_value).collect()))
 }
 
 /// `GET /api/paper/ID`: the paper as `parse --json` gives it, with what the

@@ -334,6 +334,8 @@ struct ListPage {
     /// The paper a "more like this" page starts from.
     origin: Option<Card>,
     cards: Vec<Card>,
+    /// Papers past this page, and the address of the next.
+    more: Option<(usize, String)>,
 }
 
 /// `h`: the cards' heading level under the page's own headings.
@@ -380,6 +382,7 @@ pub async fn like(
             category: Params::value(&q.category),
             origin: Some(origin),
             cards: neighbour_cards(&found, &r, 3),
+            more: None,
         };
         Ok(render(&page, &page.base, StatusCode::OK))
     })
@@ -394,17 +397,23 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Wh
         base.search = text.clone().unwrap_or_default();
         let (mut cards, mut notice, mut refresh, mut status) = (Vec::new(), String::new(), false, StatusCode::OK);
         let mut counts = String::new();
+        let mut more = None;
         if text.is_some() {
             match read::search(st, &q) {
-                Ok((found, note)) => {
+                Ok((results, note)) => {
                     let r = rated(st, &key)?;
-                    let how: Vec<String> = found.iter().map(|f| matched(&f.matched)).collect();
-                    let hits: Vec<crate::workflow::neighbours::Neighbour> = found.into_iter().map(|f| f.hit).collect();
+                    let how: Vec<String> = results.found.iter().map(|f| matched(&f.matched)).collect();
+                    let hits: Vec<crate::workflow::neighbours::Neighbour> = results.found.iter().map(|f| f.hit.clone()).collect();
                     cards = neighbour_cards(&hits, &r, 2);
-                    for (c, how) in cards.iter_mut().zip(&how) {
+                    for (c, (how, rank)) in cards.iter_mut().zip(how.iter().zip(results.offset + 1..)) {
                         c.matched = how.clone();
+                        c.rank = rank;
                     }
-                    counts = match_counts(&how);
+                    counts = match_counts(&results, &how);
+                    if results.more() > 0 {
+                        let next = results.offset + results.found.len();
+                        more = Some((results.more(), format!("{}&offset={next}", search_url(&q, &base))));
+                    }
                     if let Some(note) = note {
                         refresh = st.model_status() == "loading";
                         notice = format!("{note} Meanwhile these match by id, name and words.");
@@ -439,6 +448,7 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Wh
             category: Params::value(&q.category),
             origin: None,
             cards,
+            more,
         };
         Ok(render(&page, &page.base, status))
     })
@@ -454,9 +464,9 @@ fn matched(how: &[crate::workflow::search::Match]) -> String {
 }
 
 /// "20 found: 2 by author, 18 by words + meaning", kinds in the order first met.
-fn match_counts(how: &[String]) -> String {
+fn match_counts(results: &crate::workflow::search::Results, how: &[String]) -> String {
     if how.is_empty() {
-        return String::new();
+        return if results.total > 0 { format!("{} found; none past {}.", results.total, results.total) } else { String::new() };
     }
     let mut kinds: Vec<(&str, usize)> = Vec::new();
     for h in how {
@@ -466,7 +476,25 @@ fn match_counts(how: &[String]) -> String {
         }
     }
     let parts: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} by {k}")).collect();
-    format!("{} found, best first: {}.", how.len(), parts.join(", "))
+    let (from, to) = (results.offset + 1, results.offset + how.len());
+    let shown = if from == 1 && to == results.total { String::new() } else { format!(", showing {from}–{to}") };
+    format!("{} found{shown}, best first: {}.", results.total, parts.join(", "))
+}
+
+/// This search's address (query, scope and page size, with the token and
+/// profile every link carries), for its next page.
+fn search_url(q: &Params, base: &Base) -> String {
+    let mut u = url::form_urlencoded::Serializer::new(String::new());
+    for (name, v) in [("q", &q.q), ("k", &q.k), ("since", &q.since), ("until", &q.until), ("category", &q.category)] {
+        if let Some(v) = v.as_deref().filter(|v| !v.trim().is_empty()) {
+            u.append_pair(name, v);
+        }
+    }
+    let own = u.finish();
+    match base.q.strip_prefix('?') {
+        Some(carried) => format!("/search?{carried}&{own}"),
+        None => format!("/search?{own}"),
+    }
 }
 
 #[derive(Template)]

@@ -11,7 +11,7 @@ use crate::paper::Day;
 use crate::workflow::digest::{self, DayOptions, Digest};
 use crate::workflow::neighbours::{self, Neighbour};
 use crate::workflow::paper::{self, Record};
-use crate::workflow::search::{self, Found};
+use crate::workflow::search::{self, Results};
 use crate::workflow::stats::{self, Stats};
 use axum::http::StatusCode;
 
@@ -61,9 +61,9 @@ pub fn like(st: &State, id: &str, q: &Params) -> Result<(StoredPaper, Vec<Neighb
 
 /// Papers found for `q` by id, name, words and meaning; while the model
 /// loads, by id, name and words alone, with a note that says so.
-pub fn search(st: &State, q: &Params) -> Result<(Vec<Found>, Option<String>), Failure> {
+pub fn search(st: &State, q: &Params) -> Result<(Results, Option<String>), Failure> {
     let text = q.query()?.ok_or_else(|| Failure::bad_request("give the text to search for in q"))?;
-    let (k, scope) = (q.k()?, q.scope()?);
+    let (page, scope) = (q.page()?, q.scope()?);
     let lib = st.reader()?;
     let snap = st.vectors(&lib)?;
     let lexical = snap.lexical.as_ref();
@@ -73,7 +73,7 @@ pub fn search(st: &State, q: &Params) -> Result<(Vec<Found>, Option<String>), Fa
         Err(f) => return Err(f),
     };
     let meaning = v.as_deref().map(|v| (&snap.vectors, v));
-    Ok((search::find(&lib, lexical, meaning, &text, k, &scope)?, note))
+    Ok((search::find(&lib, lexical, meaning, &text, page, &scope)?, note))
 }
 
 /// A paper's record for the profile in `q`. Its neighbours need the

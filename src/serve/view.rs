@@ -28,6 +28,8 @@ pub struct Params {
     pub date: Option<String>,
     pub q: Option<String>,
     pub k: Option<String>,
+    /// Where a page of search results starts (0: the first).
+    pub offset: Option<String>,
     pub since: Option<String>,
     pub until: Option<String>,
     pub category: Option<String>,
@@ -140,6 +142,12 @@ impl Params {
             return Err(Failure::bad_request("k must be at least 1"));
         }
         Ok(k)
+    }
+
+    /// The papers a search answers with: `k` of them from `offset` on.
+    pub fn page(&self) -> Result<std::ops::Range<usize>, Failure> {
+        let (k, offset) = (self.k()?, number("offset", &self.offset, 0, 1_000_000)?);
+        Ok(offset..offset + k)
     }
 
     pub fn scope(&self) -> Result<Scope, Failure> {

@@ -11,8 +11,13 @@ use crate::workflow::neighbours::{Neighbour, Scope};
 use anyhow::Result;
 use std::collections::HashMap;
 
-/// How deep each kind of match is read before fusing.
+/// How deep the ranked kinds of match (words, meaning) are read before
+/// fusing: they have no natural end, only a floor.
 const DEPTH: usize = 50;
+/// How deep the exact kinds (a name, a place) are read: all of them, up to
+/// this many, so that a name's count is the true one and paging reaches
+/// every paper by it.
+const EXACT_DEPTH: usize = 20_000;
 /// Reciprocal-rank fusion's constant (Cormack et al.'s 60).
 const RRF_K: f32 = 60.0;
 /// A meaning match counts only this close: below it the nearest papers are
@@ -69,17 +74,37 @@ pub fn id_query(query: &str) -> Option<ArxivId> {
     ArxivId::parse(query).filter(|_| !query.contains(char::is_whitespace))
 }
 
-/// Up to `k` papers for `query`, best first; empty when nothing clears its
-/// floor. `meaning` is the query's embedding and the vectors to search,
-/// when a model is at hand (the server answers by words while it loads).
+/// One page of what a search found, and how many it found in all.
+#[derive(Debug, Clone, Default)]
+pub struct Results {
+    pub found: Vec<Found>,
+    /// Every paper the search found in the scope: each paper by a name or
+    /// place it matched, and those words and meaning ranked above their
+    /// floors.
+    pub total: usize,
+    /// Where this page starts in the whole list (0: the first).
+    pub offset: usize,
+}
+
+impl Results {
+    /// Papers past this page.
+    pub fn more(&self) -> usize {
+        self.total.saturating_sub(self.offset + self.found.len())
+    }
+}
+
+/// `k` papers for `query` from `offset` on, best first, and the count of
+/// all; empty when nothing clears its floor. `meaning` is the query's
+/// embedding and the vectors to search, when a model is at hand (the
+/// server answers by words while it loads).
 pub fn find(
     lib: &Library,
     lexical: Option<&LexicalIndex>,
     meaning: Option<(&Vectors, &[f32])>,
     query: &str,
-    k: usize,
+    page: std::ops::Range<usize>,
     scope: &Scope,
-) -> Result<Vec<Found>> {
+) -> Result<Results> {
     let query = query.trim();
     let mut lists: Vec<(Match, Vec<i64>)> = Vec::new();
     if let Some(id) = id_query(query) {
@@ -93,8 +118,8 @@ pub fn find(
         lists.push((Match::Words, words.iter().filter(|h| h.score >= WORDS_FLOOR * best).map(|h| h.rowid).collect()));
         // A name is a few words; a sentence is not searched as one.
         if query.split_whitespace().count() <= 4 {
-            lists.push((Match::Author, ix.search_author(query, DEPTH)?.iter().map(|h| h.rowid).collect()));
-            lists.push((Match::Affiliation, ix.search_affiliation(query, DEPTH)?.iter().map(|h| h.rowid).collect()));
+            lists.push((Match::Author, ix.search_author(query, EXACT_DEPTH)?.iter().map(|h| h.rowid).collect()));
+            lists.push((Match::Affiliation, ix.search_affiliation(query, EXACT_DEPTH)?.iter().map(|h| h.rowid).collect()));
         }
     }
     if let Some((vectors, v)) = meaning {
@@ -114,16 +139,24 @@ pub fn find(
     }
     let mut order: Vec<(i64, f32, Vec<Match>)> = fused.into_iter().map(|(r, (s, m))| (r, s, m)).collect();
     order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut out = Vec::with_capacity(k);
+    // Every paper is read to count those in the scope; with no scope (and
+    // an index in step with the database) the count is the list's length,
+    // and only the page is read.
+    let whole = scope.since.is_none() && scope.until.is_none() && scope.category.is_none();
+    let mut results = Results { found: Vec::with_capacity(page.len()), total: 0, offset: page.start };
     for (rowid, score, matched) in order {
-        if out.len() == k {
-            break;
+        if whole && results.total >= page.end {
+            results.total += 1;
+            continue;
         }
         let Some(paper) = lib.store.get_paper_by_rowid(rowid)? else { continue };
         if !scope.admits(&paper) {
             continue;
         }
-        out.push(Found { hit: Neighbour { score: score.min(1.0), paper }, matched });
+        if page.contains(&results.total) {
+            results.found.push(Found { hit: Neighbour { score: score.min(1.0), paper }, matched });
+        }
+        results.total += 1;
     }
-    Ok(out)
+    Ok(results)
 }

@@ -5,7 +5,7 @@
 
 use crate::common;
 use crate::common::{demo_library, json_lines, ok, output, root};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn day(lib: &std::path::Path, extra: &[&str]) -> Vec<Value> {
     let mut args = vec!["daily", "--format", "json", "--date", "2026-03-03", "--include", "new,cross,replaced"];
@@ -307,4 +307,72 @@ fn the_digest_stops_at_the_bar_and_says_how_many_are_below_it() {
     assert_eq!(loose.last().unwrap()["past_top"].as_u64().unwrap() as usize, whole.len() - 20, "the rest are past the top");
     assert!(ok(&lib, &["filter", "bar", "looser", "--profile", "other"]).contains("the loose bar"), "per profile");
     assert!(ok(&lib, &["filter", "bar", "stricter"]).contains("the usual bar"));
+}
+
+#[test]
+fn a_name_finds_every_paper_of_that_person_paged_with_the_true_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    // A metadata dump as arXiv's snapshot has it: 27 papers with a Wang
+    // among their authors (23 by Wei Wang), 4 by Giuseppe Carenini and 3 by
+    // other Giuseppes; topics vary so that words alone cannot find them.
+    let topics = ["graph neural networks", "protein folding", "sparse attention", "query optimisation", "robot grasping"];
+    let mut lines = Vec::new();
+    let mut paper = |n: usize, authors: &str| {
+        let topic = topics[n % topics.len()];
+        lines.push(
+            json!({
+                "id": format!("2401.{:05}", n + 1),
+                "authors": authors,
+                "title": format!("A study of {topic}, part {n}"),
+                "abstract": format!("We study {topic} in setting number {n} and report what we measured."),
+                "categories": "cs.LG",
+                "versions": [{"version": "v1", "created": "Mon, 1 Jan 2024 00:00:00 GMT"}],
+                "update_date": "2024-01-02"
+            })
+            .to_string(),
+        );
+    };
+    for n in 0..23 {
+        paper(n, &format!("Wei Wang, Co Author{n}"));
+    }
+    for n in 23..27 {
+        paper(n, &format!("Jun Wang, Other Person{n}"));
+    }
+    for n in 27..31 {
+        paper(n, "Giuseppe Carenini, Raymond Ng");
+    }
+    for n in 31..34 {
+        paper(n, &format!("Giuseppe Rossi{n}, Anna Bianchi"));
+    }
+    let dump = dir.path().join("dump.jsonl");
+    std::fs::write(&dump, lines.join("\n") + "\n").unwrap();
+    ok(&lib, &["ingest", dump.to_str().unwrap()]);
+
+    let search = |args: &[&str]| {
+        let mut a = vec!["search", "--json", "--no-meaning"];
+        a.extend_from_slice(args);
+        let out = common::command(&lib, &a).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        (json_lines(&String::from_utf8(out.stdout).unwrap()), String::from_utf8(out.stderr).unwrap())
+    };
+    // A surname: every paper by a Wang, counted truly, a page at a time.
+    let (first, said) = search(&["-k", "10", "Wang"]);
+    assert_eq!(first.len(), 10);
+    assert!(said.contains("27 found, showing 1–10; 17 more: --offset 10"), "{said}");
+    let (last, said) = search(&["-k", "10", "--offset", "20", "Wang"]);
+    assert_eq!(last.len(), 7, "{said}");
+    assert!(said.contains("27 found, showing 21–27") && !said.contains("more"), "{said}");
+    let (all, _) = search(&["-k", "100", "Wang"]);
+    let ids: std::collections::HashSet<&str> = all.iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), 27, "every Wang, each once");
+    assert!(all.iter().all(|p| p["matched"].as_array().unwrap().contains(&json!("author"))), "match types stay shown");
+    let paged: Vec<Value> = first.into_iter().chain(search(&["-k", "10", "--offset", "10", "Wang"]).0).chain(last).collect();
+    assert_eq!(paged, all, "pages are the whole list, in order");
+    // A full name is that person, not others who share a first name.
+    let (carenini, said) = search(&["-k", "20", "Giuseppe Carenini"]);
+    assert!(said.contains("4 found"), "{said}");
+    assert!(carenini.iter().all(|p| p["authors"][0] == "Giuseppe Carenini"), "{carenini:?}");
+    let (wei, _) = search(&["-k", "50", "Wei Wang"]);
+    assert_eq!(wei.len(), 23);
 }

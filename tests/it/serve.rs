@@ -5,6 +5,7 @@ use crate::common;
 
 use crate::common::{demo_library, json_lines, ok, Server};
 use serde_json::{json, Value};
+use std::collections::HashMap;
 
 fn ids(v: &[Value]) -> Vec<String> {
     v.iter().map(|p| p["id"].as_str().unwrap_or("").to_string()).collect()
@@ -35,6 +36,22 @@ fn pages_and_their_json_twins_match_the_command_line() {
     assert_eq!(status, 200);
     // Top's default says what it shows: this day is short, so all of it.
     assert!(lead.contains(r#"<option value="day" selected>whole day</option>"#), "{lead}");
+    // A search by a name says the true count and links the next page.
+    let day = array(s.json("/api/daily?top=200&all=1&include=new,cross,replaced"));
+    let mut surnames: HashMap<String, usize> = HashMap::new();
+    for a in day.iter().flat_map(|p| p["authors"].as_array().cloned().unwrap_or_default()) {
+        if let Some(last) =
+            a.as_str().and_then(|a| a.split_whitespace().last()).filter(|l| l.len() > 3 && l.chars().all(char::is_alphabetic))
+        {
+            *surnames.entry(last.to_string()).or_default() += 1;
+        }
+    }
+    let (name, n) = surnames.into_iter().max_by_key(|(name, n)| (*n, name.clone())).unwrap();
+    assert!(n >= 2, "{name}");
+    let (_, found) = s.get(&format!("/search?q={name}&k=1"));
+    assert!(found.contains(" found, showing 1–1, best first: 1 by author"), "{found}");
+    let more = found.split("<p class=\"more\">").nth(1).expect("a link to more");
+    assert!(more.contains(&format!("q={name}")) && more.contains("offset=1\">") && more.contains(" more</a>"), "{more}");
     // A profile not kept yet (no rating, no seed) is in its own menus, so
     // that changing Top or Method keeps it.
     let (_, new) = s.get("/?profile=triage");
