@@ -14,6 +14,7 @@ use std::path::Path;
 mod arxiv_ids;
 pub mod filters;
 pub mod ratings;
+mod ris;
 pub mod seed_files;
 pub mod zotero;
 

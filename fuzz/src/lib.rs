@@ -13,6 +13,8 @@ pub mod paper;
 #[cfg(feature = "parquet")]
 #[path = "../../src/listing/parquet.rs"]
 pub mod parquet;
+#[path = "../../src/profile/ris.rs"]
+pub mod ris;
 #[path = "../../src/profile/seed_files.rs"]
 pub mod seed_files;
 

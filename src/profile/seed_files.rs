@@ -1,5 +1,5 @@
-//! Seed files as text in, seeds out: BibTeX/BibLaTeX, CSL-JSON and lists of
-//! arXiv ids (`seed add FILE`), and one Zotero item's fields (`seed sync
+//! Seed files as text in, seeds out: BibTeX/BibLaTeX, CSL-JSON, RIS
+//! (ris.rs) and lists of arXiv ids (`seed add FILE`), and one Zotero item's fields (`seed sync
 //! zotero`). Nothing here touches the library, so the fuzz crate compiles
 //! this file on its own (see `fuzz/src/lib.rs`).
 //!
@@ -86,7 +86,7 @@ pub fn strip_bom(text: &str) -> &str {
 /// What a seed file holds.
 #[derive(Debug)]
 pub enum SeedFile {
-    /// BibTeX or CSL-JSON entries.
+    /// BibTeX, CSL-JSON or RIS entries.
     Seeds(Vec<SeedInput>),
     /// arXiv ids, each with its line number; the library must know them.
     Ids(Vec<(usize, ArxivId)>),
@@ -98,6 +98,7 @@ pub fn read(text: &str, source: &str) -> Result<SeedFile> {
     Ok(match text.trim_start().chars().next() {
         Some('[') | Some('{') => SeedFile::Seeds(parse_csl_json(text, source)?),
         _ if looks_like_bibtex(text) => SeedFile::Seeds(parse_bibtex(text, source)?),
+        _ if super::ris::looks_like_ris(text) => SeedFile::Seeds(super::ris::parse_ris(text, source)?),
         _ => SeedFile::Ids(parse_id_list(text, source)?),
     })
 }

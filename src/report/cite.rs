@@ -197,6 +197,33 @@ mod tests {
     }
 
     #[test]
+    fn seeds_written_as_ris_are_read_back_as_the_same_seeds() {
+        let seed = |key: &str, title: &str, abstract_text: &str| Seed {
+            key: key.into(),
+            title: title.into(),
+            abstract_text: abstract_text.into(),
+            text_hash: Vec::new(),
+            weight: 1.0,
+            negative: false,
+            added: "2026-11-28T10:00:00Z".into(),
+            origin: "test".into(),
+            subjects: Vec::new(),
+        };
+        let from_text = crate::profile::seed_files::SeedInput::from_text("No id here", "Only words about $x^2$ and 100%.", "test");
+        let seeds = vec![
+            seed("2309.06180", "Efficient Memory Management for LLM Serving", "We propose PagedAttention."),
+            seed(&from_text.key, &from_text.title, &from_text.abstract_text),
+            seed("hep-th/9901001", "An old-style id", ""),
+        ];
+        let mut out = Vec::new();
+        ris(&mut out, &of_seeds(&seeds)).unwrap();
+        let back = crate::profile::seed_files::read(std::str::from_utf8(&out).unwrap(), "mine.ris").unwrap();
+        let crate::profile::seed_files::SeedFile::Seeds(back) = back else { panic!("read as RIS") };
+        let keys = |s: Vec<&str>| s.into_iter().rev().map(String::from).collect::<Vec<_>>();
+        assert_eq!(back.iter().map(|s| s.key.clone()).collect::<Vec<_>>(), keys(seeds.iter().map(|s| s.key.as_str()).collect()));
+    }
+
+    #[test]
     fn hostile_bibtex_stays_one_entry_with_its_text() {
         let authors = vec!["Eve } and {Mallory".to_string(), "A. Author".to_string()];
         let mut buf = Vec::new();
