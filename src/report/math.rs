@@ -19,13 +19,89 @@ pub fn display(s: &str) -> Cow<'_, str> {
     if !s.contains(['$', '\\']) {
         return Cow::Borrowed(s);
     }
-    let chars: Vec<char> = s.chars().collect();
-    let out = tidy(s, &Conv { c: &chars, i: 0, math: false, depth: 0 }.run());
+    let out = scripts_as_text(&converted(s));
     if out == s {
         Cow::Borrowed(s)
     } else {
         Cow::Owned(out)
     }
+}
+
+/// `s` as HTML: escaped, its TeX turned into Unicode as [`display`] does,
+/// and a script Unicode has no letters for (`d_{JS}`, `x^{ab+c}`) set as
+/// `<sub>`/`<sup>` rather than spelt `d_JS`.
+pub fn display_html(s: &str) -> String {
+    let out = if s.contains(['$', '\\']) { converted(s) } else { s.chars().filter(|c| ![SUB_OPEN, SUP_OPEN, CLOSE].contains(c)).collect() };
+    let mut html = String::with_capacity(out.len() + 16);
+    let mut open: Vec<&str> = Vec::new();
+    for c in out.chars() {
+        match c {
+            SUB_OPEN | SUP_OPEN => {
+                let tag = if c == SUB_OPEN { "sub" } else { "sup" };
+                html.push_str(&format!("<{tag}>"));
+                open.push(tag);
+            }
+            // Closes whichever opened last: scripts nest, never cross.
+            CLOSE => {
+                if let Some(tag) = open.pop() {
+                    html.push_str(&format!("</{tag}>"));
+                }
+            }
+            '&' => html.push_str("&amp;"),
+            '<' => html.push_str("&lt;"),
+            '>' => html.push_str("&gt;"),
+            '"' => html.push_str("&quot;"),
+            '\'' => html.push_str("&#39;"),
+            c => html.push(c),
+        }
+    }
+    for tag in open.into_iter().rev() {
+        html.push_str(&format!("</{tag}>"));
+    }
+    html
+}
+
+/// The conversion, scripts that Unicode cannot show left between markers.
+fn converted(s: &str) -> String {
+    // Markers in the input itself are not markers: private-use characters
+    // have no business in a title.
+    let clean: String;
+    let s = if s.contains([SUB_OPEN, SUP_OPEN, CLOSE]) {
+        clean = s.chars().filter(|c| ![SUB_OPEN, SUP_OPEN, CLOSE].contains(c)).collect();
+        &clean
+    } else {
+        s
+    };
+    let chars: Vec<char> = s.chars().collect();
+    tidy(s, &Conv { c: &chars, i: 0, math: false, depth: 0 }.run())
+}
+
+/// Where a script Unicode cannot show begins (sub or sup) and ends.
+const SUB_OPEN: char = '\u{E000}';
+const SUP_OPEN: char = '\u{E001}';
+const CLOSE: char = '\u{E002}';
+
+/// The marked scripts as plain text, innermost first: `_JS`, `^(ab+c)`.
+fn scripts_as_text(s: &str) -> String {
+    let mut s = s.to_string();
+    while let Some(close) = s.find(CLOSE) {
+        let Some((open, mark)) = s[..close].char_indices().rev().find(|(_, c)| *c == SUB_OPEN || *c == SUP_OPEN) else {
+            s.replace_range(close..close + CLOSE.len_utf8(), "");
+            continue;
+        };
+        let body = &s[open + mark.len_utf8()..close];
+        let sign = if mark == SUP_OPEN { '^' } else { '_' };
+        let text = if body.chars().count() == 1
+            || body.chars().all(|c| c.is_alphanumeric() || c == '.')
+            || (body.starts_with('(') && body.ends_with(')'))
+        {
+            format!("{sign}{body}")
+        } else {
+            format!("{sign}({body})")
+        };
+        s.replace_range(open..close + CLOSE.len_utf8(), &text);
+    }
+    s.chars().filter(|c| *c != SUB_OPEN && *c != SUP_OPEN).collect()
 }
 
 /// Operator names shown as words (`\log n` → `log n`).
@@ -331,16 +407,15 @@ fn script(s: &str, sup: bool) -> String {
         "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵀ°",
     ];
     const SUB: [&str; 2] = ["0123456789+-−=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"];
-    let ([from, to], sign) = if sup { (SUP, '^') } else { (SUB, '_') };
+    let [from, to] = if sup { SUP } else { SUB };
     let map = |c: char| from.chars().position(|f| f == c).and_then(|p| to.chars().nth(p));
     let touching = s.chars().zip(s.chars().skip(1)).any(|(a, b)| a.is_alphabetic() && b.is_alphabetic());
     match s.chars().filter(|c| !c.is_whitespace()).map(map).collect::<Option<String>>() {
         _ if s.is_empty() => String::new(),
         Some(m) if !touching => m,
         _ if sup && (s.chars().all(|c| "*′″†‡⋆∗".contains(c)) || matches!(s, "st" | "nd" | "rd" | "th")) => s.to_string(),
-        _ if s.chars().count() == 1 || s.chars().all(|c| c.is_alphanumeric() || c == '.') => format!("{sign}{s}"),
-        _ if s.starts_with('(') && s.ends_with(')') => format!("{sign}{s}"),
-        _ => format!("{sign}({s})"),
+        // Marked, to be spelt `_max`, `^(ab+c)` as text or set as HTML.
+        _ => format!("{}{s}{CLOSE}", if sup { SUP_OPEN } else { SUB_OPEN }),
     }
 }
 
@@ -439,6 +514,16 @@ fn tidy(src: &str, out: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_script_unicode_cannot_show_is_set_as_html_and_spelt_as_text() {
+        let s = "divergence $d_{\\text{JS}}$ and $x^{a_{ij}+1}$ <b>";
+        assert_eq!(display(s), "divergence d_JS and x^(a_ij+1) <b>");
+        assert_eq!(display_html(s), "divergence d<sub>JS</sub> and x<sup>a<sub>ij</sub>+1</sup> &lt;b&gt;");
+        // Markers in the input are dropped, never read as markup.
+        assert_eq!(display_html("a\u{E000}b\u{E002}<"), "ab&lt;");
+        assert_eq!(display("$O(n^2)$"), "O(n²)");
+    }
 
     #[test]
     fn converts_math_and_text() {

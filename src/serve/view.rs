@@ -223,6 +223,9 @@ pub struct Card {
     pub abs_url: Option<String>,
     pub pdf_url: Option<String>,
     pub title: String,
+    /// The title as HTML, escaped, with the scripts Unicode cannot show
+    /// as `<sub>`/`<sup>` (report::math::display_html).
+    pub title_html: String,
     pub authors: String,
     /// Where the authors work, each place once: "MIT · Max Planck Institute".
     pub affiliations: String,
@@ -239,6 +242,7 @@ pub struct Card {
     pub reason: String,
     /// The nearest seed is far: the reason says so, and looks it.
     pub weak: bool,
+    /// The abstract's paragraphs as HTML (escaped; see `title_html`).
     pub paragraphs: Vec<String>,
     /// 1 liked, -1 not interested, 0 unrated.
     pub rating: i8,
@@ -283,6 +287,7 @@ impl Card {
             vid,
             // TeX shown as a reader reads it: `($r=0.83$)` as (r=0.83).
             title: crate::report::math::display(&p.title).into_owned(),
+            title_html: crate::report::math::display_html(&p.title),
             authors: p.authors.join(", "),
             affiliations: places(&p.affiliations),
             byline: [lead, p.subjects.first().cloned().unwrap_or_default()]
@@ -298,12 +303,7 @@ impl Card {
             bar: 0,
             reason: String::new(),
             weak: false,
-            paragraphs: p
-                .abstract_text
-                .split('\n')
-                .filter(|s| !s.trim().is_empty())
-                .map(|s| crate::report::math::display(s).into_owned())
-                .collect(),
+            paragraphs: p.abstract_text.split('\n').filter(|s| !s.trim().is_empty()).map(crate::report::math::display_html).collect(),
             rating: 0,
             pinned: String::new(),
             seen: String::new(),

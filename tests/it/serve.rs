@@ -511,7 +511,7 @@ fn listing_text_is_escaped_in_every_page() {
         "authors": ["\"><img src=x onerror=alert(2)>", "Eve <svg onload=alert(3)>"],
         "subjects": ["cs.DC"],
         "comments": "javascript:alert(4)",
-        "abstract": "Scheduling LLM inference. <a href=\"javascript:alert(5)\">click</a> <svg onload=alert(6)> \"><img src=x onerror=alert(7)>",
+        "abstract": "Scheduling LLM inference. <a href=\"javascript:alert(5)\">click</a> <svg onload=alert(6)> \"><img src=x onerror=alert(7)> Divergence $d_{\\text{JS}}$ and <sub>raw</sub>.",
     });
     std::fs::write(&hostile, format!("{paper}\n")).unwrap();
     ok(&lib, &["ingest", hostile.to_str().unwrap()]);
@@ -531,6 +531,9 @@ fn listing_text_is_escaped_in_every_page() {
     // Escaped as character references: shown as text, not lost.
     assert!(page.contains("GPU clusters &#60;script&#62;alert(1)&#60;/script&#62;"), "the title is shown whole, escaped");
     assert!(page.contains("onerror=alert(2)"), "as text");
+    // TeX as a reader reads it: a script Unicode has no letters for is set
+    // as <sub>, and only TeX makes one.
+    assert!(page.contains("Divergence d<sub>JS</sub> and &lt;sub&gt;raw&lt;/sub&gt;."), "{page}");
     let res = s.request("GET", "/").call().unwrap();
     let csp = res.header("content-security-policy").unwrap_or("");
     let script_src = csp.split(';').map(str::trim).find(|d| d.starts_with("script-src")).unwrap_or("");
