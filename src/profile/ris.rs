@@ -3,8 +3,17 @@
 //! Compiled by the fuzz crate with seed_files.rs.
 
 use super::arxiv_ids::arxiv_id_from_fields;
-use super::seed_files::SeedInput;
 use anyhow::{bail, Result};
+
+/// One record of a RIS file, as a seed needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub title: String,
+    pub abstract_text: String,
+    pub arxiv_id: Option<String>,
+    /// The line its TY tag is on.
+    pub line: usize,
+}
 
 /// Whether `text` is RIS: its first meaningful line opens a record.
 pub fn looks_like_ris(text: &str) -> bool {
@@ -27,7 +36,7 @@ fn tag_of(line: &str) -> Option<(&str, &str)> {
 /// N2), and an arXiv id from wherever exporters put it: a URL (UR, L1, L2),
 /// a DOI 10.48550/arXiv.ID (DO), "arXiv:ID" in a note (N1) or the journal
 /// line (JO, JF, T2), as Google Scholar writes it.
-pub fn parse_ris(text: &str, source: &str) -> Result<Vec<SeedInput>> {
+pub fn parse_ris(text: &str, source: &str) -> Result<Vec<Record>> {
     let mut out = Vec::new();
     let mut record: Vec<(String, String)> = Vec::new();
     let mut start = 0;
@@ -47,8 +56,8 @@ pub fn parse_ris(text: &str, source: &str) -> Result<Vec<SeedInput>> {
                     bail!("{source}:{}: ER ends no record (no TY before it)", i + 1);
                 }
                 open = false;
-                if let Some(seed) = seed_of(&record, source, start) {
-                    out.push(seed);
+                if let Some(r) = record_of(&record, start) {
+                    out.push(r);
                 }
             }
             Some((tag, value)) if open => record.push((tag.to_string(), value.to_string())),
@@ -70,7 +79,7 @@ pub fn parse_ris(text: &str, source: &str) -> Result<Vec<SeedInput>> {
     Ok(out)
 }
 
-fn seed_of(record: &[(String, String)], source: &str, line: usize) -> Option<SeedInput> {
+fn record_of(record: &[(String, String)], line: usize) -> Option<Record> {
     let first = |tags: &[&str]| {
         tags.iter().find_map(|t| record.iter().find(|(k, v)| k == t && !v.is_empty()).map(|(_, v)| crate::listing::text::inline(v)))
     };
@@ -88,11 +97,7 @@ fn seed_of(record: &[(String, String)], source: &str, line: usize) -> Option<See
         "journal" => all(&["JO", "JF", "T2", "J2"]),
         _ => None,
     };
-    let origin = format!("{source} (record at line {line})");
-    Some(match arxiv_id_from_fields(&get) {
-        Some(key) => SeedInput { key, title, abstract_text, origin, date: None },
-        None => SeedInput::from_text(&title, &abstract_text, &origin),
-    })
+    Some(Record { arxiv_id: arxiv_id_from_fields(&get), title, abstract_text, line })
 }
 
 #[cfg(test)]
@@ -106,16 +111,12 @@ mod tests {
                     TY  - JOUR\nT1  - Efficient Memory Management for LLM Serving\nJO  - arXiv preprint arXiv:2309.06180\nER  -\n\
                     TY  - GEN\nTI  - A paper by DOI\nDO  - 10.48550/arXiv.2401.09670\nER  - \n\
                     TY  - CONF\nTI  - Only a title\nPY  - 2020\nER  - \n";
-        let seeds = parse_ris(text, "my.ris").unwrap();
-        let keys: Vec<&str> = seeds.iter().map(|s| s.key.as_str()).collect();
-        assert_eq!(&keys[..3], ["1706.03762", "2309.06180", "2401.09670"]);
-        assert!(keys[3].starts_with("text:"));
-        assert_eq!(seeds[0].abstract_text, "The dominant sequence transduction models.");
-        assert_eq!(seeds[3].origin, "my.ris (record at line 17)");
+        let records = parse_ris(text, "my.ris").unwrap();
+        let ids: Vec<Option<&str>> = records.iter().map(|r| r.arxiv_id.as_deref()).collect();
+        assert_eq!(ids, [Some("1706.03762"), Some("2309.06180"), Some("2401.09670"), None]);
+        assert_eq!(records[0].abstract_text, "The dominant sequence transduction models.");
+        assert_eq!((records[3].title.as_str(), records[3].line), ("Only a title", 17));
         assert!(looks_like_ris(text) && !looks_like_ris("@article{a, title={T}}") && !looks_like_ris("2401.00001\n"));
-        // `seed add FILE` and the page's upload tell it from the other kinds.
-        let read = super::super::seed_files::read(text, "my.ris").unwrap();
-        assert!(matches!(read, super::super::seed_files::SeedFile::Seeds(s) if s.len() == 4));
     }
 
     #[test]

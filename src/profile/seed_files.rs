@@ -98,9 +98,24 @@ pub fn read(text: &str, source: &str) -> Result<SeedFile> {
     Ok(match text.trim_start().chars().next() {
         Some('[') | Some('{') => SeedFile::Seeds(parse_csl_json(text, source)?),
         _ if looks_like_bibtex(text) => SeedFile::Seeds(parse_bibtex(text, source)?),
-        _ if super::ris::looks_like_ris(text) => SeedFile::Seeds(super::ris::parse_ris(text, source)?),
+        _ if super::ris::looks_like_ris(text) => SeedFile::Seeds(from_ris(text, source)?),
         _ => SeedFile::Ids(parse_id_list(text, source)?),
     })
+}
+
+/// RIS records (ris.rs) as seeds: by arXiv id where one was found.
+pub fn from_ris(text: &str, source: &str) -> Result<Vec<SeedInput>> {
+    let records = super::ris::parse_ris(text, source)?;
+    Ok(records
+        .into_iter()
+        .map(|r| {
+            let origin = format!("{source} (record at line {})", r.line);
+            match r.arxiv_id {
+                Some(key) => SeedInput { key, title: r.title, abstract_text: r.abstract_text, origin, date: None },
+                None => SeedInput::from_text(&r.title, &r.abstract_text, &origin),
+            }
+        })
+        .collect())
 }
 
 fn looks_like_bibtex(text: &str) -> bool {

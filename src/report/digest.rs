@@ -511,6 +511,22 @@ mod tests {
     use super::{cut_at_word, lift_text, Explained, Pick, Reason};
     use crate::rank::{Details, Explanation, SignalId, HYBRID};
 
+    /// The first pick of a day, strong, unrated.
+    fn strong_pick(paper: crate::paper::Paper, why: Explained, score: f32) -> Pick {
+        Pick {
+            rank: 1,
+            score,
+            paper,
+            why,
+            strength: crate::rank::Strength::Strong,
+            weak: false,
+            seen_before: None,
+            rating: None,
+            pinned: None,
+            seen: None,
+        }
+    }
+
     #[test]
     fn the_lift_names_each_part_largest_first_and_leaves_out_crumbs() {
         let part = |name: &str| HYBRID.iter().find(|r| r.part.name == name).unwrap().part;
@@ -538,8 +554,8 @@ mod tests {
     #[test]
     fn a_signal_registered_in_one_place_shows_in_the_legend_and_the_reasons() {
         use crate::paper::{Paper, UNKNOWN};
-        use crate::rank::{Candidate, Method, Naming, Part, Ranker, Registered, SeedVector, Seeds, Signal, Strength, Terms};
-        use crate::workflow::digest::{Pick, Reason};
+        use crate::rank::{Candidate, Method, Naming, Part, Ranker, Registered, SeedVector, Seeds, Signal, Terms};
+        use crate::workflow::digest::Reason;
         // A new signal: its part, its file's worth of code, and its line
         // in the list the ranker is given.
         static FRESH: Part = Part {
@@ -596,18 +612,7 @@ mod tests {
                 .map(|e| e.map_seeds(|m| Reason { seed: "s".into(), title: "A seed".into(), similarity: m.similarity }))
                 .collect(),
         );
-        let pick = Pick {
-            rank: 1,
-            score: scored[1].score,
-            paper: new.clone(),
-            why,
-            strength: Strength::Strong,
-            weak: false,
-            seen_before: None,
-            rating: None,
-            pinned: None,
-            seen: None,
-        };
+        let pick = strong_pick(new.clone(), why, scored[1].score);
         let reason = super::reason_text(&pick);
         assert!(reason.contains("listed 2026-11-27"), "the reason quotes it: {reason}");
         assert!(lift_text(&pick.why).is_some_and(|l| l.contains("% freshness")), "the lift names it");
@@ -617,7 +622,6 @@ mod tests {
     #[test]
     fn a_reason_shows_tex_as_read_and_json_keeps_the_source() {
         use crate::paper::UNKNOWN;
-        use crate::rank::Strength;
         let part = |name: &str| HYBRID.iter().find(|r| r.part.name == name).unwrap().part;
         let seed = Reason { seed: "2401.00001".into(), title: "$L_p$-norm bounds for $T^{2}$-GRPO".into(), similarity: 0.61 };
         let why = Explained(vec![
@@ -629,18 +633,7 @@ mod tests {
                 details: Details::Words(vec!["4\\times".into(), "d_{\\text{JS}}".into()]),
             },
         ]);
-        let pick = Pick {
-            rank: 1,
-            score: 0.8,
-            paper: UNKNOWN.clone(),
-            why,
-            strength: Strength::Strong,
-            weak: false,
-            seen_before: None,
-            rating: None,
-            pinned: None,
-            seen: None,
-        };
+        let pick = strong_pick(UNKNOWN.clone(), why, 0.8);
         let reason = super::reason_text(&pick);
         assert!(reason.contains("\u{201c}Lₚ-norm bounds for T²-GRPO\u{201d}"), "{reason}");
         assert!(reason.contains("\u{201c}4×\u{201d}"), "{reason}");

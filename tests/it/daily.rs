@@ -44,7 +44,9 @@ fn seeds_from_every_source_and_a_ranked_day() {
     // The bib entry had no abstract: it is borrowed from the library.
     let kv = list.lines().find(|l| l.starts_with("2507.07400")).unwrap();
     assert!(!kv.contains("title only"), "{kv}");
-    assert!(list.lines().any(|l| l.starts_with("text:") && l.contains("title only")));
+    // The sentence is called one, not "title only".
+    assert!(list.lines().any(|l| l.starts_with("text:") && l.contains("[sentence]")), "{list}");
+    assert!(!list.lines().any(|l| l.starts_with("text:") && l.contains("title only")), "{list}");
     assert!(list.lines().any(|l| l.starts_with("2507.07114") && l.contains("negative")));
     assert!(list.lines().any(|l| l.starts_with("2401.00001") && l.contains("weight 0.5")));
     assert!(ok(&lib, &["seed", "list", "--profile", "other"]).contains("no seeds"));
