@@ -1,6 +1,6 @@
 //! What kind of failure an error is, decided where it is raised rather than
-//! read back from its wording: each stage's error enum (`paper::InputError`,
-//! `library::Error`, `profile::Error`) says its [`Kind`], and the front
+//! read back from its wording: each stage's error enum (`library::Error`,
+//! `profile::Error`, `workflow::Error`) says its [`Kind`], and the front
 //! doors turn a kind into what they answer (`serve::failure` into an HTTP
 //! status, in one place). The message stays the sentence the reader sees.
 

@@ -37,6 +37,11 @@ pub fn sigmoid(x: f32) -> f32 {
 /// strongly convex, so this many reach a model whose order no longer moves.
 const STEPS: usize = 120;
 
+/// Share of the negative weight the 👎 seeds carry when there are any;
+/// random library papers carry the rest (Scholar Inbox leans on 👎
+/// likewise). The reader's learned signal and the unsure rule both weigh so.
+pub const DISLIKED_SHARE: f32 = 0.9;
+
 /// Minimises Σ weight·logloss + ½·l2·|w − prior|² (the bias unpenalised):
 /// a Gaussian prior centred on `prior` (zero when none), so that a few
 /// examples move the model a little away from it and many move it far.

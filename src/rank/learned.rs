@@ -5,7 +5,7 @@
 //! ratings act like Rocchio and many make the model the reader's own. A
 //! hybrid signal once there is a rating; the unsure list's boundary.
 
-use super::learn::{self, Example, LinearModel};
+use super::learn::{self, Example, LinearModel, DISLIKED_SHARE};
 use super::signal::{Details, Naming, Part, Seeds, Signal, SignalId};
 use super::{Candidate, SeedVector};
 use crate::vector::dot;
@@ -17,8 +17,6 @@ const ROCCHIO_DISLIKED: f32 = 1.0;
 const PRIOR_SCALE: f32 = 10.0;
 /// How hard the prior holds against the examples (whose weights sum to 2).
 const PRIOR_STRENGTH: f32 = 1.0;
-/// Share of the negative weight the 👎 carry; random library papers the rest.
-const DISLIKED_SHARE: f32 = 0.9;
 
 /// The reader's model: it joins the hybrid's mix with the trust its
 /// ratings earn, not with a cold weight.

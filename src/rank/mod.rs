@@ -124,11 +124,6 @@ impl Scored {
 /// in milliseconds.
 const CALIBRATION_SEEDS: usize = 200;
 
-/// Share of the negative weight the disliked seeds carry in the logistic
-/// model of the unsure rule when there are any; random library papers carry
-/// the rest (Scholar Inbox leans on 👎 likewise).
-const DISLIKED_SHARE: f32 = 0.9;
-
 /// How a method turns the signals into one score.
 enum Scoring {
     /// One signal alone.
@@ -381,7 +376,7 @@ impl Ranker {
         if let Scoring::Hybrid(Some(l)) = &self.scoring {
             return candidates.iter().map(|c| (l.probability(c.vector) - 0.5).abs()).collect();
         }
-        let model = learn::liked_against(&self.seeds, background, 1e-3, Some(DISLIKED_SHARE));
+        let model = learn::liked_against(&self.seeds, background, 1e-3, Some(learn::DISLIKED_SHARE));
         candidates.iter().map(|c| (model.probability(c.vector) - 0.5).abs()).collect()
     }
 }
