@@ -37,6 +37,12 @@ impl Failure {
         Failure { status: StatusCode::FORBIDDEN, message: message.into() }
     }
 
+    /// Not a kind of the stages either: a request without a live session
+    /// or key, which signing in (or the right key) would let through.
+    pub fn unauthorized(message: impl Into<String>) -> Failure {
+        Failure { status: StatusCode::UNAUTHORIZED, message: message.into() }
+    }
+
     /// An error from the stages below: its kind is the first one its chain
     /// knows ([`kind_of`]); one that knows none is the server's fault, and
     /// logged.

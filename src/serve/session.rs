@@ -115,9 +115,7 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
                     req.extensions_mut().insert(Who { user: Some(user), csrf: String::new(), signed_in: false, key: None });
                     next.run(req).await
                 }
-                Ok(None) => {
-                    ApiError(Failure { status: StatusCode::UNAUTHORIZED, message: "this feed key opens no feed".into() }).into_response()
-                }
+                Ok(None) => ApiError(Failure::unauthorized("this feed key opens no feed")).into_response(),
                 Err(f) => ApiError(f).into_response(),
             };
         }
@@ -136,7 +134,7 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
             next.run(req).await
         }
         Ok(None) if path.starts_with("/api/") || path == "/feed.atom" => {
-            ApiError(Failure { status: StatusCode::UNAUTHORIZED, message: "sign in first: POST /login".into() }).into_response()
+            ApiError(Failure::unauthorized("sign in first: POST /login")).into_response()
         }
         Ok(None) => {
             let here = req.uri().path_and_query().map_or("/", |p| p.as_str());
@@ -171,7 +169,7 @@ fn owner_only(owner: &str, req: &Request) -> Option<Response> {
         return Some(key_page());
     }
     let message = "this server answers only the user who started it: open the address `paperscout serve` printed (it carries ?token=…)";
-    Some(ApiError(Failure { status: StatusCode::UNAUTHORIZED, message: message.into() }).into_response())
+    Some(ApiError(Failure::unauthorized(message)).into_response())
 }
 
 #[derive(askama::Template)]

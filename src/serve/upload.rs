@@ -13,7 +13,7 @@ use crate::profile::{self, seed_files, seed_files::SeedFile};
 use crate::workflow::seeds;
 use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
 use axum::extract::State as Shared;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::Extension;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -141,7 +141,7 @@ pub struct Token {
 
 pub async fn token(Extension(who): Extension<Who>) -> Result<Answer<Token>, ApiError> {
     if who.csrf.is_empty() {
-        return Err(Failure { status: StatusCode::UNAUTHORIZED, message: "sign in first".into() }.into());
+        return Err(Failure::unauthorized("sign in first").into());
     }
     Ok(Answer(Token { csrf: who.csrf }))
 }
