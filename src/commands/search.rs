@@ -40,10 +40,9 @@ pub fn run(args: &SearchArgs, verbose: bool) -> Result<()> {
         };
         crate::messages::note(format_args!("{} found, showing {shown}{more}", results.total));
     }
-    if found.is_empty() {
-    } else if args.json {
+    if args.json {
         report::json::write_found(&mut out, found)?;
-    } else {
+    } else if !found.is_empty() {
         report::table::write_found(&mut out, found)?;
     }
     out.flush()?;

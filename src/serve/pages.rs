@@ -215,7 +215,13 @@ struct DayPage {
 
 /// This day's page with `extra` parameters beside those every link carries.
 fn day_url(date: &str, q: &str, extra: &str) -> String {
-    format!("/day/{date}{q}{}{extra}", if q.is_empty() { '?' } else { '&' })
+    with_query(&format!("/day/{date}"), q, extra)
+}
+
+/// `path` with the query every link carries (`q`: empty or `?…`) and then
+/// `extra` parameters.
+fn with_query(path: &str, q: &str, extra: &str) -> String {
+    format!("{path}{q}{}{extra}", if q.is_empty() { '?' } else { '&' })
 }
 
 /// Unsure papers the page shows unless told otherwise.
@@ -403,16 +409,16 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Wh
                 Ok((results, note)) => {
                     let r = rated(st, &key)?;
                     let how: Vec<String> = results.found.iter().map(|f| matched(&f.matched)).collect();
-                    let hits: Vec<crate::workflow::neighbours::Neighbour> = results.found.iter().map(|f| f.hit.clone()).collect();
-                    cards = neighbour_cards(&hits, &r, 2);
-                    for (c, (how, rank)) in cards.iter_mut().zip(how.iter().zip(results.offset + 1..)) {
-                        c.matched = how.clone();
-                        c.rank = rank;
-                    }
                     counts = match_counts(&results, &how);
                     if results.more() > 0 {
                         let next = results.offset + results.found.len();
                         more = Some((results.more(), format!("{}&offset={next}", search_url(&q, &base))));
+                    }
+                    let hits: Vec<crate::workflow::neighbours::Neighbour> = results.found.into_iter().map(|f| f.hit).collect();
+                    cards = neighbour_cards(&hits, &r, 2);
+                    for (c, (how, rank)) in cards.iter_mut().zip(how.into_iter().zip(results.offset + 1..)) {
+                        c.matched = how;
+                        c.rank = rank;
                     }
                     if let Some(note) = note {
                         refresh = st.model_status() == "loading";
@@ -490,11 +496,7 @@ fn search_url(q: &Params, base: &Base) -> String {
             u.append_pair(name, v);
         }
     }
-    let own = u.finish();
-    match base.q.strip_prefix('?') {
-        Some(carried) => format!("/search?{carried}&{own}"),
-        None => format!("/search?{own}"),
-    }
+    with_query("/search", &base.q, &u.finish())
 }
 
 #[derive(Template)]
