@@ -707,6 +707,31 @@ pub enum EvalBenchmark {
     Csfcube(EvalCsfcubeArgs),
     /// Hide authors' latest papers in their day's listing and rank it from their earlier papers.
     History(EvalHistoryArgs),
+    /// Score one-line summaries on SciTLDR (ROUGE-1/2/L F1, stemmed, best of the gold lines).
+    Tldr(EvalTldrArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EvalTldrArgs {
+    /// A SciTLDR JSONL file (e.g. ../shared/data/tldr/scitldr-a/test.jsonl).
+    pub file: PathBuf,
+    /// The methods to score (default: all of them).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub method: Vec<crate::eval::tldr::Method>,
+    /// Also score another system's lines: a text file with one line per record, in order.
+    #[arg(long, value_name = "FILE")]
+    pub predictions: Option<PathBuf>,
+    /// Score the gist methods by five-fold cross-validation on FILE, each
+    /// fold's scorer fitted on the other four (for choosing on dev).
+    #[arg(long)]
+    pub cross_validate: bool,
+    /// Fit the gist's scorer on all of FILE and write it as Rust source to
+    /// OUT (src/gist/model.rs); fit on dev only.
+    #[arg(long, value_name = "OUT")]
+    pub fit: Option<PathBuf>,
+    /// One JSON object per method instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -1,7 +1,7 @@
 //! paperscout: which of today's arXiv papers to read.
 //!
 //! The pipeline, one module per stage:
-//! listing → paper → embed → library (store + index) → profile → rank → report.
+//! listing → paper → gist, embed → library (store + index) → profile → rank → report.
 //! `digest` (a day ranked for a profile), `neighbours` (papers like one)
 //! and `search` (papers by id, name, words and meaning) are the questions
 //! both front doors ask: `commands` (the command
@@ -15,6 +15,7 @@ pub mod embed;
 pub mod error;
 pub mod eval;
 pub mod fetch;
+pub mod gist;
 pub mod library;
 pub mod listing;
 pub mod messages;

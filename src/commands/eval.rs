@@ -1,7 +1,8 @@
-//! `paperscout eval csfcube|history`: ranking quality on an expert-judged
-//! benchmark and on a replay of the library's own history.
+//! `paperscout eval csfcube|history|tldr`: ranking quality on an
+//! expert-judged benchmark and on a replay of the library's own history;
+//! the gist's quality on SciTLDR.
 
-use crate::cli::{EvalArgs, EvalBenchmark, EvalCsfcubeArgs, EvalHistoryArgs};
+use crate::cli::{EvalArgs, EvalBenchmark, EvalCsfcubeArgs, EvalHistoryArgs, EvalTldrArgs};
 use crate::embed;
 use crate::eval::csfcube::{self, Aggregation, FacetSummary, QueryResult};
 use crate::eval::{feedback, history, Reliability, Rng};
@@ -19,7 +20,60 @@ pub fn run(args: &EvalArgs, verbose: bool) -> Result<()> {
     match &args.benchmark {
         EvalBenchmark::Csfcube(a) => run_csfcube(a, verbose),
         EvalBenchmark::History(a) => run_history(a, verbose),
+        EvalBenchmark::Tldr(a) => run_tldr(a),
     }
+}
+
+fn run_tldr(args: &EvalTldrArgs) -> Result<()> {
+    use crate::eval::tldr::{self, Method};
+    use clap::ValueEnum;
+    let records = tldr::load(&args.file)?;
+    let name = args.file.display().to_string();
+    if let Some(out) = &args.fit {
+        let all: Vec<&tldr::Record> = records.iter().collect();
+        let scorer = tldr::fit(&all);
+        let file = args.file.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| name.clone());
+        std::fs::write(out, tldr::model_source(&scorer, &format!("SciTLDR-A {file} ({} papers)", records.len())))
+            .with_context(|| format!("{}: cannot write the fitted scorer", out.display()))?;
+        crate::messages::note(format!("fitted on {} papers of {name}; wrote {}", records.len(), out.display()));
+    }
+    let methods: Vec<Method> = if args.method.is_empty() { Method::value_variants().to_vec() } else { args.method.clone() };
+    let scorer = crate::gist::Scorer::fitted();
+    let mut rows = Vec::new();
+    for m in methods {
+        let cross = args.cross_validate && matches!(m, Method::Gist | Method::GistUntrimmed | Method::GistOwnSplit);
+        let scores = if cross {
+            tldr::cross_validate(&records, m)
+        } else {
+            let predictions: Vec<String> = records.iter().map(|r| m.predict(&scorer, r)).collect();
+            tldr::scores(&records, &predictions)
+        };
+        let label = if cross { format!("{} (5-fold)", m.name()) } else { m.name().to_string() };
+        rows.push(tldr::summarise(&label, &scores));
+    }
+    if let Some(path) = &args.predictions {
+        let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
+        let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        if lines.len() != records.len() {
+            bail!("{}: {} lines for {} records of {name}; one line per record, in order", path.display(), lines.len(), records.len());
+        }
+        rows.push(tldr::summarise(&path.display().to_string(), &tldr::scores(&records, &lines)));
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        for r in &rows {
+            serde_json::to_writer(&mut out, r)?;
+            writeln!(out)?;
+        }
+        return Ok(());
+    }
+    writeln!(out, "SciTLDR, {} papers of {name}: F1 x100, best of each paper's gold lines, 95 % bootstrap interval", records.len())?;
+    writeln!(out, "{:<34} {:>20} {:>20} {:>20}", "method", "ROUGE-1", "ROUGE-2", "ROUGE-L")?;
+    let cell = |i: &tldr::Interval| format!("{:.2} [{:.2}, {:.2}]", i.mean, i.low, i.high);
+    for r in &rows {
+        writeln!(out, "{:<34} {:>20} {:>20} {:>20}", r.method, cell(&r.r1), cell(&r.r2), cell(&r.rl))?;
+    }
+    Ok(())
 }
 
 /// What `eval csfcube --json` prints.

@@ -11,6 +11,8 @@
 pub mod csfcube;
 pub mod feedback;
 pub mod history;
+pub mod rouge;
+pub mod tldr;
 
 use crate::rank::Strength;
 use serde::Serialize;

@@ -51,6 +51,7 @@ impl Library {
         if counts.new + counts.updated > 0 {
             store::bump_generation(&tx)?;
         }
+        store::make_missing_gists(&tx)?;
         tx.commit()?;
         Ok(counts)
     }
@@ -97,6 +98,7 @@ impl Library {
         if counts.new + counts.updated + vectors > 0 {
             store::bump_generation(&tx)?;
         }
+        store::make_missing_gists(&tx)?;
         tx.commit()?;
         Ok((counts, vectors))
     }

@@ -52,6 +52,7 @@ const MATRIX_EVENT: usize = 60_000;
 const TITLE_CHARS: usize = 500;
 const AUTHORS_CHARS: usize = 300;
 const REASON_CHARS: usize = 600;
+const GIST_CHARS: usize = 400;
 /// ntfy keeps a message of up to 4,096 bytes as text (more becomes an attachment).
 const NTFY_BYTES: usize = 4000;
 
@@ -127,6 +128,8 @@ struct Item {
     rank: usize,
     title: String,
     authors: String,
+    /// What the paper does ([`crate::gist`]); empty when it has no gist.
+    gist: String,
     reason: String,
     abs: Option<String>,
     pdf: Option<String>,
@@ -141,6 +144,7 @@ fn item(p: &Pick, d: &Digest, links: &Links) -> Item {
         rank: p.rank,
         title: cut(&plain(&crate::report::math::display(&p.paper.title)), TITLE_CHARS),
         authors: cut(&plain(&first_authors(&p.paper)), AUTHORS_CHARS),
+        gist: p.gist.as_deref().map(|g| cut(&plain(&crate::report::math::display(g)), GIST_CHARS)).unwrap_or_default(),
         reason: cut(&plain(&reason_text(p)), REASON_CHARS),
         abs,
         pdf,
@@ -195,7 +199,10 @@ fn slack_section(it: &Item) -> Value {
     if let (Some(up), Some(down)) = (&it.up, &it.down) {
         links.push(format!("<{up}|👍> <{down}|👎>"));
     }
-    let head = format!("*{}.* {title}\n{}", it.rank, slack_text(&cut(&it.authors, 300)));
+    let mut head = format!("*{}.* {title}\n{}", it.rank, slack_text(&cut(&it.authors, 300)));
+    if !it.gist.is_empty() {
+        head.push_str(&format!("\n≡ {}", slack_text(&it.gist)));
+    }
     let tail = if links.is_empty() { String::new() } else { format!("\n{}", links.join(" · ")) };
     // The reason gives way first: the title, the names and the links stay whole.
     let room = SLACK_SECTION.saturating_sub(head.chars().count() + tail.chars().count() + 4);
@@ -245,6 +252,9 @@ fn discord_text(s: &str) -> String {
 
 fn discord_embed(it: &Item) -> Value {
     let mut lines = vec![discord_text(&cut(&it.authors, 300))];
+    if !it.gist.is_empty() {
+        lines[0].push_str(&format!("\n≡ {}", discord_text(&it.gist)));
+    }
     let mut links = Vec::new();
     if let Some(pdf) = &it.pdf {
         links.push(format!("[PDF]({pdf})"));
@@ -295,7 +305,8 @@ fn html(s: &str) -> String {
 }
 
 fn matrix_item(it: &Item) -> (String, String) {
-    let mut text = format!("{}. {}\n   {}\n   {}", it.rank, it.title, it.authors, it.reason);
+    let gist = if it.gist.is_empty() { String::new() } else { format!("\n   ≡ {}", it.gist) };
+    let mut text = format!("{}. {}\n   {}{gist}\n   {}", it.rank, it.title, it.authors, it.reason);
     let title = match &it.abs {
         Some(url) => format!("<a href=\"{}\">{}</a>", html(url), html(&it.title)),
         None => html(&it.title),
@@ -311,7 +322,8 @@ fn matrix_item(it: &Item) -> (String, String) {
         links.push(format!("<a href=\"{}\">👍 like</a> · <a href=\"{}\">👎 not interested</a>", html(up), html(down)));
         text.push_str(&format!("\n   👍 {up}\n   👎 {down}"));
     }
-    let mut h = format!("<li><b>{title}</b><br>{}<br><i>{}</i>", html(&it.authors), html(&it.reason));
+    let gist = if it.gist.is_empty() { String::new() } else { format!("<br>≡ {}", html(&it.gist)) };
+    let mut h = format!("<li><b>{title}</b><br>{}{gist}<br><i>{}</i>", html(&it.authors), html(&it.reason));
     if !links.is_empty() {
         h.push_str(&format!("<br>{}", links.join(" · ")));
     }
@@ -408,8 +420,13 @@ fn ntfy_item(it: &Item) -> String {
         Some(url) => format!("[{title}]({url})"),
         None => title,
     };
-    let mut s =
-        format!("**{}.** {title}  \n{}  \n_{}_", it.rank, crate::report::digest::md(&it.authors), crate::report::digest::md(&it.reason));
+    let gist = if it.gist.is_empty() { String::new() } else { format!("≡ {}  \n", crate::report::digest::md(&it.gist)) };
+    let mut s = format!(
+        "**{}.** {title}  \n{}  \n{gist}_{}_",
+        it.rank,
+        crate::report::digest::md(&it.authors),
+        crate::report::digest::md(&it.reason)
+    );
     let mut links = Vec::new();
     if let Some(pdf) = &it.pdf {
         links.push(format!("[PDF]({pdf})"));

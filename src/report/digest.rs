@@ -235,10 +235,13 @@ pub fn table(out: &mut impl Write, d: &Digest, width: usize) -> io::Result<()> {
         }
         Ok(())
     };
-    writeln!(out, "{:>w_rank$}  score  {:<w_id$}  {:<w_kind$}  {:<w_cat$}  title, then why", "#", "id", "kind", "cat")?;
+    writeln!(out, "{:>w_rank$}  score  {:<w_id$}  {:<w_kind$}  {:<w_cat$}  title, what it does (≡), why (↳)", "#", "id", "kind", "cat")?;
     for (p, [id, kind, cat]) in d.picks.iter().zip(&rows) {
         write!(out, "{:>w_rank$}  {:.3}  {id:<w_id$}  {kind:<w_kind$}  {cat:<w_cat$}  ", p.rank, p.score)?;
         wrapped(&printable(&crate::report::math::display(&p.paper.title)), out, true)?;
+        if let Some(gist) = &p.gist {
+            wrapped(&format!("≡ {}", printable(&crate::report::math::display(gist))), out, false)?;
+        }
         let why = printable(&reason_text(p));
         if !why.is_empty() {
             wrapped(&format!("↳ {why}"), out, false)?;
@@ -394,6 +397,9 @@ pub fn markdown(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<(
         if !p.paper.authors.is_empty() {
             writeln!(out, "   {}  ", md(&p.paper.authors.join(", ")))?;
         }
+        if let Some(gist) = &p.gist {
+            writeln!(out, "   ≡ {}  ", md(&shown(gist)))?;
+        }
         writeln!(out, "   _{}_\n", md(&reason_text(p)))?;
     }
     if let Some(more) = more_text(d, "") {
@@ -426,7 +432,7 @@ article h2{font-size:1.08rem;margin:.1rem 0 .3rem}article h2 a{color:#1a4d8f;tex
 .meta{font-size:.85rem;color:#555}.authors{font-size:.9rem;margin:.2rem 0}
 .bar{display:inline-block;vertical-align:middle;width:7rem;height:.5rem;background:#eee;border-radius:4px;margin-right:.4rem;overflow:hidden}
 .bar span{display:block;height:100%;background:#3b82c4}
-.reason{font-size:.9rem;color:#2f5d2f;margin:.3rem 0}
+.gist{margin:.3rem 0}.reason{font-size:.9rem;color:#2f5d2f;margin:.3rem 0}
 details{font-size:.92rem}summary{cursor:pointer;color:#555}
 .tag{font-size:.75rem;border:1px solid #ccc;border-radius:3px;padding:0 .3rem;margin-left:.3rem}
 .links{font-size:.9rem;margin:.2rem 0}.links a{color:#1a4d8f}
@@ -477,6 +483,9 @@ pub fn html(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
             esc(p.paper.primary.as_deref().unwrap_or("-")),
             esc(&kind_label(p))
         )?;
+        if let Some(gist) = &p.gist {
+            writeln!(out, "<div class=\"gist\">{}</div>", esc(&shown(gist)))?;
+        }
         writeln!(out, "<div class=\"reason\">{}</div>", esc(&reason_text(p)))?;
         if let Some((abs, pdf)) = arxiv_links(&p.paper) {
             write!(out, "<div class=\"links\"><a href=\"{}\">arXiv</a> · <a href=\"{}\">PDF</a>", esc(&abs), esc(&pdf))?;
@@ -517,6 +526,7 @@ mod tests {
             rank: 1,
             score,
             paper,
+            gist: None,
             why,
             strength: crate::rank::Strength::Strong,
             weak: false,

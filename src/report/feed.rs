@@ -79,6 +79,9 @@ fn entry<W: Write>(w: &mut Writer<W>, p: &Pick, d: &Digest, links: &Links) -> io
         if !d.cold {
             summary.push_str(&format!(" · {}", p.strength.label()));
         }
+        if let Some(gist) = &p.gist {
+            summary.push_str(&format!("\n≡ {}", crate::report::digest::shown(gist)));
+        }
         let reason = reason_text(p);
         if !reason.is_empty() {
             summary.push_str(&format!("\n{reason}"));

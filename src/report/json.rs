@@ -31,6 +31,7 @@ pub fn neighbour(n: &crate::workflow::neighbours::Neighbour) -> serde_json::Valu
         "primary": p.primary,
         "subjects": p.subjects,
         "listing_date": n.paper.first_date,
+        "gist": n.paper.gist(),
     });
     // As `parse --json` has them: only where a source named any.
     if let (false, Some(o)) = (p.affiliations.is_empty(), v.as_object_mut()) {

@@ -371,7 +371,7 @@ pub async fn like(
         let Named { name: profile, key } = q.profile(who, &st.default_profile)?;
         let (paper, found) = read::like(st, &id, &q)?;
         let r = rated(st, &key)?;
-        let mut origin = Card::new(&paper.paper, paper.first_date.as_deref());
+        let mut origin = Card::new(&paper.paper, paper.first_date.as_deref()).with_gist(paper.gist().as_deref());
         origin.h = 2;
         origin.rating = r.get(&paper.paper.id).copied().unwrap_or(0);
         let page = ListPage {
@@ -531,7 +531,7 @@ pub async fn paper(
         if made_for.is_some() {
             rate_offer = None;
         }
-        let mut c = Card::new(&paper.paper, paper.first_date.as_deref());
+        let mut c = Card::new(&paper.paper, paper.first_date.as_deref()).with_gist(paper.gist().as_deref());
         c.rating = rating;
         c.h = 1;
         let mut base = Base::new(st, who, paper.paper.id.clone(), &profile, profiles_of(st, who));

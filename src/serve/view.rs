@@ -226,6 +226,9 @@ pub struct Card {
     /// The title as HTML, escaped, with the scripts Unicode cannot show
     /// as `<sub>`/`<sup>` (report::math::display_html).
     pub title_html: String,
+    /// What the paper does, one sentence of its abstract ([`crate::gist`]),
+    /// as HTML like `title_html`; empty when it has none.
+    pub gist_html: String,
     pub authors: String,
     /// Where the authors work, each place once: "MIT · Max Planck Institute".
     pub affiliations: String,
@@ -288,6 +291,7 @@ impl Card {
             // TeX shown as a reader reads it: `($r=0.83$)` as (r=0.83).
             title: crate::report::math::display(&p.title).into_owned(),
             title_html: crate::report::math::display_html(&p.title),
+            gist_html: String::new(),
             authors: p.authors.join(", "),
             affiliations: places(&p.affiliations),
             byline: [lead, p.subjects.first().cloned().unwrap_or_default()]
@@ -312,10 +316,16 @@ impl Card {
         }
     }
 
+    /// The card with the paper's gist.
+    pub fn with_gist(mut self, gist: Option<&str>) -> Card {
+        self.gist_html = gist.map(crate::report::math::display_html).unwrap_or_default();
+        self
+    }
+
     /// `range` is the (lowest, highest) score on the page: bars show where a
     /// paper falls within today's spread.
     pub fn from_pick(p: &Pick, range: (f32, f32), cold: bool) -> Card {
-        let mut c = Card::new(&p.paper, p.paper.listing_date.as_deref());
+        let mut c = Card::new(&p.paper, p.paper.listing_date.as_deref()).with_gist(p.gist.as_deref());
         c.rank = p.rank;
         c.kind = p.paper.kind.to_string();
         if let Some(day) = &p.seen_before {
@@ -338,7 +348,7 @@ impl Card {
     }
 
     pub fn from_neighbour(rank: usize, n: &Neighbour, rating: i8) -> Card {
-        let mut c = Card::new(&n.paper.paper, n.paper.first_date.as_deref());
+        let mut c = Card::new(&n.paper.paper, n.paper.first_date.as_deref()).with_gist(n.paper.gist().as_deref());
         c.rank = rank;
         c.score = Some(format!("{:.3}", n.score));
         c.score_note = format!("similarity {:.3}: cosine of the two title+abstract embeddings (1 is the same text)", n.score);

@@ -39,6 +39,9 @@ pub struct Pick {
     pub score: f32,
     #[serde(flatten)]
     pub paper: Paper,
+    /// The one sentence of its abstract that says what it does
+    /// ([`crate::gist`]); `null` when the abstract has none.
+    pub gist: Option<String>,
     /// Why it scored as it did, in each signal's words.
     #[serde(flatten)]
     pub why: Explained,
@@ -454,6 +457,7 @@ fn filter(entries: Vec<(String, DayEntry)>, reader: &Reader, opts: &DayOptions, 
         if own_seed.is_some() && rating.is_none() {
             continue;
         }
+        let gist = e.paper.gist();
         let mut paper = e.paper.paper;
         paper.kind = e.kind;
         paper.listing_date = Some(day.clone());
@@ -479,6 +483,7 @@ fn filter(entries: Vec<(String, DayEntry)>, reader: &Reader, opts: &DayOptions, 
             rank: 0,
             score: 0.0,
             paper,
+            gist,
             why: Explained::default(),
             strength: rank::Strength::Weak,
             weak: false,

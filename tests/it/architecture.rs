@@ -17,7 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["workflow"],
     &["profile", "rank"],
     &["library", "fetch"],
-    &["embed", "listing"],
+    &["embed", "listing", "gist"],
     &["paper", "vector", "error", "messages"],
 ];
 

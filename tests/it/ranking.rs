@@ -32,7 +32,7 @@ fn the_default_is_hybrid_and_its_reasons_name_shared_words() {
     // the last column, and no line wider than the terminal.
     let narrow = table("80");
     let lines: Vec<&str> = narrow.lines().collect();
-    assert!(lines[1].trim_start().starts_with("#  score  id") && lines[1].ends_with("title, then why"), "{narrow}");
+    assert!(lines[1].trim_start().starts_with("#  score  id") && lines[1].ends_with("title, what it does (≡), why (↳)"), "{narrow}");
     let column = lines[1].find("title").unwrap();
     for l in &lines[1..] {
         assert!(l.chars().count() <= 80, "{} columns: {l}", l.chars().count());

@@ -11,8 +11,11 @@ mod write;
 
 pub use damage::{damage, explain, Damaged};
 pub use profiles::ProfileKey;
-pub use read::{blob_to_vec, DatedPaper, DayEntry, DerivedRow, Listing, StoredPaper, Version};
-pub use write::{bump_generation, insert_vector, papers_with_text, record_failure, set_default_model, upsert_paper, vec_to_blob, Upsert};
+pub use read::{blob_to_vec, DatedPaper, DayEntry, DerivedRow, Listing, StoredGist, StoredPaper, Version};
+pub use write::{
+    bump_generation, insert_vector, make_missing_gists, papers_with_text, record_failure, set_default_model, upsert_paper, vec_to_blob,
+    Upsert,
+};
 
 use anyhow::{Context, Result};
 use damage::{open_error, remember};
@@ -29,6 +32,8 @@ pub struct Store {
     /// Libraries written before affiliations were kept lack their column
     /// until their next write.
     has_affiliations: bool,
+    /// A library written by a version that stores gists.
+    has_gists: bool,
 }
 
 /// `file:` URI of `path` for SQLite, with the characters URIs reserve escaped.
@@ -183,7 +188,7 @@ impl Store {
         conn.execute_batch(&profile_triggers()).map_err(|e| open_error(path, e))?;
         schema::add_columns(&conn).map_err(|e| open_error(path, e))?;
         schema::upgrade_rows(&conn).map_err(|e| open_error(path, e))?;
-        Ok(Store { conn, has_failures: true, has_affiliations: true })
+        Ok(Store { conn, has_failures: true, has_affiliations: true, has_gists: true })
     }
 
     /// Opens for reading only: a reader needs no write access to the
@@ -218,7 +223,9 @@ impl Store {
         let has_failures: bool =
             conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'embed_failures'", [], |r| r.get(0))?;
         let has_affiliations = schema::has_column(&conn, "papers", "affiliations")?;
-        Ok((Store { conn, has_failures, has_affiliations }, version))
+        let has_gists: bool =
+            conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'gists'", [], |r| r.get(0))?;
+        Ok((Store { conn, has_failures, has_affiliations, has_gists }, version))
     }
 
     pub fn conn(&self) -> &Connection {

@@ -22,6 +22,27 @@ pub struct StoredPaper {
     pub paper: Paper,
     pub first_date: Option<String>,
     pub text_hash: Vec<u8>,
+    /// The stored gist, where one of this text and method is stored.
+    pub stored_gist: StoredGist,
+}
+
+/// What the library holds of a paper's gist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoredGist {
+    /// Made for this text by this method (`None`: the abstract has none).
+    Current(Option<String>),
+    /// Not made yet (an older library), or not read (a bulk scan).
+    NotMade,
+}
+
+impl StoredPaper {
+    /// The paper's gist: as stored, or made now where none is.
+    pub fn gist(&self) -> Option<String> {
+        match &self.stored_gist {
+            StoredGist::Current(g) => g.clone(),
+            StoredGist::NotMade => crate::gist::of(&self.paper.title, &self.paper.abstract_text),
+        }
+    }
 }
 
 /// One paper as listed on a given day.
@@ -61,12 +82,23 @@ pub struct Listing {
 }
 
 impl Store {
-    fn select_paper(&self) -> &'static str {
-        if self.has_affiliations {
-            SELECT_PAPER
-        } else {
-            SELECT_PAPER_BEFORE_AFFILIATIONS
+    /// The columns [`row_to_paper`] reads, for a bulk scan: no gist.
+    fn select_paper(&self) -> String {
+        let affiliations = if self.has_affiliations { "p.affiliations" } else { "NULL" };
+        format!("SELECT {PAPER_COLUMNS}, {affiliations}, NULL, 0 FROM papers p")
+    }
+
+    /// The same with the stored gist, for papers that are shown.
+    fn select_shown_paper(&self) -> String {
+        if !self.has_gists {
+            return self.select_paper();
         }
+        let affiliations = if self.has_affiliations { "p.affiliations" } else { "NULL" };
+        format!(
+            "SELECT {PAPER_COLUMNS}, {affiliations}, g.gist, g.text_hash IS p.text_hash AND g.method IS {} FROM papers p \
+             LEFT JOIN gists g ON g.id = p.id",
+            crate::gist::METHOD
+        )
     }
 
     /// A counter bumped by every write that changes which vectors belong to
@@ -185,19 +217,19 @@ impl Store {
     }
 
     pub fn get_paper(&self, id: &str) -> Result<Option<StoredPaper>> {
-        let mut stmt = self.conn.prepare_cached(&format!("{} WHERE p.id = ?1", self.select_paper()))?;
+        let mut stmt = self.conn.prepare_cached(&format!("{} WHERE p.id = ?1", self.select_shown_paper()))?;
         Ok(stmt.query_row([id], row_to_paper).optional()?)
     }
 
     pub fn get_paper_by_rowid(&self, rowid: i64) -> Result<Option<StoredPaper>> {
-        let mut stmt = self.conn.prepare_cached(&format!("{} WHERE p.rowid = ?1", self.select_paper()))?;
+        let mut stmt = self.conn.prepare_cached(&format!("{} WHERE p.rowid = ?1", self.select_shown_paper()))?;
         Ok(stmt.query_row([rowid], row_to_paper).optional()?)
     }
 
     /// The entries listed on `day`, one per paper (a paper listed in
     /// several categories that day counts once, by its most novel kind).
     pub fn listing_day(&self, day: &str) -> Result<Vec<DayEntry>> {
-        let select = self.select_paper().replace(" FROM papers p", ", l.k FROM papers p");
+        let select = self.select_shown_paper().replace(" FROM papers p", ", l.k FROM papers p");
         let mut stmt = self.conn.prepare(&format!(
             "{select} JOIN (SELECT id, min(CASE kind WHEN 'new' THEN 0 WHEN 'cross' THEN 1 ELSE 2 END) AS k
              FROM listings WHERE date = ?1 GROUP BY id) l ON l.id = p.id ORDER BY p.rowid"
@@ -437,13 +469,12 @@ impl Store {
     }
 }
 
-const SELECT_PAPER: &str = "SELECT p.rowid, p.id, p.version, p.title, p.authors, p.abstract,
-    p.subjects, p.primary_cat, p.comments, p.journal_ref, p.first_date, p.text_hash, p.affiliations FROM papers p";
-/// The same, of a library whose papers have no affiliations column yet.
-const SELECT_PAPER_BEFORE_AFFILIATIONS: &str = "SELECT p.rowid, p.id, p.version, p.title, p.authors, p.abstract,
-    p.subjects, p.primary_cat, p.comments, p.journal_ref, p.first_date, p.text_hash, NULL FROM papers p";
-/// The first column a query adds after [`SELECT_PAPER`]'s.
-const AFTER_PAPER: usize = 13;
+/// The columns [`row_to_paper`] reads first; then affiliations, the gist,
+/// and whether the gist is current.
+const PAPER_COLUMNS: &str = "p.rowid, p.id, p.version, p.title, p.authors, p.abstract,
+    p.subjects, p.primary_cat, p.comments, p.journal_ref, p.first_date, p.text_hash";
+/// The first column a query adds after [`Store::select_paper`]'s.
+const AFTER_PAPER: usize = 15;
 
 fn row_to_paper(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPaper> {
     let authors: String = r.get(4)?;
@@ -468,6 +499,7 @@ fn row_to_paper(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPaper> {
         },
         first_date,
         text_hash: r.get(11)?,
+        stored_gist: if r.get::<_, bool>(14)? { StoredGist::Current(r.get(13)?) } else { StoredGist::NotMade },
     })
 }
 

@@ -155,6 +155,15 @@ CREATE TABLE IF NOT EXISTS delivery_failures (
     detail  TEXT NOT NULL,          -- why, without the address's secret path
     PRIMARY KEY (user, day, channel)
 ) WITHOUT ROWID;
+-- Each paper's gist (crate::gist), made at ingest from the text whose
+-- hash it keeps, by the method whose number it keeps: a gist of other
+-- text or of another method is made again. NULL: the abstract has none.
+CREATE TABLE IF NOT EXISTS gists (
+    id        TEXT PRIMARY KEY,
+    text_hash BLOB NOT NULL,
+    method    INTEGER NOT NULL,
+    gist      TEXT
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS embed_failures (
     model     TEXT NOT NULL,
     text_hash BLOB NOT NULL,        -- a text this model could not embed: not tried again

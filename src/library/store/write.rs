@@ -173,7 +173,54 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
             move_to_new_rowid(tx, &p.id, before.0)?;
         }
     }
+    make_gist(tx, &p.id)?;
     Ok(outcome)
+}
+
+/// Makes and stores the gist of the paper's stored text, unless one of
+/// that text by this method is stored already.
+fn make_gist(tx: &Connection, id: &str) -> Result<()> {
+    let current: Option<(String, String, Vec<u8>, bool)> = tx
+        .prepare_cached(
+            "SELECT p.title, p.abstract, p.text_hash, g.text_hash IS p.text_hash AND g.method IS ?2
+             FROM papers p LEFT JOIN gists g ON g.id = p.id WHERE p.id = ?1",
+        )?
+        .query_row(params![id, crate::gist::METHOD], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .optional()?;
+    if let Some((title, abstract_text, hash, false)) = current {
+        let gist = crate::gist::of(&title, &abstract_text);
+        tx.prepare_cached("INSERT OR REPLACE INTO gists (id, text_hash, method, gist) VALUES (?1, ?2, ?3, ?4)")?.execute(params![
+            id,
+            hash,
+            crate::gist::METHOD,
+            gist
+        ])?;
+    }
+    Ok(())
+}
+
+/// Makes the gists a library written by an older version lacks (or made
+/// by another method); how many it made. Once per library and method (a
+/// mark in `meta`): every upsert since makes its paper's.
+pub fn make_missing_gists(tx: &Transaction<'_>) -> Result<usize> {
+    let done: Option<i64> = tx.query_row("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'gists'", [], |r| r.get(0)).optional()?;
+    if done == Some(crate::gist::METHOD) {
+        return Ok(0);
+    }
+    let missing: Vec<(String, String, String, Vec<u8>)> = {
+        let mut stmt = tx.prepare(
+            "SELECT p.id, p.title, p.abstract, p.text_hash FROM papers p LEFT JOIN gists g ON g.id = p.id
+             WHERE g.id IS NULL OR g.method IS NOT ?1 OR g.text_hash IS NOT p.text_hash",
+        )?;
+        let rows = stmt.query_map([crate::gist::METHOD], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut insert = tx.prepare_cached("INSERT OR REPLACE INTO gists (id, text_hash, method, gist) VALUES (?1, ?2, ?3, ?4)")?;
+    for (id, title, abstract_text, hash) in &missing {
+        insert.execute(params![id, hash, crate::gist::METHOD, crate::gist::of(title, abstract_text)])?;
+    }
+    tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('gists', ?1)", [crate::gist::METHOD.to_string()])?;
+    Ok(missing.len())
 }
 
 /// A paper's rowid and what the derived files record of it (text hash,

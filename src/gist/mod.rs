@@ -1,0 +1,156 @@
+//! The gist of a paper: the one sentence of its abstract that says what
+//! the paper does, chosen by a linear scorer over text features
+//! ([`features`]) fitted to SciTLDR's dev split and trimmed of its
+//! lead-in ("In this paper, we …") and asides in brackets. `eval tldr`
+//! scores it; docs/quality.md has the figures and the variants tried.
+//!
+//! It reads text only — no model — so it is made at ingest for every
+//! paper, costs microseconds, and works on a library that has no vectors.
+
+pub mod features;
+pub mod model;
+pub mod sentences;
+pub mod words;
+
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// The method's number: a gist stored by another is made again. Moves
+/// with any change to the choice, the trimming or the fitted weights.
+pub const METHOD: i64 = 1;
+
+/// Shorter sentences are fragments ("2.", "We"), never a gist.
+const MIN_WORDS: usize = 5;
+
+/// The gist of a paper from its title and abstract: `None` for an
+/// abstract of fewer than two sentences, a withdrawal notice, or one whose
+/// every candidate merely repeats the title.
+pub fn of(title: &str, abstract_text: &str) -> Option<String> {
+    let sentences = sentences::split(abstract_text);
+    choose(title, &sentences).map(|i| trim(sentences[i]))
+}
+
+/// Which of `sentences` is the gist, by the fitted score; `None` where
+/// [`of`] gives none.
+pub fn choose(title: &str, sentences: &[&str]) -> Option<usize> {
+    Scorer::fitted().choose(title, sentences)
+}
+
+/// A linear score over [`features`]: the fitted one ([`model`]), or one a
+/// fit is trying.
+pub struct Scorer {
+    pub bias: f64,
+    pub weights: [f64; features::COUNT],
+    /// The prior the fit counted; `None` is [`model::PRIOR`].
+    pub prior: Option<(HashMap<String, f64>, f64)>,
+}
+
+impl Scorer {
+    pub fn fitted() -> Scorer {
+        Scorer { bias: model::BIAS, weights: model::WEIGHTS, prior: None }
+    }
+
+    pub fn prior(&self, stem: &str) -> f64 {
+        match &self.prior {
+            None => features::prior(stem),
+            Some((table, default)) => table.get(stem).copied().unwrap_or(*default),
+        }
+    }
+
+    /// The score of each sentence: its expected ROUGE-1 against a
+    /// one-line summary.
+    pub fn score(&self, title: &str, sentences: &[&str]) -> Vec<f64> {
+        let prior = |w: &str| self.prior(w);
+        features::of(title, sentences, &prior)
+            .iter()
+            .map(|f| self.bias + f.iter().zip(self.weights).map(|(x, w)| x * w).sum::<f64>())
+            .collect()
+    }
+
+    /// Which of `sentences` is the gist; `None` where [`of`] gives none.
+    pub fn choose(&self, title: &str, sentences: &[&str]) -> Option<usize> {
+        if sentences.len() < 2 {
+            return None;
+        }
+        let title_words = content_words(title);
+        let scores = self.score(title, sentences);
+        (0..sentences.len())
+            .filter(|&i| words::tokens(sentences[i]).len() >= MIN_WORDS && !WITHDRAWN.is_match(sentences[i]))
+            .filter(|&i| !repeats(&content_words(&trim(sentences[i])), &title_words))
+            .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))
+    }
+}
+
+static WITHDRAWN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(has been|is being|was|is|been) withdrawn\b|\bwithdrawn by the authors?\b|\bwithdraw(s|n)? (this|the|our) (paper|submission|article|manuscript|preprint)\b",
+    )
+    .expect("the withdrawal pattern is valid")
+});
+
+/// "In this paper, we propose" → "We propose": the summaries SciTLDR
+/// collects start at the verb's subject.
+static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:in this (?:paper|work|study|note|article)|here|to this end|to address (?:this|these) (?:issue|problem|challenge|limitation)s?|in particular|specifically|to (?:do so|that end)|finally|moreover|furthermore|in addition|additionally|thus|therefore|as a result|in contrast|instead)\s*,?\s*we\b",
+    )
+    .expect("the lead-in pattern is valid")
+});
+
+/// A sentence as the gist shows it: white space as single spaces, the
+/// lead-in before "we" dropped, and asides in brackets after a space
+/// ("(MPT)", "(see Sec. 3)") left out — but never a bracket inside TeX
+/// math, and never so much that fewer than [`MIN_WORDS`] words are left.
+pub fn trim(sentence: &str) -> String {
+    let flat = sentence.split_whitespace().collect::<Vec<_>>().join(" ");
+    let led = match LEAD_IN.find(&flat) {
+        Some(m) => format!("We{}", &flat[m.end()..]),
+        None => flat.clone(),
+    };
+    let out = without_asides(&led);
+    if words::tokens(&out).len() >= MIN_WORDS {
+        out
+    } else {
+        flat
+    }
+}
+
+/// `text` less every " (…)" that holds no bracket of its own and stands
+/// outside `$…$`.
+fn without_asides(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_math = false;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '$' {
+            in_math = !in_math;
+        }
+        if c == ' ' && !in_math && rest[1..].starts_with('(') {
+            if let Some(close) = rest[2..].find([')', '(']).filter(|&k| rest.as_bytes()[2 + k] == b')') {
+                let inner = &rest[2..2 + close];
+                if inner.matches('$').count() % 2 == 0 {
+                    rest = &rest[2 + close + 1..];
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+fn content_words(text: &str) -> Vec<String> {
+    let mut w: Vec<String> = words::stems(text).into_iter().filter(|w| !words::is_stop(w)).collect();
+    w.sort_unstable();
+    w.dedup();
+    w
+}
+
+/// Whether a sentence says no more than the title: nearly all its words
+/// are the title's.
+fn repeats(sentence: &[String], title: &[String]) -> bool {
+    let new = sentence.iter().filter(|w| title.binary_search(w).is_err()).count();
+    !sentence.is_empty() && new * 5 < sentence.len()
+}
