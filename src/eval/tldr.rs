@@ -256,10 +256,11 @@ fn solve<const K: usize>(mut a: Vec<[f64; K]>, mut b: [f64; K]) -> [f64; K] {
         if d.abs() < 1e-12 {
             continue;
         }
+        let pivot_row = a[col];
         for row in col + 1..K {
             let f = a[row][col] / d;
-            for k in col..K {
-                a[row][k] -= f * a[col][k];
+            for (x, p) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= f * p;
             }
             b[row] -= f * b[col];
         }

@@ -2,10 +2,9 @@
 //! stands, whether it says what the paper does ("we propose", "this
 //! paper"), how much of the title and of the other sentences it shares,
 //! how long it is, and how often its words reach a one-line summary
-//! ([`super::model::PRIOR`]). All of it from the text alone, so a gist
+//! (the fitted prior, [`super::model::PRIOR`]). All of it from the text alone, so a gist
 //! costs microseconds at ingest and needs no model.
 
-use super::model;
 use super::words::{is_stop, stems};
 use regex::RegexSet;
 use std::collections::{HashMap, HashSet};
@@ -39,7 +38,7 @@ static CUE_SET: LazyLock<RegexSet> = LazyLock::new(|| RegexSet::new(CUES).expect
 pub const COUNT: usize = 15 + CUES.len() + 6 + 2;
 
 /// The features of every sentence of an abstract, in order.
-/// `prior` is [`prior`] but while fitting, which counts its own.
+/// `prior` gives each word its summary prior ([`super::Scorer::prior`]).
 pub fn of(title: &str, sentences: &[&str], prior: &dyn Fn(&str) -> f64) -> Vec<[f64; COUNT]> {
     let n = sentences.len();
     let title_words: HashSet<String> = stems(title).into_iter().filter(|w| !is_stop(w)).collect();
@@ -143,16 +142,6 @@ fn cosine(a: &HashMap<&str, f64>, b: &HashMap<&str, f64>) -> f64 {
         dot / (na * nb)
     } else {
         0.0
-    }
-}
-
-/// How often a word of an abstract's sentence was a word of its paper's
-/// summaries, on the fitting set; words it did not count get the prior's
-/// own default.
-pub fn prior(stem: &str) -> f64 {
-    match model::PRIOR.binary_search_by(|(w, _)| (*w).cmp(stem)) {
-        Ok(i) => model::PRIOR[i].1,
-        Err(_) => model::PRIOR_DEFAULT,
     }
 }
 

@@ -90,6 +90,8 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> 
 pub struct PaperAnswer {
     #[serde(flatten)]
     paper: Paper,
+    /// What the paper does ([`crate::gist`]); `null` when it has no gist.
+    gist: Option<String>,
     first_date: Option<String>,
     versions: Vec<Version>,
     listings: Vec<Listing>,
@@ -106,6 +108,7 @@ pub async fn paper(
     let r = blocking(move || read::paper(&st, &who, &id, &q)).await?;
     Ok(Answer(PaperAnswer {
         neighbours: r.neighbours.iter().map(report::json::neighbour).collect(),
+        gist: r.paper.gist(),
         first_date: r.paper.first_date,
         paper: r.paper.paper,
         versions: r.versions,

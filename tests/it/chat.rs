@@ -99,6 +99,12 @@ fn post(lib: &Path, url: &str, format: &str, env: &[(&str, &str)]) -> std::proce
     c.output().unwrap()
 }
 
+/// Nine in ten of `texts` at least: a paper whose abstract is one
+/// sentence has no gist.
+fn mostly(texts: &[String], has: impl Fn(&str) -> bool) -> bool {
+    !texts.is_empty() && texts.iter().filter(|t| has(t)).count() * 10 >= texts.len() * 9
+}
+
 fn picks_in(texts: &[String]) -> Vec<usize> {
     let mut ranks: Vec<usize> = Vec::new();
     for t in texts {
@@ -146,6 +152,8 @@ fn slack_gets_block_kit_within_its_limits_split_over_messages() {
         assert!(s.contains("<http://lab.example:8080/paper/") && s.contains("&rate=up|👍>"), "{s}");
         assert!(s.contains("\n_"), "the reason: {s}");
     }
+    // What each paper does, between its names and the reason.
+    assert!(mostly(&sections, |s| s.contains("\n≡ ")), "the gists: {sections:?}");
 }
 
 #[test]
@@ -158,6 +166,7 @@ fn discord_gets_embeds_within_its_limits_and_pings_no_one() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let got = got.lock().unwrap().clone();
     let mut titles = Vec::new();
+    let mut descriptions = Vec::new();
     for m in &got {
         let embeds = m.body["embeds"].as_array().expect("embeds");
         assert!(!embeds.is_empty() && embeds.len() <= 10, "{} embeds", embeds.len());
@@ -174,8 +183,10 @@ fn discord_gets_embeds_within_its_limits_and_pings_no_one() {
             let d = e["description"].as_str().unwrap();
             assert!(d.chars().count() <= 4096 && d.contains("[PDF](https://arxiv.org/pdf/") && d.contains("&rate=down)"), "{d}");
             titles.push(e["title"].as_str().unwrap().to_string());
+            descriptions.push(d.to_string());
         }
     }
+    assert!(mostly(&descriptions, |d| d.contains("\n≡ ")), "the gists: {descriptions:?}");
     assert!(got.len() >= 5, "10 embeds a message: {} messages for {} picks", got.len(), titles.len());
     assert_eq!(picks_in(&titles), (1..=titles.len()).collect::<Vec<_>>());
 }
@@ -210,6 +221,7 @@ fn matrix_gets_room_messages_with_html_and_the_token_it_needs() {
     let html = m.body["formatted_body"].as_str().unwrap();
     assert!(html.contains("<ol start=\"1\"><li><b><a href=\"https://arxiv.org/abs/"), "{html}");
     assert!(m.body["body"].as_str().unwrap().starts_with("arXiv digest for 2026-03-03"));
+    assert!(html.contains("<br>≡ ") && m.body["body"].as_str().unwrap().contains("\n   ≡ "), "the gists: {html}");
 }
 
 #[test]
@@ -232,6 +244,7 @@ fn ntfy_gets_markdown_under_its_size_and_429_is_waited_out() {
         let text = m.body["message"].as_str().unwrap();
         assert!(text.len() <= 4096, "{} bytes", text.len());
         assert!(text.contains("](https://arxiv.org/abs/"));
+        assert!(text.contains("  \n≡ "), "the gists: {text}");
     }
 }
 

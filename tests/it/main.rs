@@ -16,6 +16,7 @@ mod embed_bounds;
 mod embed_parity;
 mod eval;
 mod fetch;
+mod gist;
 mod gpu;
 mod help;
 mod hostile_seeds;

@@ -101,6 +101,10 @@ fn pages_and_their_json_twins_match_the_command_line() {
     assert!(weak > 0, "the demo day has weak matches");
     let (_, page) = s.get("/day/2026-03-03?include=new,cross,replaced&top=200&all=1");
     assert_eq!(page.matches("<div class=\"reason weak\">weak: nearest seed").count(), weak, "{page}");
+    // Each pick's card says what the paper does, as the JSON does.
+    let gists = all.iter().filter(|p| p["section"] == "pick" && p["gist"].is_string()).count();
+    assert!(gists * 10 >= all.iter().filter(|p| p["section"] == "pick").count() * 9, "nearly every abstract has a gist");
+    assert_eq!(page.matches("<p class=\"gist\">").count(), gists, "{page}");
     let (_, d) = s.get("/day/2025-07-11?method=centroid&include=new&top=3&all=1");
     assert_eq!(d.matches("<span class=\"rank\">").count(), 3);
     // A day or profile the library lacks is a 404 that names what it has,
@@ -169,6 +173,12 @@ fn pages_and_their_json_twins_match_the_command_line() {
     assert_eq!(status, 200);
     assert!(p.contains("Token Management in Multi-Tenant AI Inference Platforms") && p.contains("Nearest papers"));
     assert!(p.contains("<details open><summary>Abstract"), "a paper's own page shows its abstract");
+    // What it does, in one sentence of its abstract, under the title.
+    // The JSON keeps the TeX and the page renders it; the aside in brackets is left out.
+    let gist = paper["gist"].as_str().expect("a gist");
+    assert!(gist.starts_with("We introduce \\emph{token pools}, a control-plane abstraction") && !gist.contains("(token"), "{gist}");
+    let at = p.find("<p class=\"gist\"><span class=\"vh\">What it does: </span>We introduce").expect("the gist under the title");
+    assert!(p[at..].contains("inference-native units.</p>") && !p[at..at + 300].contains("emph"), "{p}");
     // TeX as a reader reads it, on the page; the JSON keeps the source.
     let (_, p) = s.get("/paper/2507.07144");
     assert!(p.contains("M²-MFP: A Multi-Scale") && !p.contains("M$^2$"), "{p}");
