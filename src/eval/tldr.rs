@@ -207,7 +207,7 @@ pub fn fit(records: &[&Record]) -> Scorer {
         for r in &halves[h] {
             let sentences: Vec<&str> = r.source.iter().map(String::as_str).collect();
             let prior = |w: &str| counted.prior(w);
-            rows.extend(features::of(&r.title, &sentences, &prior));
+            rows.extend(features::of(&r.title, &sentences, &prior).0);
             ys.extend(sentences.iter().map(|s| multi_max(&r.target, s).r1));
         }
     }

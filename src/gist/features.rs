@@ -5,9 +5,9 @@
 //! (the fitted prior, [`super::model::PRIOR`]). All of it from the text alone, so a gist
 //! costs microseconds at ingest and needs no model.
 
-use super::words::{is_stop, stems};
+use super::words;
 use regex::RegexSet;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::FxHashMap;
 use std::sync::LazyLock;
 
 /// Phrases tested on each sentence in lower case, one feature each.
@@ -32,30 +32,83 @@ const CUES: &[&str] = &[
 /// one of them is a feature of its own.
 const CONTRIBUTION_CUES: usize = 4;
 
-static CUE_SET: LazyLock<RegexSet> = LazyLock::new(|| RegexSet::new(CUES).expect("the cue patterns are valid"));
+/// ASCII word boundaries (`-u`): the patterns are ASCII, and Unicode ones
+/// would slow every search of a sentence with a non-ASCII letter.
+static CUE_SET: LazyLock<RegexSet> =
+    LazyLock::new(|| RegexSet::new(CUES.iter().map(|c| format!("(?-u){c}"))).expect("the cue patterns are valid"));
 
 /// How many numbers describe a sentence.
 pub const COUNT: usize = 15 + CUES.len() + 6 + 2;
 
-/// The features of every sentence of an abstract, in order.
-/// `prior` gives each word its summary prior ([`super::Scorer::prior`]).
-pub fn of(title: &str, sentences: &[&str], prior: &dyn Fn(&str) -> f64) -> Vec<[f64; COUNT]> {
+/// The features of every sentence of an abstract, in order, and how many
+/// words each has. `prior` gives each word its summary prior
+/// ([`super::Scorer::prior`]).
+pub fn of(title: &str, sentences: &[&str], prior: &dyn Fn(&str) -> f64) -> (Vec<[f64; COUNT]>, Vec<usize>) {
     let n = sentences.len();
-    let title_words: HashSet<String> = stems(title).into_iter().filter(|w| !is_stop(w)).collect();
-    let words: Vec<Vec<String>> = sentences.iter().map(|s| stems(s)).collect();
-    let mut sentences_with: HashMap<&str, usize> = HashMap::new();
-    for sentence in &words {
-        for w in sentence.iter().map(String::as_str).collect::<HashSet<_>>() {
-            *sentences_with.entry(w).or_default() += 1;
+    words::forget_if_full();
+    // Each distinct stem of the abstract and title gets a number here, from
+    // 0, so that counting and comparing words is indexing, not hashing.
+    let mut local = Local::default();
+    let mut read = Vec::new();
+    let mut title_words: Vec<u32> = Vec::new();
+    words::stem_numbers(title, &mut read);
+    title_words.extend(read.drain(..).map(|w| local.number(w)));
+    let sentence_words: Vec<Vec<u32>> = sentences
+        .iter()
+        .map(|s| {
+            words::stem_numbers(s, &mut read);
+            read.drain(..).map(|w| local.number(w)).collect()
+        })
+        .collect();
+    let (stop, priors): (Vec<bool>, Vec<f64>) = local
+        .global
+        .iter()
+        .map(|&g| {
+            let (stem, stop) = words::stem_of(g);
+            (stop, prior(&stem))
+        })
+        .unzip();
+    let vocabulary = local.global.len();
+    title_words.retain(|&w| !stop[w as usize]);
+    title_words.sort_unstable();
+    title_words.dedup();
+    let in_title = |w: u32| title_words.binary_search(&w).is_ok();
+    let distinct: Vec<Vec<u32>> = sentence_words
+        .iter()
+        .map(|s| {
+            let mut d = s.clone();
+            d.sort_unstable();
+            d.dedup();
+            d
+        })
+        .collect();
+    let mut sentences_with = vec![0usize; vocabulary];
+    for d in &distinct {
+        for &w in d {
+            sentences_with[w as usize] += 1;
         }
     }
-    let weights: Vec<HashMap<&str, f64>> = words.iter().map(|s| tf_idf(s, &sentences_with, n)).collect();
-    let mut centroid: HashMap<&str, f64> = HashMap::new();
+    // Each sentence's words weighted by how few sentences share them (stop
+    // words weigh nothing), and the abstract's mean of those weights.
+    let weights: Vec<Vec<(u32, f64)>> = distinct
+        .iter()
+        .zip(&sentence_words)
+        .map(|(d, all)| {
+            d.iter()
+                .map(|&w| {
+                    let per = if stop[w as usize] { 0.0 } else { ((n + 1) as f64 / sentences_with[w as usize] as f64).ln() + 1.0 };
+                    (w, per * all.iter().filter(|&&x| x == w).count() as f64)
+                })
+                .collect()
+        })
+        .collect();
+    let mut centroid = vec![0.0; vocabulary];
     for v in &weights {
-        for (w, x) in v {
-            *centroid.entry(w).or_default() += x / n as f64;
+        for &(w, x) in v {
+            centroid[w as usize] += x / n as f64;
         }
     }
+    let centroid_norm = centroid.iter().map(|x| x * x).sum::<f64>().sqrt();
     let mut first_cue = None;
     let mut out = Vec::with_capacity(n);
     for (i, sentence) in sentences.iter().enumerate() {
@@ -64,15 +117,18 @@ pub fn of(title: &str, sentences: &[&str], prior: &dyn Fn(&str) -> f64) -> Vec<[
         if first_cue.is_none() && (0..CONTRIBUTION_CUES).any(|c| cues.matched(c)) {
             first_cue = Some(i);
         }
-        let own = &words[i];
-        let distinct: HashSet<&str> = own.iter().map(String::as_str).filter(|w| !is_stop(w)).collect();
-        let overlap = distinct.iter().filter(|w| title_words.contains(**w)).count() as f64;
+        let own = &sentence_words[i];
+        let content_distinct = distinct[i].iter().filter(|&&w| !stop[w as usize]).count();
+        let overlap = distinct[i].iter().filter(|&&w| !stop[w as usize] && in_title(w)).count() as f64;
         let len = own.len() as f64;
-        let content: Vec<&str> = own.iter().map(String::as_str).filter(|w| !is_stop(w)).collect();
+        let content: Vec<u32> = own.iter().copied().filter(|&w| !stop[w as usize]).collect();
         let c = content.len().max(1) as f64;
-        let repeats: Vec<usize> = content.iter().map(|w| sentences_with[w] - 1).collect();
-        let key = content.iter().filter(|w| title_words.contains(**w) || sentences_with[**w] >= 2).count() as f64;
-        let prior: Vec<f64> = own.iter().map(|w| prior(w)).collect();
+        let repeats: Vec<usize> = content.iter().map(|&w| sentences_with[w as usize] - 1).collect();
+        let key = content.iter().filter(|&&w| in_title(w) || sentences_with[w as usize] >= 2).count() as f64;
+        let prior_sum: f64 = own.iter().map(|&w| priors[w as usize]).sum();
+        let norm = weights[i].iter().map(|(_, x)| x * x).sum::<f64>().sqrt();
+        let dot: f64 = weights[i].iter().map(|&(w, x)| x * centroid[w as usize]).sum();
+        let cosine = if norm > 0.0 && centroid_norm > 0.0 { dot / (norm * centroid_norm) } else { 0.0 };
         let mut f = Vec::with_capacity(COUNT);
         f.extend([
             flag(i == 0),
@@ -83,8 +139,8 @@ pub fn of(title: &str, sentences: &[&str], prior: &dyn Fn(&str) -> f64) -> Vec<[
             n as f64,
             overlap,
             overlap / title_words.len().max(1) as f64,
-            overlap / distinct.len().max(1) as f64,
-            cosine(&weights[i], &centroid),
+            overlap / content_distinct.max(1) as f64,
+            cosine,
             len,
             (len + 1.0).ln(),
             flag(len < 6.0),
@@ -98,10 +154,10 @@ pub fn of(title: &str, sentences: &[&str], prior: &dyn Fn(&str) -> f64) -> Vec<[
             key / c,
             key,
             content.len() as f64 / len.max(1.0),
-            content.iter().filter(|w| title_words.contains(**w)).count() as f64 / c,
+            content.iter().filter(|&&w| in_title(w)).count() as f64 / c,
         ]);
-        f.push(if prior.is_empty() { 0.0 } else { prior.iter().sum::<f64>() / prior.len() as f64 });
-        f.push(prior.iter().sum());
+        f.push(if own.is_empty() { 0.0 } else { prior_sum / own.len() as f64 });
+        f.push(prior_sum);
         let mut row = [0.0; COUNT];
         row.copy_from_slice(&f);
         out.push(row);
@@ -109,7 +165,24 @@ pub fn of(title: &str, sentences: &[&str], prior: &dyn Fn(&str) -> f64) -> Vec<[
     if let Some(i) = first_cue {
         out[i][FIRST_CUE] = 1.0;
     }
-    out
+    (out, sentence_words.iter().map(Vec::len).collect())
+}
+
+/// One abstract's stems, numbered from 0 in order of first sight, with
+/// the thread's number for each.
+#[derive(Default)]
+struct Local {
+    of_global: FxHashMap<u32, u32>,
+    global: Vec<u32>,
+}
+
+impl Local {
+    fn number(&mut self, global: u32) -> u32 {
+        *self.of_global.entry(global).or_insert_with(|| {
+            self.global.push(global);
+            (self.global.len() - 1) as u32
+        })
+    }
 }
 
 /// Where "the first sentence with a contribution cue" sits in a row.
@@ -118,28 +191,6 @@ const FIRST_CUE: usize = 14;
 fn flag(b: bool) -> f64 {
     if b {
         1.0
-    } else {
-        0.0
-    }
-}
-
-/// A sentence's words weighted by how few of the abstract's sentences
-/// share them (stop words weigh nothing).
-fn tf_idf<'a>(words: &'a [String], sentences_with: &HashMap<&str, usize>, n: usize) -> HashMap<&'a str, f64> {
-    let mut v: HashMap<&str, f64> = HashMap::new();
-    for w in words {
-        let x = if is_stop(w) { 0.0 } else { ((n + 1) as f64 / sentences_with[w.as_str()] as f64).ln() + 1.0 };
-        *v.entry(w.as_str()).or_default() += x;
-    }
-    v
-}
-
-fn cosine(a: &HashMap<&str, f64>, b: &HashMap<&str, f64>) -> f64 {
-    let dot: f64 = a.iter().map(|(w, x)| x * b.get(w).copied().unwrap_or(0.0)).sum();
-    let norm = |v: &HashMap<&str, f64>| v.values().map(|x| x * x).sum::<f64>().sqrt();
-    let (na, nb) = (norm(a), norm(b));
-    if na > 0.0 && nb > 0.0 {
-        dot / (na * nb)
     } else {
         0.0
     }

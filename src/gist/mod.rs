@@ -13,6 +13,7 @@ pub mod sentences;
 pub mod words;
 
 use regex::Regex;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -56,42 +57,40 @@ impl Scorer {
     /// the prior's own default.
     pub fn prior(&self, stem: &str) -> f64 {
         match &self.prior {
-            None => match model::PRIOR.binary_search_by(|(w, _)| (*w).cmp(stem)) {
-                Ok(i) => model::PRIOR[i].1,
-                Err(_) => model::PRIOR_DEFAULT,
-            },
+            None => FITTED_PRIOR.get(stem).copied().unwrap_or(model::PRIOR_DEFAULT),
             Some((table, default)) => table.get(stem).copied().unwrap_or(*default),
         }
     }
 
-    /// The score of each sentence: its expected ROUGE-1 against a
-    /// one-line summary.
-    pub fn score(&self, title: &str, sentences: &[&str]) -> Vec<f64> {
+    /// The score of each sentence (its expected ROUGE-1 against a
+    /// one-line summary) and how many words it has.
+    pub fn score(&self, title: &str, sentences: &[&str]) -> (Vec<f64>, Vec<usize>) {
         let prior = |w: &str| self.prior(w);
-        features::of(title, sentences, &prior)
-            .iter()
-            .map(|f| self.bias + f.iter().zip(self.weights).map(|(x, w)| x * w).sum::<f64>())
-            .collect()
+        let (rows, words) = features::of(title, sentences, &prior);
+        (rows.iter().map(|f| self.bias + f.iter().zip(self.weights).map(|(x, w)| x * w).sum::<f64>()).collect(), words)
     }
 
     /// Which of `sentences` is the gist; `None` where [`of`] gives none.
+    /// The best-scored sentence of [`MIN_WORDS`] or more that says more
+    /// than the title.
     pub fn choose(&self, title: &str, sentences: &[&str]) -> Option<usize> {
         // A withdrawn paper's abstract is its notice, whatever else it says.
         if sentences.len() < 2 || sentences.iter().any(|s| WITHDRAWN.is_match(s)) {
             return None;
         }
+        let (scores, words) = self.score(title, sentences);
+        let mut order: Vec<usize> = (0..sentences.len()).filter(|&i| words[i] >= MIN_WORDS).collect();
+        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
         let title_words = content_words(title);
-        let scores = self.score(title, sentences);
-        (0..sentences.len())
-            .filter(|&i| words::tokens(sentences[i]).len() >= MIN_WORDS)
-            .filter(|&i| !repeats(&content_words(&trim(sentences[i])), &title_words))
-            .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))
+        order.into_iter().find(|&i| !repeats(&content_words(&trim(sentences[i])), &title_words))
     }
 }
 
+static FITTED_PRIOR: LazyLock<FxHashMap<&'static str, f64>> = LazyLock::new(|| model::PRIOR.iter().copied().collect());
+
 static WITHDRAWN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(has been|is being|was|is|been) withdrawn\b|\bwithdrawn by the authors?\b|\bwithdraw(s|n)? (this|the|our) (paper|submission|article|manuscript|preprint)\b",
+        r"(?i-u)\b(has been|is being|was|is|been) withdrawn\b|\bwithdrawn by the authors?\b|\bwithdraw(s|n)? (this|the|our) (paper|submission|article|manuscript|preprint)\b",
     )
     .expect("the withdrawal pattern is valid")
 });
@@ -100,7 +99,7 @@ static WITHDRAWN: LazyLock<Regex> = LazyLock::new(|| {
 /// collects start at the verb's subject.
 static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:in this (?:paper|work|study|note|article)|here|to this end|to address (?:this|these) (?:issue|problem|challenge|limitation)s?|in particular|specifically|to (?:do so|that end)|finally|moreover|furthermore|in addition|additionally|thus|therefore|as a result|in contrast|instead)\s*,?\s*we\b",
+        r"(?i-u)^(?:in this (?:paper|work|study|note|article)|here|to this end|to address (?:this|these) (?:issue|problem|challenge|limitation)s?|in particular|specifically|to (?:do so|that end)|finally|moreover|furthermore|in addition|additionally|thus|therefore|as a result|in contrast|instead)\s*,?\s*we\b",
     )
     .expect("the lead-in pattern is valid")
 });
@@ -148,8 +147,12 @@ fn without_asides(text: &str) -> String {
     out
 }
 
-fn content_words(text: &str) -> Vec<String> {
-    let mut w: Vec<String> = words::stems(text).into_iter().filter(|w| !words::is_stop(w)).collect();
+/// The distinct stems of `text` that are not stop words, by number,
+/// sorted.
+fn content_words(text: &str) -> Vec<u32> {
+    let mut w = Vec::new();
+    words::stem_numbers(text, &mut w);
+    w.retain(|&n| !words::is_stop_number(n));
     w.sort_unstable();
     w.dedup();
     w
@@ -157,7 +160,7 @@ fn content_words(text: &str) -> Vec<String> {
 
 /// Whether a sentence says no more than the title: nearly all its words
 /// are the title's.
-fn repeats(sentence: &[String], title: &[String]) -> bool {
+fn repeats(sentence: &[u32], title: &[u32]) -> bool {
     let new = sentence.iter().filter(|w| title.binary_search(w).is_err()).count();
     !sentence.is_empty() && new * 5 < sentence.len()
 }

@@ -4,6 +4,8 @@
 //! gist's features and the SciTLDR scorer read text the same way, so what
 //! the gist is fitted to is what it is scored by.
 
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use std::sync::LazyLock;
 
 static PORTER: LazyLock<frostem::Stemmer> = LazyLock::new(|| frostem::Stemmer::new(frostem::Algorithm::Porter));
@@ -17,6 +19,69 @@ pub fn tokens(text: &str) -> Vec<String> {
 /// [`tokens`], each of more than three letters stemmed.
 pub fn stems(text: &str) -> Vec<String> {
     tokens(text).into_iter().map(|w| if w.len() > 3 { PORTER.stem(&w).into_owned() } else { w }).collect()
+}
+
+/// Each distinct word a thread has read, by its stem: the gist's features
+/// compare numbers, and stem each word once, not once a sentence.
+#[derive(Default)]
+struct Lexicon {
+    /// A word as written (lower case) → its stem's number.
+    words: FxHashMap<Box<str>, u32>,
+    /// A stem → its number; and each number's stem and whether it is a stop word.
+    numbers: FxHashMap<Box<str>, u32>,
+    stems: Vec<(Box<str>, bool)>,
+}
+
+thread_local! {
+    static LEXICON: RefCell<Lexicon> = RefCell::new(Lexicon::default());
+}
+
+/// Words a thread keeps before it starts afresh (at [`forget_if_full`]).
+const LEXICON_WORDS: usize = 200_000;
+
+/// Starts the thread's word numbers afresh if there are too many: call it
+/// before reading a text, never while numbers from it are in use.
+pub fn forget_if_full() {
+    LEXICON.with_borrow_mut(|l| {
+        if l.words.len() > LEXICON_WORDS {
+            *l = Lexicon::default();
+        }
+    });
+}
+
+/// The numbers of `text`'s [`stems`], in order, appended to `out`.
+pub fn stem_numbers(text: &str, out: &mut Vec<u32>) {
+    let lower = text.to_lowercase();
+    LEXICON.with_borrow_mut(|l| {
+        for w in lower.split(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit())).filter(|w| !w.is_empty()) {
+            if let Some(&n) = l.words.get(w) {
+                out.push(n);
+                continue;
+            }
+            let stem: Box<str> = if w.len() > 3 { PORTER.stem(w).into() } else { w.into() };
+            let n = match l.numbers.get(&stem) {
+                Some(&n) => n,
+                None => {
+                    let n = l.stems.len() as u32;
+                    l.stems.push((stem.clone(), is_stop(&stem)));
+                    l.numbers.insert(stem, n);
+                    n
+                }
+            };
+            l.words.insert(w.into(), n);
+            out.push(n);
+        }
+    });
+}
+
+/// The stem a number stands for, and whether it is a stop word.
+pub fn stem_of(number: u32) -> (String, bool) {
+    LEXICON.with_borrow(|l| l.stems.get(number as usize).map(|(s, stop)| (s.to_string(), *stop)).unwrap_or_default())
+}
+
+/// Whether a number's stem is a stop word.
+pub fn is_stop_number(number: u32) -> bool {
+    LEXICON.with_borrow(|l| l.stems.get(number as usize).is_some_and(|(_, stop)| *stop))
 }
 
 /// Words that say nothing of a paper's subject, as [`stems`] spells them

@@ -36,13 +36,20 @@ pub struct Skipped {
     pub error: String,
 }
 
+/// Each paper's gist, made on every core: the one part of storing a paper
+/// that is all computing.
+fn gists_of(papers: &[Paper]) -> Vec<Option<String>> {
+    use rayon::prelude::*;
+    papers.par_iter().map(|p| crate::gist::of(&p.title, &p.abstract_text)).collect()
+}
+
 impl Library {
     /// Upserts papers and their listings in one transaction.
     pub fn add_papers(&mut self, papers: &[Paper]) -> Result<IngestCounts> {
         let mut counts = IngestCounts::default();
         let tx = self.store.transaction()?;
-        for p in papers {
-            match store::upsert_paper(&tx, p).with_context(|| format!("cannot store paper {} from {}", p.id, p.source))? {
+        for (p, gist) in papers.iter().zip(gists_of(papers)) {
+            match store::upsert_paper(&tx, p, Some(gist)).with_context(|| format!("cannot store paper {} from {}", p.id, p.source))? {
                 Upsert::New => counts.new += 1,
                 Upsert::Updated => counts.updated += 1,
                 Upsert::Unchanged => counts.unchanged += 1,
@@ -80,8 +87,8 @@ impl Library {
         let tx = self.store.transaction()?;
         for batch in batches {
             let batch = batch?;
-            for p in &batch.papers {
-                match store::upsert_paper(&tx, p).with_context(|| format!("cannot store paper {} from {}", p.id, p.source))? {
+            for (p, gist) in batch.papers.iter().zip(gists_of(&batch.papers)) {
+                match store::upsert_paper(&tx, p, Some(gist)).with_context(|| format!("cannot store paper {} from {}", p.id, p.source))? {
                     Upsert::New => counts.new += 1,
                     Upsert::Updated => counts.updated += 1,
                     Upsert::Unchanged => counts.unchanged += 1,

@@ -37,8 +37,11 @@ struct Existing {
     journal_ref: Option<String>,
 }
 
-/// Inserts or updates one paper and its listing inside `tx`.
-pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
+/// Inserts or updates one paper and its listing inside `tx`. `gist` is
+/// the gist of `p`'s own text where the caller made it already (ingest
+/// makes a batch's on every core); the stored text's is made here
+/// otherwise.
+pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper, gist: Option<Option<String>>) -> Result<Upsert> {
     let text = embedding_text(&p.title, &p.abstract_text);
     let hash = text_hash(&text);
     let authors = serde_json::to_string(&p.authors)?;
@@ -173,13 +176,14 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper) -> Result<Upsert> {
             move_to_new_rowid(tx, &p.id, before.0)?;
         }
     }
-    make_gist(tx, &p.id)?;
+    make_gist(tx, &p.id, gist.map(|g| (hash, g)))?;
     Ok(outcome)
 }
 
 /// Makes and stores the gist of the paper's stored text, unless one of
-/// that text by this method is stored already.
-fn make_gist(tx: &Connection, id: &str) -> Result<()> {
+/// that text by this method is stored already; `made` is a gist made
+/// before, with the hash of the text it was made of.
+fn make_gist(tx: &Connection, id: &str, made: Option<(Vec<u8>, Option<String>)>) -> Result<()> {
     let current: Option<(String, String, Vec<u8>, bool)> = tx
         .prepare_cached(
             "SELECT p.title, p.abstract, p.text_hash, g.text_hash IS p.text_hash AND g.method IS ?2
@@ -188,7 +192,10 @@ fn make_gist(tx: &Connection, id: &str) -> Result<()> {
         .query_row(params![id, crate::gist::METHOD], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
         .optional()?;
     if let Some((title, abstract_text, hash, false)) = current {
-        let gist = crate::gist::of(&title, &abstract_text);
+        let gist = match made {
+            Some((of, gist)) if of == hash => gist,
+            _ => crate::gist::of(&title, &abstract_text),
+        };
         tx.prepare_cached("INSERT OR REPLACE INTO gists (id, text_hash, method, gist) VALUES (?1, ?2, ?3, ?4)")?.execute(params![
             id,
             hash,
