@@ -5,7 +5,7 @@
 //! written with its keys in sorted order, as this API always has (serde
 //! JSON's maps sort them), so that clients comparing answers see no churn.
 
-use super::failure::{blocking, blocking_as, ApiError, Cost, Failure};
+use super::failure::{blocking, blocking_as, ApiError, Cost, Failure, Refusal};
 use super::read;
 use super::session::{Named, Who};
 use super::state::{in_time, State, WORK_BUDGET};
@@ -19,7 +19,6 @@ use crate::report;
 use crate::workflow::seeds;
 use crate::workflow::stats::Stats;
 use axum::extract::{FromRef, FromRequest, Path, Query, Request, State as Shared};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::de::DeserializeOwned;
@@ -180,7 +179,7 @@ pub async fn stats(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who
         // The library holds no vectors yet (503): there is no like search.
         let served = match st.reader().and_then(|lib| st.vectors(&lib)) {
             Ok(snap) => Some(LikeSearch::from(&snap.served)),
-            Err(f) if f.status == StatusCode::SERVICE_UNAVAILABLE => None,
+            Err(f) if f.is_busy() => None,
             Err(f) => return Err(f),
         };
         Ok(StatsAnswer { stats: read::stats(&st, &who)?, model_status: st.model_status(), like_search: served })
@@ -220,11 +219,8 @@ where
         let body = match Json::<T>::from_request(req, state).await {
             Ok(Json(body)) => body,
             Err(e) => {
-                let status = match e.status() {
-                    s @ (StatusCode::PAYLOAD_TOO_LARGE | StatusCode::UNSUPPORTED_MEDIA_TYPE) => s,
-                    _ => StatusCode::BAD_REQUEST,
-                };
-                return Err(Failure { status, message: format!("bad request body: {}", e.body_text()) }.into());
+                let refusal = Refusal::of_rejection(e.status());
+                return Err(Failure { refusal, message: format!("bad request body: {}", e.body_text()) }.into());
             }
         };
         let st = Arc::<State>::from_ref(state);

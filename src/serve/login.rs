@@ -133,10 +133,8 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
             crate::messages::note(format_args!("sign-in failed: user {name:?} from {from_text}"));
             login_page(&st, StatusCode::UNAUTHORIZED, &next, &name, "Wrong user name or password.")
         }
-        Err(f) if f.status == StatusCode::SERVICE_UNAVAILABLE => {
-            retry_after(login_page(&st, f.status, &next, &name, &f.message), std::time::Duration::from_secs(5))
-        }
-        Err(f) => login_page(&st, f.status, &next, &name, &f.message),
+        Err(f) if f.is_busy() => retry_after(login_page(&st, f.status(), &next, &name, &f.message), std::time::Duration::from_secs(5)),
+        Err(f) => login_page(&st, f.status(), &next, &name, &f.message),
     }
 }
 

@@ -137,8 +137,9 @@ struct ErrorPage {
 
 fn error_page(st: &State, who: &Who, f: Failure) -> Response {
     let base = Base::new(st, who, "Error", &st.default_profile, vec![st.default_profile.clone()]);
-    let page = ErrorPage { status: f.status.to_string(), message: f.message, base };
-    render(&page, &page.base, f.status)
+    let status = f.status();
+    let page = ErrorPage { status: status.to_string(), message: f.message, base };
+    render(&page, &page.base, status)
 }
 
 /// The profiles of the user `who` acts for, by their names, for the page's
@@ -428,10 +429,10 @@ pub async fn search(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Wh
                     }
                 }
                 // The model still loading is a state to show, not an error page.
-                Err(f) if f.status == StatusCode::SERVICE_UNAVAILABLE => {
+                Err(f) if f.is_busy() => {
                     refresh = st.model_status() == "loading";
+                    status = f.status();
                     notice = f.message;
-                    status = f.status;
                 }
                 Err(f) => return Err(f),
             }

@@ -13,7 +13,6 @@ use crate::workflow::neighbours::{self, Neighbour};
 use crate::workflow::paper::{self, Record};
 use crate::workflow::search::{self, Results};
 use crate::workflow::stats::{self, Stats};
-use axum::http::StatusCode;
 
 /// A day ranked for the profile in `q`: `date`, else `q.date`, else the
 /// newest day. A profile the reader does not have is a 404 naming theirs.
@@ -69,7 +68,7 @@ pub fn search(st: &State, q: &Params) -> Result<(Results, Option<String>), Failu
     let lexical = snap.lexical.as_ref();
     let (v, note) = match st.embed(&text) {
         Ok(v) => (Some(v), None),
-        Err(f) if f.status == StatusCode::SERVICE_UNAVAILABLE && lexical.is_some() => (None, Some(f.message)),
+        Err(f) if f.is_busy() && lexical.is_some() => (None, Some(f.message)),
         Err(f) => return Err(f),
     };
     let meaning = v.as_deref().map(|v| (&snap.vectors, v));
@@ -84,7 +83,7 @@ pub fn paper(st: &State, who: &Who, id: &str, q: &Params) -> Result<Record, Fail
     let lib = st.reader()?;
     let snap = match st.vectors(&lib) {
         Ok(snap) => Some(snap),
-        Err(f) if f.status == StatusCode::SERVICE_UNAVAILABLE => None,
+        Err(f) if f.is_busy() => None,
         Err(f) => return Err(f),
     };
     Ok(paper::record(&lib, snap.as_ref().map(|s| &s.vectors), &named.key, &id.id)?)

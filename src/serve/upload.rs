@@ -3,7 +3,7 @@
 //! The file is read from the request, never from the server's disk.
 
 use super::api::{Answer, NamesProfile, Write};
-use super::failure::{blocking_as, ApiError, Cost, Failure};
+use super::failure::{blocking_as, ApiError, Cost, Failure, Refusal};
 use super::session::Who;
 use super::state::{in_time, State, WORK_BUDGET};
 use super::view::clip;
@@ -51,9 +51,11 @@ pub async fn upload_seeds(
     let deadline = std::time::Instant::now() + WORK_BUDGET;
     // A form, not JSON: the token is checked here as `Write` checks it.
     who.check_csrf(&headers)?;
-    let mut form = form.map_err(|e| Failure { status: e.status(), message: format!("bad upload: {}", e.body_text()) })?;
+    let mut form =
+        form.map_err(|e| Failure { refusal: Refusal::of_rejection(e.status()), message: format!("bad upload: {}", e.body_text()) })?;
     // Too large keeps its 413; a broken form is the sender's 400.
-    let broken = |e: MultipartError| Failure { status: e.status(), message: format!("bad upload: {}", e.body_text()) };
+    let broken =
+        |e: MultipartError| Failure { refusal: Refusal::of_rejection(e.status()), message: format!("bad upload: {}", e.body_text()) };
     let (mut file, mut name, mut profile) = (None, String::from("upload"), None);
     while let Some(field) = form.next_field().await.map_err(broken)? {
         match field.name() {
@@ -84,7 +86,7 @@ pub async fn upload_seeds(
     }
     let named = who.profile(profile.as_deref(), &st.default_profile)?;
     // The file's own faults are the sender's: 400 with the line, before any work.
-    let parsed = seed_files::read(&text, &name).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
+    let parsed = seed_files::read(&text, &name).map_err(the_files_fault)?;
     let entries = match &parsed {
         SeedFile::Seeds(s) => s.len(),
         SeedFile::Ids(ids) => ids.len(),
@@ -111,7 +113,7 @@ pub async fn upload_seeds(
         let added = {
             let mut lib = st.writer()?;
             lib.add_papers(&found)?;
-            let items = profile::seeds_of(parsed, &name, &lib).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
+            let items = profile::seeds_of(parsed, &name, &lib).map_err(the_files_fault)?;
             (profile::add(lib.store.conn(), &named.key, &items, 1.0, false, &crate::library::store::now())?, profile::Recognised::of(&items))
         };
         let (added, recognised) = added;
@@ -204,7 +206,7 @@ pub async fn sync_zotero(Shared(st): Shared<Arc<State>>, w: Write<ZoteroBody>) -
     let embedder = st.embedder()?;
     let v = blocking_as(Cost::Heavy, move || {
         let sel = profile::zotero::Selection::new(&[])?;
-        let (items, untitled) = profile::zotero::read(&db, &sel, &*st.reader()?).map_err(|e| Failure::bad_request(format!("{e:#}")))?;
+        let (items, untitled) = profile::zotero::read(&db, &sel, &*st.reader()?).map_err(the_files_fault)?;
         let found = items.len();
         in_time(deadline, "reading the Zotero database")?;
         let plan = {
@@ -229,4 +231,14 @@ pub async fn sync_zotero(Shared(st): Shared<Arc<State>>, w: Write<ZoteroBody>) -
     })
     .await?;
     Ok(Answer(v))
+}
+
+/// A seed file's (or Zotero database's) error: a kind the stages gave it
+/// (a busy library is 503) is kept; one without a kind is the file's own
+/// fault, 400.
+fn the_files_fault(e: anyhow::Error) -> Failure {
+    match crate::serve::failure::kind_of(&e) {
+        crate::error::Kind::Internal => Failure::bad_request(format!("{e:#}")),
+        kind => Failure::of(kind, format!("{e:#}")),
+    }
 }

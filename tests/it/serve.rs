@@ -482,6 +482,9 @@ fn bad_requests_get_clear_errors_and_the_server_stays_up() {
         if path.starts_with("/api/") {
             let v: Value = serde_json::from_str(&body).unwrap_or_else(|_| panic!("{path}: not JSON: {body}"));
             assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{path}: {body}");
+            // The kind, for a program: the one the status was chosen from.
+            let kind = if status == 404 { "not_found" } else { "bad_input" };
+            assert_eq!(v["kind"], kind, "{path}: {body}");
         } else {
             assert!(!body.contains("<script>alert") && !body.contains("<img"), "{path} echoes markup: {body}");
         }
