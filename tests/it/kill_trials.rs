@@ -6,9 +6,10 @@
 //!
 //! KILL_TRIALS (default 24) and KILL_PAPERS (default 1300) size it;
 //! KILL_SEED replays one run's kill times (each run prints its seed). The
-//! trials stop at five minutes with the kills they have (at least
+//! trials stop after `TIME_BOX` with the kills they have (at least
 //! `MIN_KILLS`): a CPU without AVX-512 (a Zen 3 EPYC, say) embeds several
-//! times slower than the Zen 4 the default was sized on.
+//! times slower than the Zen 4 the default was sized on, and this test is
+//! the longest of CI's run, which should stay under 45 minutes.
 
 use crate::common::{command, corpus, ok};
 use std::collections::BTreeMap;
@@ -19,6 +20,10 @@ use std::time::{Duration, Instant};
 
 /// Kills of a running ingest the trials must land before their time is up.
 const MIN_KILLS: u64 = 8;
+/// How long the trials go on once `MIN_KILLS` have landed. It was 300 s,
+/// and a CI run spent 332 s in this test; here (Zen 3, 2 vCPUs, unloaded)
+/// all 24 kills landed in 158 s, inside either box.
+const TIME_BOX: Duration = Duration::from_secs(200);
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -104,7 +109,7 @@ fn ingest_killed_at_random_moments_leaves_a_consistent_library() {
     assert_eq!(reference.len(), papers);
 
     let lib = dir.path().join("lib");
-    let deadline = Instant::now() + Duration::from_secs(300);
+    let deadline = Instant::now() + TIME_BOX;
     let mut killed_with_work_done = 0;
     let mut previous_finished = false;
     // Trials until `trials` kills have hit a running ingest (a resumed run
