@@ -211,6 +211,45 @@ mod tests {
         assert_eq!(of(TITLE, "Token management in multi-tenant AI inference platforms. Yes."), None);
     }
 
+    /// Abstracts come from outside: no text makes the gist panic, and
+    /// what it gives is always words of the abstract.
+    #[test]
+    fn hostile_text_gives_a_gist_or_none_never_a_panic() {
+        let pieces = [
+            "",
+            ".",
+            "$",
+            "(",
+            " (",
+            ")",
+            "\\",
+            "é",
+            "É. ",
+            "e.g. ",
+            " ($x$) ",
+            "We propose it. ",
+            "In this paper, we ",
+            "\n",
+            "?!",
+            "\u{202e}",
+        ];
+        let mut texts: Vec<String> = Vec::new();
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    texts.push(format!("{a}{b}{c}{a} Our method works well on graphs. {b}{c}"));
+                }
+            }
+        }
+        texts.push("A sentence of enough words here. ".repeat(200));
+        texts.push("(".repeat(1000) + "We show a bound on every tree. " + &")".repeat(1000));
+        for t in &texts {
+            if let Some(g) = of("Graphs", t) {
+                assert!(words::tokens(&g).len() >= MIN_WORDS, "{g:?} from {t:?}");
+            }
+        }
+    }
+
     #[test]
     fn the_stop_words_are_sorted_for_their_search() {
         assert!(words::is_stop("thi") && words::is_stop("we") && !words::is_stop("token"));
