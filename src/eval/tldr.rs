@@ -92,8 +92,10 @@ impl Method {
                 sentences.iter().find(|s| count(s) == best).map(|s| s.to_string()).unwrap_or_default()
             }
             Method::Cue => {
-                let cue = regex::Regex::new(r"(?i)we (propose|present|introduce|show)|this paper|in this work").expect("valid");
-                sentences.iter().find(|s| cue.is_match(s)).map(|s| s.to_string()).unwrap_or_else(first)
+                static CUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+                    regex::Regex::new(r"(?i)we (propose|present|introduce|show)|this paper|in this work").expect("the cue pattern is valid")
+                });
+                sentences.iter().find(|s| CUE.is_match(s)).map(|s| s.to_string()).unwrap_or_else(first)
             }
             Method::Title => r.title.clone(),
             Method::Oracle => {

@@ -214,20 +214,34 @@ pub fn make_missing_gists(tx: &Transaction<'_>) -> Result<usize> {
     if done == Some(crate::gist::METHOD) {
         return Ok(0);
     }
-    let missing: Vec<(String, String, String, Vec<u8>)> = {
-        let mut stmt = tx.prepare(
-            "SELECT p.id, p.title, p.abstract, p.text_hash FROM papers p LEFT JOIN gists g ON g.id = p.id
-             WHERE g.id IS NULL OR g.method IS NOT ?1 OR g.text_hash IS NOT p.text_hash",
-        )?;
-        let rows = stmt.query_map([crate::gist::METHOD], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
-        rows.collect::<rusqlite::Result<_>>()?
-    };
+    // A chunk at a time in rowid order: a library of millions never holds
+    // all its abstracts in memory, and each chunk's gists are made on every core.
+    const CHUNK: i64 = 10_000;
+    let mut select = tx.prepare(
+        "SELECT p.rowid, p.id, p.title, p.abstract, p.text_hash FROM papers p LEFT JOIN gists g ON g.id = p.id
+         WHERE p.rowid > ?2 AND (g.id IS NULL OR g.method IS NOT ?1 OR g.text_hash IS NOT p.text_hash)
+         ORDER BY p.rowid LIMIT ?3",
+    )?;
     let mut insert = tx.prepare_cached("INSERT OR REPLACE INTO gists (id, text_hash, method, gist) VALUES (?1, ?2, ?3, ?4)")?;
-    for (id, title, abstract_text, hash) in &missing {
-        insert.execute(params![id, hash, crate::gist::METHOD, crate::gist::of(title, abstract_text)])?;
+    let (mut after, mut made) = (0i64, 0usize);
+    loop {
+        let rows = select.query_map(params![crate::gist::METHOD, after, CHUNK], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, Vec<u8>>(4)?))
+        })?;
+        let chunk: Vec<(i64, String, String, String, Vec<u8>)> = rows.collect::<rusqlite::Result<_>>()?;
+        let Some(last) = chunk.last() else { break };
+        after = last.0;
+        let gists: Vec<Option<String>> = {
+            use rayon::prelude::*;
+            chunk.par_iter().map(|(_, _, title, abstract_text, _)| crate::gist::of(title, abstract_text)).collect()
+        };
+        for ((_, id, _, _, hash), gist) in chunk.iter().zip(gists) {
+            insert.execute(params![id, hash, crate::gist::METHOD, gist])?;
+        }
+        made += chunk.len();
     }
     tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('gists', ?1)", [crate::gist::METHOD.to_string()])?;
-    Ok(missing.len())
+    Ok(made)
 }
 
 /// A paper's rowid and what the derived files record of it (text hash,
