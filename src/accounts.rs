@@ -7,21 +7,21 @@
 //! reach another's rows, and a library without accounts keeps its plain
 //! names unchanged.
 
-use crate::library::store::ProfileKey;
+use crate::library::store::{self, ProfileKey};
 use anyhow::{bail, Context, Result};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 use std::sync::OnceLock;
+
+pub use store::accounts::Removed;
 
 /// How long a browser stays signed in without signing in again.
 pub const SESSION_DAYS: i64 = 14;
 /// Longer passwords are refused before hashing: argon2 reads all of it.
 const MAX_PASSWORD: usize = 1024;
 const MIN_PASSWORD: usize = 8;
-/// Tables that hold a profile's own rows.
-const PROFILE_TABLES: [&str; 6] = ["seeds", "seed_sources", "ratings", "seen", "filters", "profile_settings"];
 
 pub fn check_user_name(name: &str) -> Result<()> {
     if name.is_empty()
@@ -48,18 +48,9 @@ pub fn check_password(password: &str) -> Result<()> {
     Ok(())
 }
 
-fn has_table(conn: &Connection, table: &str) -> Result<bool> {
-    Ok(conn.query_row("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", [table], |_| Ok(())).optional()?.is_some())
-}
-
 /// Account names, in order; none in a library made before accounts.
 pub fn names(conn: &Connection) -> Result<Vec<String>> {
-    if !has_table(conn, "users")? {
-        return Ok(Vec::new());
-    }
-    let mut stmt = conn.prepare_cached("SELECT name FROM users ORDER BY name")?;
-    let rows = stmt.query_map([], |r| r.get(0))?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    store::accounts::names(conn)
 }
 
 /// The profile a command acts on: `name` of `user`, else of the only
@@ -110,58 +101,16 @@ pub fn add(conn: &mut Connection, name: &str, password: &str, now: &str) -> Resu
     check_password(password)?;
     let hash = hash_password(password)?;
     let feed_key = random_hex(16)?;
-    let tx = conn.transaction()?;
-    let first = names(&tx)?.is_empty();
-    let added = tx.execute(
-        "INSERT OR IGNORE INTO users (name, hash, feed, created) VALUES (?1, ?2, ?3, ?4)",
-        params![name, hash, feed_hash(&feed_key), now],
-    )?;
-    if added == 0 {
-        bail!("user {name:?} exists already; change the password with `paperscout user passwd {name}`");
+    match store::accounts::add(conn, name, &hash, &feed_hash(&feed_key), now)? {
+        Some(adopted) => Ok(Added { adopted, feed_key }),
+        None => bail!("user {name:?} exists already; change the password with `paperscout user passwd {name}`"),
     }
-    let mut adopted = Vec::new();
-    if first {
-        adopted = crate::profile::names(&tx)?.into_iter().filter(|p| !p.is_owned()).map(|p| p.to_string()).collect();
-        for table in PROFILE_TABLES {
-            tx.execute(&format!("UPDATE {table} SET profile = ?1 || '/' || profile WHERE instr(profile, '/') = 0"), [name])?;
-        }
-        // `names` always offers `default`; it is adopted only if it held rows.
-        adopted.retain(|p| profile_has_rows(&tx, &ProfileKey::of(Some(name), p)).unwrap_or(false));
-    }
-    tx.commit()?;
-    Ok(Added { adopted, feed_key })
-}
-
-fn profile_has_rows(conn: &Connection, key: &ProfileKey) -> Result<bool> {
-    for table in PROFILE_TABLES {
-        let n: i64 = conn.query_row(&format!("SELECT count(*) FROM {table} WHERE profile = ?1"), [key], |r| r.get(0))?;
-        if n > 0 {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
-/// What removing a user took with it.
-pub struct Removed {
-    pub rows: usize,
-    pub sessions: usize,
 }
 
 /// Removes an account, its sessions and everything its profiles held.
 pub fn remove(conn: &mut Connection, name: &str) -> Result<Removed> {
     check_user_name(name)?;
-    let tx = conn.transaction()?;
-    if tx.execute("DELETE FROM users WHERE name = ?1", [name])? == 0 {
-        bail!("no user {name:?} in this library");
-    }
-    let sessions = tx.execute("DELETE FROM sessions WHERE user = ?1", [name])?;
-    let mut rows = 0;
-    for table in PROFILE_TABLES {
-        rows += tx.execute(&format!("DELETE FROM {table} WHERE substr(profile, 1, length(?1) + 1) = ?1 || '/'"), [name])?;
-    }
-    tx.commit()?;
-    Ok(Removed { rows, sessions })
+    store::accounts::remove(conn, name)?.with_context(|| format!("no user {name:?} in this library"))
 }
 
 /// Sets a new password, signs the user out everywhere and gives the feed a
@@ -170,12 +119,9 @@ pub fn set_password(conn: &mut Connection, name: &str, password: &str) -> Result
     check_user_name(name)?;
     check_password(password)?;
     let hash = hash_password(password)?;
-    let tx = conn.transaction()?;
-    if tx.execute("UPDATE users SET hash = ?2, feed = ?3 WHERE name = ?1", params![name, hash, feed_hash(&random_hex(16)?)])? == 0 {
+    if !store::accounts::set_password(conn, name, &hash, &feed_hash(&random_hex(16)?))? {
         bail!("no user {name:?} in this library");
     }
-    tx.execute("DELETE FROM sessions WHERE user = ?1", [name])?;
-    tx.commit()?;
     Ok(())
 }
 
@@ -185,7 +131,7 @@ pub fn stored_hash(conn: &Connection, name: &str) -> Result<Option<String>> {
     if check_user_name(name).is_err() {
         return Ok(None);
     }
-    Ok(conn.query_row("SELECT hash FROM users WHERE name = ?1", [name], |r| r.get(0)).optional()?)
+    store::accounts::password_hash(conn, name)
 }
 
 /// Whether `password` matches `stored` (an account's hash, from
@@ -226,14 +172,14 @@ pub fn feed_user(conn: &Connection, key: &str) -> Result<Option<String>> {
     if key.len() != 32 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Ok(None);
     }
-    Ok(conn.query_row("SELECT name FROM users WHERE feed = ?1", [feed_hash(key)], |r| r.get(0)).optional()?)
+    store::accounts::feed_user(conn, &feed_hash(key))
 }
 
 /// Gives `name`'s feed a new key, which ends the old URL; returns the key,
 /// to be shown this once.
 pub fn rotate_feed_key(conn: &Connection, name: &str) -> Result<String> {
     let key = random_hex(16)?;
-    if conn.execute("UPDATE users SET feed = ?2 WHERE name = ?1", params![name, feed_hash(&key)])? == 0 {
+    if !store::accounts::set_feed(conn, name, &feed_hash(&key))? {
         bail!("no user {name:?} in this library");
     }
     Ok(key)
@@ -257,25 +203,15 @@ pub fn random_hex(bytes: usize) -> Result<String> {
 pub fn start_session(conn: &Connection, user: &str, now: i64, network: Option<&str>) -> Result<(String, Session)> {
     let token = random_hex(32)?;
     let csrf = random_hex(32)?;
-    conn.execute("DELETE FROM sessions WHERE expires <= ?1", [now])?;
-    conn.execute(
-        "INSERT INTO sessions (token, user, csrf, expires, network) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![token_hash(&token), user, csrf, now + SESSION_DAYS * 86_400, network],
-    )
-    .context("cannot store the session")?;
+    let row =
+        store::accounts::SessionRow { token_hash: &token_hash(&token), user, csrf: &csrf, expires: now + SESSION_DAYS * 86_400, network };
+    store::accounts::start_session(conn, &row, now).context("cannot store the session")?;
     Ok((token, Session { user: user.to_string(), csrf }))
 }
 
 /// The networks each user has a live session from: (user, network).
 pub fn session_networks(conn: &Connection, now: i64) -> Result<Vec<(String, String)>> {
-    if !has_table(conn, "sessions")?
-        || !conn.query_row("SELECT count(*) > 0 FROM pragma_table_info('sessions') WHERE name = 'network'", [], |r| r.get::<_, bool>(0))?
-    {
-        return Ok(Vec::new());
-    }
-    let mut stmt = conn.prepare("SELECT DISTINCT user, network FROM sessions WHERE expires > ?1 AND network IS NOT NULL")?;
-    let rows = stmt.query_map([now], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    store::accounts::session_networks(conn, now)
 }
 
 /// The live session a cookie names, if any.
@@ -283,17 +219,10 @@ pub fn session(conn: &Connection, token: &str, now: i64) -> Result<Option<Sessio
     if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Ok(None);
     }
-    Ok(conn
-        .query_row(
-            "SELECT s.user, s.csrf FROM sessions s JOIN users u ON u.name = s.user
-             WHERE s.token = ?1 AND s.expires > ?2",
-            params![token_hash(token), now],
-            |r| Ok(Session { user: r.get(0)?, csrf: r.get(1)? }),
-        )
-        .optional()?)
+    let found = store::accounts::session(conn, &token_hash(token), now)?;
+    Ok(found.map(|(user, csrf)| Session { user, csrf }))
 }
 
 pub fn end_session(conn: &Connection, token: &str) -> Result<()> {
-    conn.execute("DELETE FROM sessions WHERE token = ?1", [token_hash(token)])?;
-    Ok(())
+    store::accounts::end_session(conn, &token_hash(token))
 }

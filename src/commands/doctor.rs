@@ -42,7 +42,7 @@ pub fn run(args: &DoctorArgs) -> Result<()> {
         }
         bail!("the library database at {} is damaged; {RECOVER}", dir.display());
     }
-    println!("database  ok ({} papers); {}", lib.store.count("SELECT count(*) FROM papers")?, privacy(&dir, args.fix)?);
+    println!("database  ok ({} papers); {}", lib.store.totals()?.papers, privacy(&dir, args.fix)?);
     println!("{}", lib.check_lexical(args.rebuild_index)?);
     for (model, n) in lib.store.vector_counts()? {
         let missing = lib.store.missing_vectors(&model)?.len();

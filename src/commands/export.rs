@@ -28,7 +28,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         }
     };
     std::fs::rename(&tmp, &args.file).with_context(|| format!("cannot write {}", args.file.display()))?;
-    let papers = lib.store.count("SELECT count(*) FROM papers")? as usize;
+    let papers = lib.store.totals()?.papers as usize;
     if papers > written {
         crate::messages::warning(format_args!(
             "{} paper(s) have no vector from {model} and were left out; `paperscout ingest` embeds them",

@@ -23,9 +23,12 @@ pub fn run(args: &UserArgs) -> Result<()> {
             let lib = Library::open_read(&dir)?;
             let names = accounts::names(lib.store.conn())?;
             if *json {
-                for n in names {
-                    println!("{}", serde_json::json!({ "user": n }));
+                /// One line of `user list --json`.
+                #[derive(serde::Serialize)]
+                struct UserLine {
+                    user: String,
                 }
+                crate::report::json::write_lines(&mut std::io::stdout().lock(), names.into_iter().map(|user| UserLine { user }))?;
                 return Ok(());
             }
             if names.is_empty() {

@@ -355,7 +355,7 @@ fn prepare(m: &Morning, r: &Channels, channel: Channel, d: &Digest, day: &str) -
                 anyhow::bail!("posting to Matrix needs an access token: give yours on Settings");
             }
             let target = push::Target { url: &url, platform, token: token.as_deref() };
-            let bodies = push::messages(&target, d, m.links)?.iter().map(|v| v.to_string()).collect();
+            let bodies = push::messages(&target, d, m.links)?.iter().map(|v| v.body()).collect();
             (url, token, bodies)
         }
     };
@@ -373,10 +373,10 @@ fn deliver(m: &Morning, day: &str, job: &Job) -> Outcome {
             Channel::Email => serde_json::from_str::<mail::Letter>(&p.body)
                 .map_err(anyhow::Error::from)
                 .and_then(|letter| mail::send_to_reader(&job.address, letter, deadline.saturating_duration_since(Instant::now()))),
-            Channel::Chat(platform) => serde_json::from_str(&p.body).map_err(anyhow::Error::from).and_then(|body| {
+            Channel::Chat(platform) => {
                 let target = push::Target { url: &job.address, platform, token: job.token.as_deref() };
-                push::send(&target, m.destinations, &body, &transaction(&job.user, day, name, p.part), deadline)
-            }),
+                push::send(&target, m.destinations, &p.body, &transaction(&job.user, day, name, p.part), deadline)
+            }
         };
         let recorded = match &sent {
             Ok(()) => write(m.dir, |c| deliveries::accept_part(c, &job.user, day, name, p.part, &crate::library::store::now())),

@@ -7,11 +7,10 @@
 //! `Retry-After` asks, while the time the caller gave lasts.
 
 use super::destination::{refusal_in, Destinations};
-use crate::report::chat::{self, Platform};
+use crate::report::chat::{self, Message, Platform};
 use crate::report::Links;
 use crate::workflow::digest::Digest;
 use anyhow::{bail, Result};
-use serde_json::Value;
 use sha2::{Digest as _, Sha256};
 use std::io::Read;
 use std::time::{Duration, Instant};
@@ -66,13 +65,13 @@ fn endpoint(t: &Target) -> Result<(url::Url, String)> {
 
 /// The messages that carry `d` to `t`, in order (checking the address's
 /// form for its platform first).
-pub fn messages(t: &Target, d: &Digest, links: &Links) -> Result<Vec<Value>> {
+pub fn messages(t: &Target, d: &Digest, links: &Links) -> Result<Vec<Message>> {
     let (_, topic) = endpoint(t)?;
     Ok(chat::messages(t.platform, d, links, &topic))
 }
 
 /// A short message of the server's own for `t` (a test of a reader's chat).
-pub fn note(t: &Target, text: &str) -> Result<Value> {
+pub fn note(t: &Target, text: &str) -> Result<Message> {
     let (_, topic) = endpoint(t)?;
     Ok(chat::note(t.platform, text, &topic))
 }
@@ -84,22 +83,24 @@ pub fn post(t: &Target, d: &Digest, links: &Links) -> Result<usize> {
     let deadline = Instant::now() + COMMAND_BUDGET;
     let anywhere = Destinations::anywhere();
     for (i, m) in messages.iter().enumerate() {
-        send(t, &anywhere, m, &content_id(m), deadline).map_err(|e| e.context(format!("message {} of {}", i + 1, messages.len())))?;
+        let body = m.body();
+        send(t, &anywhere, &body, &content_id(&body), deadline)
+            .map_err(|e| e.context(format!("message {} of {}", i + 1, messages.len())))?;
     }
     Ok(messages.len())
 }
 
 /// A Matrix transaction id from a message's bytes: a resend of the same
 /// message is the same event.
-fn content_id(m: &Value) -> String {
-    let h = Sha256::digest(m.to_string().as_bytes());
+fn content_id(body: &str) -> String {
+    let h = Sha256::digest(body.as_bytes());
     format!("paperscout-{}", h.iter().take(12).map(|b| format!("{b:02x}")).collect::<String>())
 }
 
-/// Posts one message, through `policy`, by `deadline`. `txn` is Matrix's
+/// Posts one message's JSON `body`, through `policy`, by `deadline`. `txn` is Matrix's
 /// transaction id: the same id twice is one event, so a message whose
 /// acceptance was not recorded can be sent again safely there.
-pub fn send(t: &Target, policy: &Destinations, message: &Value, txn: &str, deadline: Instant) -> Result<()> {
+pub fn send(t: &Target, policy: &Destinations, body: &str, txn: &str, deadline: Instant) -> Result<()> {
     let name = t.platform.name();
     // The address's form (https, or http to an allowed host) at every send
     // too: a row written before the rule, or by hand, is held to it.
@@ -109,7 +110,6 @@ pub fn send(t: &Target, policy: &Destinations, message: &Value, txn: &str, deadl
         Platform::Matrix => ("PUT", format!("{}/{}", endpoint.as_str().trim_end_matches('/'), crate::report::links::encode(txn))),
         _ => ("POST", endpoint.to_string()),
     };
-    let body = message.to_string();
     for _ in 0..TRIES {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
@@ -120,7 +120,7 @@ pub fn send(t: &Target, policy: &Destinations, message: &Value, txn: &str, deadl
         if let Some(token) = t.token {
             req = req.set("Authorization", &format!("Bearer {token}"));
         }
-        match req.send_string(&body) {
+        match req.send_string(body) {
             Ok(r) if (200..300).contains(&r.status()) => return Ok(()),
             Ok(r) if (300..400).contains(&r.status()) => {
                 bail!("{name} answered {} (a redirect, which is not followed): not delivered", r.status())
@@ -153,9 +153,14 @@ pub fn send(t: &Target, policy: &Destinations, message: &Value, txn: &str, deadl
 /// `retry_after` in the body (read up to 64 kB), else a second.
 fn retry_after(r: ureq::Response) -> Duration {
     let header = r.header("Retry-After").and_then(|v| v.trim().parse::<f64>().ok());
+    /// Discord's 429 body.
+    #[derive(serde::Deserialize)]
+    struct RateLimited {
+        retry_after: f64,
+    }
     let secs = header.or_else(|| {
-        let body: Value = serde_json::from_reader(r.into_reader().take(64 << 10)).ok()?;
-        body["retry_after"].as_f64()
+        let body: RateLimited = serde_json::from_reader(r.into_reader().take(64 << 10)).ok()?;
+        Some(body.retry_after)
     });
     Duration::from_secs_f64(secs.filter(|s| s.is_finite() && *s >= 0.0).unwrap_or(1.0).min(3600.0))
 }

@@ -137,8 +137,18 @@ fn pid_of(v: Option<&Value>) -> Option<String> {
 /// Sentences are joined with single spaces, which is how the shared copy's
 /// own `abstract` string was made from them.
 fn abstract_of(paper: &Value) -> String {
-    let joined = |items: &[Value], field: Option<&str>| -> String {
-        items
+    match paper.get("abstract") {
+        Some(a @ (Value::String(_) | Value::Array(_))) => text_of(a, None),
+        _ => paper.get("abstract_sentences").map_or_else(String::new, |s| text_of(s, Some("text"))),
+    }
+}
+
+/// A text, or a list of sentences (each a string, or an object holding
+/// one under `field`) joined by spaces.
+fn text_of(v: &Value, field: Option<&str>) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items
             .iter()
             .filter_map(|s| match field {
                 Some(f) => s.get(f).and_then(Value::as_str),
@@ -147,15 +157,8 @@ fn abstract_of(paper: &Value) -> String {
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .collect::<Vec<_>>()
-            .join(" ")
-    };
-    match paper.get("abstract") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(sentences)) => joined(sentences, None),
-        _ => match paper.get("abstract_sentences") {
-            Some(Value::Array(sentences)) => joined(sentences, Some("text")),
-            _ => String::new(),
-        },
+            .join(" "),
+        _ => String::new(),
     }
 }
 
@@ -193,11 +196,7 @@ fn read_judged_pools(path: &Path, papers: &mut HashMap<String, PaperText>) -> Re
             pool.push((cpid, grade));
         }
         if let (false, Some(title)) = (papers.contains_key(&pid), v.get("query_title").and_then(Value::as_str)) {
-            let abstract_text = match v.get("query_abstract") {
-                Some(Value::String(s)) => s.clone(),
-                Some(a @ Value::Array(_)) => abstract_of(&serde_json::json!({ "abstract": a })),
-                _ => String::new(),
-            };
+            let abstract_text = v.get("query_abstract").map_or_else(String::new, |a| text_of(a, None));
             papers.insert(pid.clone(), PaperText { title: title.to_string(), abstract_text });
         }
         queries.push(Query { pid, facet: facet.to_string(), pool });

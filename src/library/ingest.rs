@@ -222,7 +222,7 @@ mod tests {
         let c = lib.add_papers(&[paper("2603.00001v3", Kind::Replaced, "2026-03-16", "New text.")]).unwrap();
         assert_eq!(c.updated, 1);
         assert_eq!(lib.store.missing_vectors("m").unwrap().len(), 1, "a changed abstract is embedded");
-        let days = lib.store.count("SELECT count(*) FROM listings").unwrap();
+        let days = lib.store.totals().unwrap().listings;
         assert_eq!(days, 3);
     }
 
@@ -265,7 +265,7 @@ mod tests {
         .unwrap();
         let err = lib.embed_missing(&fake("m"), &|_, _| {}).unwrap_err();
         assert!(format!("{err:#}").contains("non-finite"), "{err:#}");
-        assert_eq!(lib.store.count("SELECT count(*) FROM vectors").unwrap(), 0);
+        assert_eq!(lib.store.totals().unwrap().vectors, 0);
         let tx = lib.store.transaction().unwrap();
         assert!(store::insert_vector(&tx, "m", b"h", &[f32::INFINITY]).is_err());
     }
@@ -281,7 +281,7 @@ mod tests {
         let err = lib.embed_missing(&fake("b:222"), &|_, _| {}).unwrap_err().to_string();
         assert!(err.contains("a:111") && err.contains("b:222") && err.contains("--model"), "{err}");
         assert_eq!(lib.store.default_model().unwrap().as_deref(), Some("a:111"));
-        assert_eq!(lib.store.count("SELECT count(*) FROM vectors").unwrap(), 1);
+        assert_eq!(lib.store.totals().unwrap().vectors, 1);
     }
 
     /// A listing cut off mid-abstract is not an update of the whole one.

@@ -10,7 +10,7 @@ use crate::paper::Paper;
 use crate::report::digest::{arxiv_links, reason_text};
 use crate::report::links::Links;
 use crate::workflow::digest::{Digest, Pick};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 /// Where a digest is posted, and so how it is shaped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,14 +56,118 @@ const GIST_CHARS: usize = 400;
 /// ntfy keeps a message of up to 4,096 bytes as text (more becomes an attachment).
 const NTFY_BYTES: usize = 4000;
 
-/// The messages that carry `d` to `platform`, in order, each a JSON body.
+/// One message's JSON body, in its platform's documented shape.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Message {
+    Slack(SlackMessage),
+    Discord(DiscordMessage),
+    Matrix(MatrixEvent),
+    Ntfy(NtfyPublish),
+}
+
+impl Message {
+    /// The body as it is posted.
+    pub fn body(&self) -> String {
+        // A tree of strings, numbers and lists: serde_json cannot fail on it.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// A Slack incoming-webhook message: `text` is the notification's, `blocks`
+/// what the channel shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct SlackMessage {
+    pub text: String,
+    pub blocks: Vec<SlackBlock>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unfurl_links: Option<bool>,
+}
+
+/// The Block Kit blocks a digest uses.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SlackBlock {
+    Header { text: SlackText },
+    Context { elements: Vec<SlackText> },
+    Section { text: SlackText },
+}
+
+/// A Block Kit text object.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SlackText {
+    PlainText {
+        text: String,
+    },
+    /// `verbatim`: Slack takes it as written, no mention or channel name
+    /// turned into a link or a notification.
+    Mrkdwn {
+        text: String,
+        verbatim: bool,
+    },
+}
+
+/// A Discord webhook message.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiscordMessage {
+    pub content: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub embeds: Vec<DiscordEmbed>,
+    pub allowed_mentions: AllowedMentions,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DiscordEmbed {
+    pub title: String,
+    pub description: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// Which mentions Discord may turn into pings: none.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct AllowedMentions {
+    pub parse: Vec<String>,
+}
+
+/// A Matrix `m.room.message` event's content.
+#[derive(Debug, Clone, Serialize)]
+pub struct MatrixEvent {
+    /// `m.text` for a digest, `m.notice` for the server's own note.
+    pub msgtype: &'static str,
+    pub body: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub formatted_body: Option<String>,
+    /// Empty: "@room" in a title notifies no one.
+    #[serde(rename = "m.mentions")]
+    pub mentions: MatrixMentions,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct MatrixMentions {}
+
+/// An ntfy JSON publish.
+#[derive(Debug, Clone, Serialize)]
+pub struct NtfyPublish {
+    pub topic: String,
+    pub title: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<bool>,
+    pub tags: Vec<&'static str>,
+}
+
+/// The messages that carry `d` to `platform`, in order.
 /// `topic` is ntfy's (the last segment of the URL it is posted to).
-pub fn messages(platform: Platform, d: &Digest, links: &Links, topic: &str) -> Vec<Value> {
+pub fn messages(platform: Platform, d: &Digest, links: &Links, topic: &str) -> Vec<Message> {
     match platform {
-        Platform::Slack => slack(d, links),
-        Platform::Discord => discord(d, links),
-        Platform::Matrix => matrix(d, links),
-        Platform::Ntfy => ntfy(d, links, topic),
+        Platform::Slack => slack(d, links).into_iter().map(Message::Slack).collect(),
+        Platform::Discord => discord(d, links).into_iter().map(Message::Discord).collect(),
+        Platform::Matrix => matrix(d, links).into_iter().map(Message::Matrix).collect(),
+        Platform::Ntfy => ntfy(d, links, topic).into_iter().map(Message::Ntfy).collect(),
     }
 }
 
@@ -178,8 +282,8 @@ fn slack_text(s: &str) -> String {
 
 /// A mrkdwn text object that Slack takes as written: no mention, channel
 /// name or address is turned into a link or a notification.
-fn slack_mrkdwn(text: String) -> Value {
-    json!({ "type": "mrkdwn", "text": text, "verbatim": true })
+fn slack_mrkdwn(text: String) -> SlackText {
+    SlackText::Mrkdwn { text, verbatim: true }
 }
 
 /// A link's label may not hold `|`, which ends it.
@@ -187,7 +291,7 @@ fn slack_link(url: &str, label: &str) -> String {
     format!("<{url}|{}>", slack_text(label).replace('|', "¦"))
 }
 
-fn slack_section(it: &Item) -> Value {
+fn slack_section(it: &Item) -> SlackBlock {
     let title = match &it.abs {
         Some(url) => slack_link(url, &cut(&it.title, 300)),
         None => slack_text(&cut(&it.title, 300)),
@@ -208,10 +312,10 @@ fn slack_section(it: &Item) -> Value {
     let room = SLACK_SECTION.saturating_sub(head.chars().count() + tail.chars().count() + 4);
     let reason = cut(&slack_text(&it.reason), room);
     let text = format!("{head}\n_{reason}_{tail}");
-    json!({ "type": "section", "text": slack_mrkdwn(cut(&text, SLACK_SECTION)) })
+    SlackBlock::Section { text: slack_mrkdwn(cut(&text, SLACK_SECTION)) }
 }
 
-fn slack(d: &Digest, links: &Links) -> Vec<Value> {
+fn slack(d: &Digest, links: &Links) -> Vec<SlackMessage> {
     let items: Vec<Item> = d.picks.iter().map(|p| item(p, d, links)).collect();
     // The header and the summary take two of a message's blocks.
     let groups = runs(&vec![0; items.len()], 0, SLACK_BLOCKS - 2);
@@ -222,11 +326,11 @@ fn slack(d: &Digest, links: &Links) -> Vec<Value> {
         .map(|(i, range)| {
             let title = format!("{}{}", heading(d), part_label(i, parts));
             let mut blocks = vec![
-                json!({ "type": "header", "text": { "type": "plain_text", "text": cut(&title, SLACK_HEADER) } }),
-                json!({ "type": "context", "elements": [slack_mrkdwn(slack_text(&summary(d)))] }),
+                SlackBlock::Header { text: SlackText::PlainText { text: cut(&title, SLACK_HEADER) } },
+                SlackBlock::Context { elements: vec![slack_mrkdwn(slack_text(&summary(d)))] },
             ];
             blocks.extend(items[range].iter().map(slack_section));
-            json!({ "text": slack_text(&format!("{}: {}", heading(d), summary(d))), "blocks": blocks, "unfurl_links": false })
+            SlackMessage { text: slack_text(&format!("{}: {}", heading(d), summary(d))), blocks, unfurl_links: Some(false) }
         })
         .collect()
 }
@@ -250,7 +354,7 @@ fn discord_text(s: &str) -> String {
     o
 }
 
-fn discord_embed(it: &Item) -> Value {
+fn discord_embed(it: &Item) -> DiscordEmbed {
     let mut lines = vec![discord_text(&cut(&it.authors, 300))];
     if !it.gist.is_empty() {
         lines[0].push_str(&format!("\n≡ {}", discord_text(&it.gist)));
@@ -268,22 +372,20 @@ fn discord_embed(it: &Item) -> Value {
     if !tail.is_empty() {
         lines.push(tail);
     }
-    let mut e = json!({
-        "title": cut(&format!("{}. {}", it.rank, discord_text(&it.title)), DISCORD_TITLE),
-        "description": cut(&lines.join("\n"), DISCORD_DESCRIPTION),
-    });
-    if let Some(url) = &it.abs {
-        e["url"] = json!(url);
+    DiscordEmbed {
+        title: cut(&format!("{}. {}", it.rank, discord_text(&it.title)), DISCORD_TITLE),
+        description: cut(&lines.join("\n"), DISCORD_DESCRIPTION),
+        url: it.abs.clone(),
     }
-    e
 }
 
-fn embed_size(e: &Value) -> usize {
-    ["title", "description"].iter().map(|k| e[k].as_str().map_or(0, |s| s.chars().count())).sum()
+/// What Discord counts toward a message's 6,000 characters.
+fn embed_size(e: &DiscordEmbed) -> usize {
+    e.title.chars().count() + e.description.chars().count()
 }
 
-fn discord(d: &Digest, links: &Links) -> Vec<Value> {
-    let embeds: Vec<Value> = d.picks.iter().map(|p| discord_embed(&item(p, d, links))).collect();
+fn discord(d: &Digest, links: &Links) -> Vec<DiscordMessage> {
+    let embeds: Vec<DiscordEmbed> = d.picks.iter().map(|p| discord_embed(&item(p, d, links))).collect();
     let sizes: Vec<usize> = embeds.iter().map(embed_size).collect();
     let groups = runs(&sizes, DISCORD_TOTAL, DISCORD_EMBEDS);
     let parts = groups.len();
@@ -293,7 +395,7 @@ fn discord(d: &Digest, links: &Links) -> Vec<Value> {
         .map(|(i, range)| {
             let part = part_label(i, parts);
             let content = cut(&format!("**{}**{part} · {}", discord_text(&heading(d)), discord_text(&summary(d))), 2000);
-            json!({ "content": content, "embeds": &embeds[range], "allowed_mentions": { "parse": [] } })
+            DiscordMessage { content, embeds: embeds[range].to_vec(), allowed_mentions: AllowedMentions::default() }
         })
         .collect()
 }
@@ -357,7 +459,7 @@ fn runs(sizes: &[usize], max: usize, most: usize) -> Vec<std::ops::Range<usize>>
     out
 }
 
-fn matrix(d: &Digest, links: &Links) -> Vec<Value> {
+fn matrix(d: &Digest, links: &Links) -> Vec<MatrixEvent> {
     let items: Vec<(String, String)> = d.picks.iter().map(|p| matrix_item(&item(p, d, links))).collect();
     let sizes: Vec<usize> = items.iter().map(|(t, h)| t.len() + h.len()).collect();
     let groups = runs(&sizes, MATRIX_BYTES, usize::MAX);
@@ -386,29 +488,49 @@ fn matrix(d: &Digest, links: &Links) -> Vec<Value> {
 /// An `m.room.message` with both bodies, within a homeserver's event
 /// limit, that notifies no one: `m.mentions` empty, so "@room" in a title
 /// is only text.
-fn matrix_event(body: &str, formatted: &str) -> Value {
-    let event = json!({
-        "msgtype": "m.text",
-        "body": cut_bytes(body, MATRIX_BYTES),
-        "format": "org.matrix.custom.html",
-        "formatted_body": formatted,
-        "m.mentions": {},
-    });
-    if event.to_string().len() <= MATRIX_EVENT {
+fn matrix_event(body: &str, formatted: &str) -> MatrixEvent {
+    let event = MatrixEvent {
+        msgtype: "m.text",
+        body: cut_bytes(body, MATRIX_BYTES),
+        format: Some("org.matrix.custom.html"),
+        formatted_body: Some(formatted.to_string()),
+        mentions: MatrixMentions {},
+    };
+    if Message::Matrix(event.clone()).body().len() <= MATRIX_EVENT {
         return event;
     }
-    json!({ "msgtype": "m.text", "body": cut_bytes(body, MATRIX_BYTES), "m.mentions": {} })
+    MatrixEvent { format: None, formatted_body: None, ..event }
 }
 
 /// A short message of the server's own (a test of a reader's chat), in
 /// `platform`'s shape; `text` is plain and shown as such.
-pub fn note(platform: Platform, text: &str, topic: &str) -> Value {
+pub fn note(platform: Platform, text: &str, topic: &str) -> Message {
     let text = plain(text);
     match platform {
-        Platform::Slack => json!({ "text": slack_text(&text), "blocks": [{ "type": "section", "text": slack_mrkdwn(slack_text(&text)) }] }),
-        Platform::Discord => json!({ "content": cut(&discord_text(&text), 2000), "allowed_mentions": { "parse": [] } }),
-        Platform::Matrix => json!({ "msgtype": "m.notice", "body": cut_bytes(&text, MATRIX_BYTES), "m.mentions": {} }),
-        Platform::Ntfy => json!({ "topic": topic, "title": "paperscout", "message": cut_bytes(&text, NTFY_BYTES), "tags": ["books"] }),
+        Platform::Slack => Message::Slack(SlackMessage {
+            text: slack_text(&text),
+            blocks: vec![SlackBlock::Section { text: slack_mrkdwn(slack_text(&text)) }],
+            unfurl_links: None,
+        }),
+        Platform::Discord => Message::Discord(DiscordMessage {
+            content: cut(&discord_text(&text), 2000),
+            embeds: Vec::new(),
+            allowed_mentions: AllowedMentions::default(),
+        }),
+        Platform::Matrix => Message::Matrix(MatrixEvent {
+            msgtype: "m.notice",
+            body: cut_bytes(&text, MATRIX_BYTES),
+            format: None,
+            formatted_body: None,
+            mentions: MatrixMentions {},
+        }),
+        Platform::Ntfy => Message::Ntfy(NtfyPublish {
+            topic: topic.to_string(),
+            title: "paperscout".into(),
+            message: cut_bytes(&text, NTFY_BYTES),
+            markdown: None,
+            tags: vec!["books"],
+        }),
     }
 }
 
@@ -440,7 +562,7 @@ fn ntfy_item(it: &Item) -> String {
     cut_bytes(&s, NTFY_BYTES - 200)
 }
 
-fn ntfy(d: &Digest, links: &Links, topic: &str) -> Vec<Value> {
+fn ntfy(d: &Digest, links: &Links, topic: &str) -> Vec<NtfyPublish> {
     let items: Vec<String> = d.picks.iter().map(|p| ntfy_item(&item(p, d, links))).collect();
     let sizes: Vec<usize> = items.iter().map(|s| s.len() + 2).collect();
     let groups = runs(&sizes, NTFY_BYTES - summary(d).len() - 2, usize::MAX);
@@ -451,7 +573,13 @@ fn ntfy(d: &Digest, links: &Links, topic: &str) -> Vec<Value> {
         .map(|(i, range)| {
             let part = part_label(i, parts);
             let message = format!("{}\n\n{}", summary(d), items[range].join("\n\n"));
-            json!({ "topic": topic, "title": format!("{}{part}", heading(d)), "message": message, "markdown": true, "tags": ["books"] })
+            NtfyPublish {
+                topic: topic.to_string(),
+                title: format!("{}{part}", heading(d)),
+                message,
+                markdown: Some(true),
+                tags: vec!["books"],
+            }
         })
         .collect()
 }

@@ -4,7 +4,8 @@
 use crate::paper::Paper;
 use crate::rank::Details;
 use crate::report::links::Links;
-use crate::workflow::digest::{Digest, Explained, Pick, Reason};
+use crate::workflow::digest::{Digest, Explained, Hidden, Pick, Reason};
+use serde::Serialize;
 use std::io::{self, Write};
 
 /// Why a paper was picked, the decisive part first: the reader's own
@@ -284,55 +285,63 @@ pub fn json(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
     if d.picks.is_empty() {
         crate::messages::note(format_args!("{}", empty_line(d)));
     }
-    for v in values(d, links) {
-        serde_json::to_writer(&mut *out, &v)?;
-        out.write_all(b"\n")?;
-    }
-    Ok(())
+    crate::report::json::write_lines(out, lines(d, links))
 }
 
-/// The objects of [`json`], for the server's JSON twin of the page (which
+/// The lines of [`json`], for the server's JSON twin of the page (which
 /// is on the server already: no rating links).
-pub fn json_values(d: &Digest) -> Vec<serde_json::Value> {
-    values(d, &Links::default())
+pub fn json_lines(d: &Digest) -> Vec<DigestLine> {
+    lines(d, &Links::default())
 }
 
-fn values(d: &Digest, links: &Links) -> Vec<serde_json::Value> {
-    fn with_section(v: impl serde::Serialize, section: &str) -> serde_json::Value {
-        let mut v = serde_json::to_value(v).unwrap_or_default();
-        if let Some(o) = v.as_object_mut() {
-            o.insert("section".into(), section.into());
-        }
-        v
-    }
-    let pick = |p: &Pick, section: &str| {
-        let mut v = with_section(p, section);
-        if let (Some(o), Some(rate)) = (v.as_object_mut(), links.rate(&p.paper, &d.profile)) {
-            o.insert("like_url".into(), rate.up.into());
-            o.insert("dislike_url".into(), rate.down.into());
-        }
-        v
+/// One line of `daily --json`, one element of `/api/daily`: a paper of a
+/// section, or the closing word on what was left out.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "section", rename_all = "snake_case")]
+pub enum DigestLine {
+    Pick(RatedPick),
+    Unsure(RatedPick),
+    NotInterested(RatedPick),
+    Hidden(Hidden),
+    More(More),
+}
+
+/// A pick with where to rate it, when there is a server to rate on.
+#[derive(Debug, Clone, Serialize)]
+pub struct RatedPick {
+    #[serde(flatten)]
+    pub pick: Pick,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub like_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dislike_url: Option<String>,
+}
+
+fn lines(d: &Digest, links: &Links) -> Vec<DigestLine> {
+    let rated = |p: &Pick| {
+        let rate = links.rate(&p.paper, &d.profile);
+        RatedPick { pick: p.clone(), like_url: rate.as_ref().map(|r| r.up.clone()), dislike_url: rate.map(|r| r.down) }
     };
-    let picks = d.picks.iter().map(|p| pick(p, "pick"));
-    let unsure = d.unsure.iter().map(|p| pick(p, "unsure"));
-    let not_interested = d.not_interested.iter().map(|p| pick(p, "not_interested"));
-    let hidden = d.hidden.iter().map(|h| with_section(h, "hidden"));
+    let picks = d.picks.iter().map(|p| DigestLine::Pick(rated(p)));
+    let unsure = d.unsure.iter().map(|p| DigestLine::Unsure(rated(p)));
+    let not_interested = d.not_interested.iter().map(|p| DigestLine::NotInterested(rated(p)));
+    let hidden = d.hidden.iter().map(|h| DigestLine::Hidden(h.clone()));
     // Only when the bar or the top left something out: a list that is
     // whole says so by ending.
     let more = (!d.cold && d.below_bar + d.past_top > 0)
-        .then(|| with_section(More { bar: d.bar, below_bar: d.below_bar, past_top: d.past_top }, "more"));
+        .then(|| DigestLine::More(More { bar: d.bar, below_bar: d.below_bar, past_top: d.past_top }));
     picks.chain(unsure).chain(not_interested).chain(hidden).chain(more).collect()
 }
 
 /// The last JSON object of a ranked digest: where it stopped and what it
 /// left out.
-#[derive(serde::Serialize)]
-struct More {
-    bar: crate::rank::Bar,
+#[derive(Debug, Clone, Serialize)]
+pub struct More {
+    pub bar: crate::rank::Bar,
     /// Ranked papers below the bar, not listed.
-    below_bar: usize,
+    pub below_bar: usize,
     /// Papers above the bar past the top, not listed.
-    past_top: usize,
+    pub past_top: usize,
 }
 
 /// Text as Markdown shows it, nothing more: HTML is escaped (`<script>`,

@@ -63,7 +63,7 @@ pub fn render(format: DigestFormat, d: &Digest, links: &Links) -> std::io::Resul
         DigestFormat::Slack | DigestFormat::Discord | DigestFormat::Matrix | DigestFormat::Ntfy => {
             let platform = format.platform().ok_or_else(|| std::io::Error::other("not a chat format"))?;
             for m in chat::messages(platform, d, links, "paperscout") {
-                serde_json::to_writer(&mut buf, &m)?;
+                buf.extend_from_slice(m.body().as_bytes());
                 buf.push(b'\n');
             }
         }

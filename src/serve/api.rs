@@ -16,6 +16,8 @@ use crate::library::Served;
 use crate::paper::Paper;
 use crate::profile::{self, filters, ratings};
 use crate::report;
+use crate::report::digest::DigestLine;
+use crate::report::json::{FoundLine, NeighbourLine};
 use crate::workflow::seeds;
 use crate::workflow::stats::Stats;
 use axum::extract::{FromRef, FromRequest, Path, Query, Request, State as Shared};
@@ -23,7 +25,6 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::sync::Arc;
 
 /// An answer of shape `T`, its keys in sorted order.
@@ -48,9 +49,9 @@ fn day_of(st: &State, who: &Who, q: &Params) -> Result<crate::workflow::digest::
     read::day(st, who, q, None, opts, false)
 }
 
-pub async fn daily(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Api<Vec<Value>> {
+pub async fn daily(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who>, Query(q): Query<Params>) -> Api<Vec<DigestLine>> {
     let d = blocking_as(Cost::Heavy, move || day_of(&st, &who, &q)).await?;
-    Ok(Answer(report::digest::json_values(&d)))
+    Ok(Answer(report::digest::json_lines(&d)))
 }
 
 /// The profile's picks of the day as an Atom feed, the bytes `daily
@@ -73,14 +74,14 @@ pub async fn feed(
     Ok(([(axum::http::header::CONTENT_TYPE, "application/atom+xml; charset=utf-8")], body).into_response())
 }
 
-pub async fn like(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(q): Query<Params>) -> Api<Vec<Value>> {
+pub async fn like(Shared(st): Shared<Arc<State>>, Path(id): Path<String>, Query(q): Query<Params>) -> Api<Vec<NeighbourLine>> {
     let (_, found) = blocking(move || read::like(&st, &id, &q)).await?;
-    Ok(Answer(found.iter().map(report::json::neighbour).collect()))
+    Ok(Answer(found.iter().map(NeighbourLine::of).collect()))
 }
 
-pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api<Vec<Value>> {
+pub async fn search(Shared(st): Shared<Arc<State>>, Query(q): Query<Params>) -> Api<Vec<FoundLine>> {
     let (results, _) = blocking_as(Cost::Heavy, move || read::search(&st, &q)).await?;
-    Ok(Answer(results.found.iter().map(report::json::found_value).collect()))
+    Ok(Answer(results.found.iter().map(FoundLine::of).collect()))
 }
 
 /// `GET /api/paper/ID`: the paper as `parse --json` gives it, with what the
@@ -95,7 +96,7 @@ pub struct PaperAnswer {
     versions: Vec<Version>,
     listings: Vec<Listing>,
     rating: i8,
-    neighbours: Vec<Value>,
+    neighbours: Vec<NeighbourLine>,
 }
 
 pub async fn paper(
@@ -106,7 +107,7 @@ pub async fn paper(
 ) -> Api<PaperAnswer> {
     let r = blocking(move || read::paper(&st, &who, &id, &q)).await?;
     Ok(Answer(PaperAnswer {
-        neighbours: r.neighbours.iter().map(report::json::neighbour).collect(),
+        neighbours: r.neighbours.iter().map(NeighbourLine::of).collect(),
         gist: r.paper.gist(),
         first_date: r.paper.first_date,
         paper: r.paper.paper,

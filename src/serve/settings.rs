@@ -415,7 +415,7 @@ pub async fn test(Shared(st): Shared<Arc<State>>, w: Write<TestBody>) -> Result<
             push::send(
                 &target,
                 &st.destinations,
-                &note,
+                &note.body(),
                 &format!("paperscout-test-{}", crate::accounts::random_hex(8)?),
                 Instant::now() + TEST_BUDGET,
             )

@@ -29,7 +29,8 @@ const MEANING_FLOOR: f32 = 0.35;
 const WORDS_FLOOR: f32 = 0.3;
 
 /// The kinds of match, each a ranked list fused with the others.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Match {
     Id,
     Author,

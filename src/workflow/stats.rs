@@ -59,6 +59,7 @@ pub fn collect_for(lib: &Library, user: Option<&str>) -> Result<Stats> {
 pub fn collect(lib: &Library) -> Result<Stats> {
     let s = &lib.store;
     let (first_day, last_day) = s.listing_span()?;
+    let totals = s.totals()?;
     let mut models = Vec::new();
     for (model, n) in s.vector_counts()? {
         let derived = lib.index_state(&model)?;
@@ -94,9 +95,9 @@ pub fn collect(lib: &Library) -> Result<Stats> {
     Ok(Stats {
         lexical,
         library: lib.dir.display().to_string(),
-        papers: s.count("SELECT count(*) FROM papers")?,
-        versions: s.count("SELECT count(*) FROM versions")?,
-        days: s.count("SELECT count(DISTINCT date) FROM listings")?,
+        papers: totals.papers,
+        versions: totals.versions,
+        days: totals.days,
         first_day,
         last_day,
         models,

@@ -2,6 +2,7 @@
 //! fields plus every version seen), listings (which day a paper appeared, in
 //! which category and section) and vectors keyed by (model, text hash).
 
+pub mod accounts;
 mod damage;
 pub mod deliveries;
 pub mod profiles;
@@ -11,7 +12,7 @@ mod write;
 
 pub use damage::{damage, explain, Damaged};
 pub use profiles::ProfileKey;
-pub use read::{blob_to_vec, DatedPaper, DayEntry, DerivedRow, Listing, StoredGist, StoredPaper, Version};
+pub use read::{blob_to_vec, DatedPaper, DayEntry, DerivedRow, Listing, StoredGist, StoredPaper, Totals, Version};
 pub use write::{
     bump_generation, insert_vector, make_missing_gists, papers_with_text, record_failure, set_default_model, upsert_paper, vec_to_blob,
     Upsert,

@@ -15,6 +15,19 @@ pub struct DerivedRow<'a> {
     pub failed: bool,
 }
 
+/// Row counts: [`Store::totals`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Totals {
+    pub papers: i64,
+    pub versions: i64,
+    /// Distinct days listed.
+    pub days: i64,
+    /// (paper, day) listings.
+    pub listings: i64,
+    /// Vectors, of every model.
+    pub vectors: i64,
+}
+
 /// A paper as stored, with what the commands that query the library show.
 #[derive(Debug, Clone)]
 pub struct StoredPaper {
@@ -212,8 +225,16 @@ impl Store {
         Ok(msgs.into_iter().filter(|m| m != "ok").collect())
     }
 
-    pub fn count(&self, sql: &str) -> Result<i64> {
-        Ok(self.conn.query_row(sql, [], |r| r.get(0))?)
+    /// How many rows of each kind the library holds.
+    pub fn totals(&self) -> Result<Totals> {
+        let count = |sql: &str| -> Result<i64> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };
+        Ok(Totals {
+            papers: count("SELECT count(*) FROM papers")?,
+            versions: count("SELECT count(*) FROM versions")?,
+            days: count("SELECT count(DISTINCT date) FROM listings")?,
+            listings: count("SELECT count(*) FROM listings")?,
+            vectors: count("SELECT count(*) FROM vectors")?,
+        })
     }
 
     pub fn get_paper(&self, id: &str) -> Result<Option<StoredPaper>> {

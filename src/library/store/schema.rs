@@ -177,11 +177,27 @@ CREATE TABLE IF NOT EXISTS embed_failures (
 INSERT OR IGNORE INTO meta (key, value) VALUES ('profiles', '1');
 ";
 
-/// The tables a profile ranks by: a change to any moves its number.
-const PROFILE_TABLES: [&str; 5] = ["seeds", "ratings", "seen", "filters", "profile_settings"];
+/// A table that holds a profile's own rows (a `profile` column).
+pub(super) struct ProfileTable {
+    pub name: &'static str,
+    /// The profile ranks by it: a change moves the profile's number.
+    pub ranks_by: bool,
+}
+
+/// Every table that holds a profile's own rows: what an account takes
+/// over, and what goes with it.
+pub(super) const PROFILE_TABLES: [ProfileTable; 6] = [
+    ProfileTable { name: "seeds", ranks_by: true },
+    // Where a synced seed came from (a Zotero item): not ranked by.
+    ProfileTable { name: "seed_sources", ranks_by: false },
+    ProfileTable { name: "ratings", ranks_by: true },
+    ProfileTable { name: "seen", ranks_by: true },
+    ProfileTable { name: "filters", ranks_by: true },
+    ProfileTable { name: "profile_settings", ranks_by: true },
+];
 
 /// The triggers that move a profile's number in meta on every insert,
-/// delete and update of [`PROFILE_TABLES`] (an update moves both the old
+/// delete and update of the [`PROFILE_TABLES`] it ranks by (an update moves both the old
 /// row's profile and the new one's).
 pub fn profile_triggers() -> String {
     let bump = |row: &str| {
@@ -191,7 +207,7 @@ pub fn profile_triggers() -> String {
         )
     };
     let mut sql = String::new();
-    for table in PROFILE_TABLES {
+    for table in PROFILE_TABLES.iter().filter(|t| t.ranks_by).map(|t| t.name) {
         for (event, body) in [("INSERT", bump("NEW")), ("DELETE", bump("OLD")), ("UPDATE", format!("{} {}", bump("OLD"), bump("NEW")))] {
             let name = format!("{table}_{}_moves_profile", event.to_lowercase());
             sql.push_str(&format!("CREATE TRIGGER IF NOT EXISTS {name} AFTER {event} ON {table} BEGIN {body} END;\n"));
