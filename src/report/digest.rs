@@ -329,7 +329,7 @@ fn lines(d: &Digest, links: &Links) -> Vec<DigestLine> {
     // Only when the bar or the top left something out: a list that is
     // whole says so by ending.
     let more = (!d.cold && d.below_bar + d.past_top > 0)
-        .then(|| DigestLine::More(More { bar: d.bar, below_bar: d.below_bar, past_top: d.past_top }));
+        .then_some(DigestLine::More(More { bar: d.bar, below_bar: d.below_bar, past_top: d.past_top }));
     picks.chain(unsure).chain(not_interested).chain(hidden).chain(more).collect()
 }
 

@@ -5,8 +5,8 @@
 //! written with its keys in sorted order, as this API always has (serde
 //! JSON's maps sort them), so that clients comparing answers see no churn.
 
-use super::failure::{blocking, blocking_as, ApiError, Cost, Failure, Refusal};
-use super::read;
+use super::failure::{ApiError, Failure, Refusal};
+use super::work::{blocking, blocking_as, Cost};use super::read;
 use super::session::{Named, Who};
 use super::state::{in_time, State, WORK_BUDGET};
 use super::view::{checked_id, clip, Params};

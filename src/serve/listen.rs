@@ -1,7 +1,7 @@
 //! The accept loop: hyper's HTTP/1 connections with their timeouts, a cap
 //! on open connections, TLS when asked, and no failure from running out of
 //! file descriptors. What a request may cost once read is bounded in
-//! `router` (body size, time) and `failure::blocking` (work in flight).
+//! `router` (body size, time) and `work::blocking` (work in flight).
 
 use anyhow::{Context, Result};
 use axum::Router;

@@ -3,8 +3,8 @@
 //! always asks; one without (a single user, on loopback) acts for that
 //! user (`session`).
 
-use super::failure::{blocking, ApiError, Failure};
-use super::guard::same_token;
+use super::failure::{ApiError, Failure};
+use super::work::blocking;use super::guard::same_token;
 use super::listen::Peer;
 use super::session::{cookie_name, cookie_value, unix_now, with_cookie, Who};
 use super::state::State;

@@ -18,6 +18,7 @@ mod state;
 mod throttle;
 mod upload;
 mod view;
+mod work;
 
 pub use listen::{tls_config, Limits};
 pub use schedule::{summary as morning_summary, Plan as MorningPlan};

@@ -2,8 +2,8 @@
 //! same functions in `api`) and renders a template; templates escape
 //! everything they are given.
 
-use super::failure::{blocking_as, Cost, Failure};
-use super::read;
+use super::failure::Failure;
+use super::work::{blocking_as, Cost};use super::read;
 use super::session::{Named, Who};
 use super::state::State;
 use super::view::{checked_date, score_range, top_value, Card, Params};

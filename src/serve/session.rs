@@ -1,8 +1,8 @@
 //! Who each request acts for: the session cookie read and checked on
 //! every request, or, in a library without accounts, its one user.
 
-use super::failure::{blocking, ApiError, Failure};
-use super::state::State;
+use super::failure::{ApiError, Failure};
+use super::work::blocking;use super::state::State;
 use crate::accounts::{self, Session};
 use crate::library::store::ProfileKey;
 use axum::extract::{Request, State as Shared};

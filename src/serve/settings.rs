@@ -8,8 +8,8 @@
 //! once saved, pages show only the host, and that a token is kept.
 
 use super::api::{Answer, NamesProfile, Write};
-use super::failure::{blocking, ApiError, Failure};
-use super::pages::{page, profiles_of, render, Base};
+use super::failure::{ApiError, Failure};
+use super::work::blocking;use super::pages::{page, profiles_of, render, Base};
 use super::session::{unix_now, Who};
 use super::state::State;
 use crate::delivery::{self, mail, push, Channel};

@@ -3,8 +3,8 @@
 //! The file is read from the request, never from the server's disk.
 
 use super::api::{Answer, NamesProfile, Write};
-use super::failure::{blocking_as, ApiError, Cost, Failure, Refusal};
-use super::session::Who;
+use super::failure::{ApiError, Failure, Refusal};
+use super::work::{blocking_as, Cost};use super::session::Who;
 use super::state::{in_time, State, WORK_BUDGET};
 use super::view::clip;
 use crate::fetch::FetchOpts;
