@@ -1,8 +1,8 @@
 //! Command-line definitions; the work they trigger lives in `commands`.
 
+use crate::delivery::DigestFormat;
 use crate::embed::ModelArgs;
 use crate::fetch::FetchOpts;
-use crate::report::DigestFormat;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::path::PathBuf;

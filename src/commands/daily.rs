@@ -1,5 +1,5 @@
 use crate::cli::DailyArgs;
-use crate::delivery::mail;
+use crate::delivery::{self, mail};
 use crate::library::store::ProfileKey;
 use crate::library::{self, Library};
 use crate::report;
@@ -44,7 +44,7 @@ pub fn run(args: &DailyArgs, profile: &ProfileKey, verbose: bool) -> Result<()> 
         Some(url) => Some(chat_platform(args.format, url)?),
         None => None,
     };
-    let buf = report::render(args.format, &digest, &links)?;
+    let buf = delivery::render(args.format, &digest, &links)?;
     match &args.out {
         Some(path) => {
             // Written whole and renamed, so a reader never sees half a digest.
@@ -62,7 +62,7 @@ pub fn run(args: &DailyArgs, profile: &ProfileKey, verbose: bool) -> Result<()> 
     }
     if let (Some(url), Some(platform)) = (&args.post, platform) {
         let token = post_token(args)?;
-        if platform == report::chat::Platform::Matrix && token.is_none() {
+        if platform == delivery::chat::Platform::Matrix && token.is_none() {
             bail!("posting to Matrix needs the room's access token: set PAPERSCOUT_POST_TOKEN or give --post-token-file");
         }
         let target = crate::delivery::push::Target { url, platform, token: token.as_deref() };
@@ -83,15 +83,15 @@ pub fn run(args: &DailyArgs, profile: &ProfileKey, verbose: bool) -> Result<()> 
 
 /// The platform `--post` goes to: the chat format asked for, else the one a
 /// well-known webhook address names.
-fn chat_platform(format: report::DigestFormat, url: &str) -> Result<report::chat::Platform> {
-    use report::chat::Platform;
+fn chat_platform(format: delivery::DigestFormat, url: &str) -> Result<delivery::chat::Platform> {
+    use delivery::chat::Platform;
     if let Some(p) = format.platform() {
         return Ok(p);
     }
     let parsed = url::Url::parse(url.trim()).ok();
     let host = parsed.as_ref().and_then(|u| u.host_str()).unwrap_or_default().to_ascii_lowercase();
     let path = parsed.as_ref().map(|u| u.path().to_string()).unwrap_or_default();
-    if format == report::DigestFormat::Table {
+    if format == delivery::DigestFormat::Table {
         if host == "hooks.slack.com" {
             return Ok(Platform::Slack);
         }

@@ -28,7 +28,7 @@ impl Letter {
     /// A digest as mail: Markdown reads well as plain text, and the HTML
     /// page is the rich part.
     pub fn of(digest: &crate::workflow::digest::Digest, links: &crate::report::Links) -> Result<Letter> {
-        use crate::report::{render, DigestFormat};
+        use super::{render, DigestFormat};
         let n = digest.picks.len();
         let mut subject = format!("paperscout: {n} paper{} for {}", if n == 1 { "" } else { "s" }, digest.span());
         if digest.profile != "default" {

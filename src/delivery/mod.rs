@@ -13,20 +13,25 @@
 //! so a day reaches a reader once per channel. `dry` says what each reader
 //! would receive and sends nothing.
 
+pub mod chat;
 pub mod destination;
+pub mod feed;
+mod format;
 pub mod mail;
 pub mod push;
 
 pub use destination::{Destinations, Refusal};
+pub use format::{render, DigestFormat};
 
 use crate::embed::ModelArgs;
 use crate::fetch::FetchOpts;
 use crate::library::store::deliveries::{self, Channels, Part};
 use crate::library::store::ProfileKey;
 use crate::library::Library;
-use crate::report::{chat::Platform, Links};
+use crate::report::Links;
 use crate::workflow::digest::{self, DayOptions, Digest};
 use anyhow::{Context, Result};
+use chat::Platform;
 use sha2::{Digest as _, Sha256};
 use std::fmt;
 use std::path::Path;

@@ -6,8 +6,8 @@
 //! a redirect is never followed. A `429` is waited out as its
 //! `Retry-After` asks, while the time the caller gave lasts.
 
+use super::chat::{self, Message, Platform};
 use super::destination::{refusal_in, Destinations};
-use crate::report::chat::{self, Message, Platform};
 use crate::report::Links;
 use crate::workflow::digest::Digest;
 use anyhow::{bail, Result};

@@ -1,6 +1,6 @@
-//! Storing papers and their vectors: papers upserted in one transaction,
-//! with any vectors made for them elsewhere, and the texts that have no
-//! vector yet embedded and committed chunk by chunk.
+//! The library's side of an ingest: one batch of papers upserted in one
+//! transaction with their gists and any vectors made elsewhere, then the
+//! texts still without a vector embedded and committed a chunk at a time.
 
 use super::store::{self, Upsert};
 use super::Library;

@@ -194,7 +194,7 @@ impl Calibration {
 
     /// The calibrated score of a raw one: 0 to 1, ½ at even odds.
     pub fn score(&self, raw: f32) -> f32 {
-        super::learn::sigmoid(self.a * self.raw.z(raw) + self.b)
+        super::logistic::sigmoid(self.a * self.raw.z(raw) + self.b)
     }
 }
 
@@ -208,7 +208,7 @@ fn platt(examples: &[(f32, bool, f32)], prior: (f32, f32), strength: f32) -> (f3
         let (mut ga, mut gb) = (strength * (a - prior.0), strength * (b - prior.1));
         let (mut haa, mut hab, mut hbb) = (strength, 0.0, strength);
         for &(x, y, w) in examples {
-            let p = super::learn::sigmoid(a * x + b);
+            let p = super::logistic::sigmoid(a * x + b);
             let r = w * (p - if y { 1.0 } else { 0.0 });
             ga += r * x;
             gb += r;

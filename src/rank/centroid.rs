@@ -3,7 +3,7 @@
 //! profile is read (`decayed-mean`'s newest-first mean, `logistic`'s
 //! learned weights).
 
-use super::learn::{sigmoid, LinearModel};
+use super::logistic::{sigmoid, LinearModel};
 use super::signal::{Details, Naming, Part, Seeds, Signal, SignalId};
 use super::Candidate;
 use crate::vector::dot;

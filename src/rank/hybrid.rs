@@ -6,7 +6,7 @@
 //! number of ratings.
 
 use super::calibration::Scale;
-use super::learn::{self, Example};
+use super::logistic::{self, Example};
 use super::signal::{Part, Signals};
 use super::{Candidate, Ranker};
 
@@ -83,7 +83,7 @@ pub fn mix(r: &Ranker, scales: &[Scale]) -> Vec<f32> {
         })
         .collect();
     let prior: Vec<f32> = cold.iter().map(|w| w * MIX_PRIOR_SCALE).collect();
-    let model = learn::train(&examples, cold.len(), MIX_PRIOR_STRENGTH, Some(&prior));
+    let model = logistic::train(&examples, cold.len(), MIX_PRIOR_STRENGTH, Some(&prior));
     let w: Vec<f32> = model.w.iter().map(|x| x.max(0.0)).collect();
     let sum: f32 = w.iter().sum();
     if sum <= 1e-6 {

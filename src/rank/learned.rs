@@ -5,7 +5,7 @@
 //! ratings act like Rocchio and many make the model the reader's own. A
 //! hybrid signal once there is a rating; the unsure list's boundary.
 
-use super::learn::{self, Example, LinearModel, DISLIKED_SHARE};
+use super::logistic::{self, Example, LinearModel, DISLIKED_SHARE};
 use super::signal::{Details, Naming, Part, Seeds, Signal, SignalId};
 use super::{Candidate, SeedVector};
 use crate::vector::dot;
@@ -77,7 +77,7 @@ impl Learned {
         examples.extend(pos.iter().map(|s| Example { x: &s.vector, liked: true, weight: s.weight / pos_w }));
         examples.extend(down.iter().map(|s| Example { x: &s.vector, liked: false, weight: s.weight * down_scale }));
         examples.extend(bg.iter().map(|v| Example { x: v, liked: false, weight: bg_scale }));
-        let model = learn::train(&examples, dim, PRIOR_STRENGTH, Some(&prior));
+        let model = logistic::train(&examples, dim, PRIOR_STRENGTH, Some(&prior));
         Some(Learned { model, count })
     }
 

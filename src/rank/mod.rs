@@ -16,8 +16,8 @@ pub mod calibration;
 mod centroid;
 mod fields;
 mod hybrid;
-pub mod learn;
 mod learned;
+pub mod logistic;
 mod method;
 mod nearest;
 mod registry;
@@ -189,7 +189,7 @@ impl Ranker {
             Method::Lexical => alone(words::make(&seeds)),
             Method::Knn => alone(Box::new(Nearest::knn())),
             Method::DecayedMean => alone(Box::new(Direction::decayed_mean(&seeds))),
-            Method::Logistic => alone(Box::new(Direction::logistic(learn::liked_against(&seeds, background, 1e-3, None)))),
+            Method::Logistic => alone(Box::new(Direction::logistic(logistic::liked_against(&seeds, background, 1e-3, None)))),
         };
         Ranker { method, seeds, mixed, own, scoring, calibration: None }
     }
@@ -376,7 +376,7 @@ impl Ranker {
         if let Scoring::Hybrid(Some(l)) = &self.scoring {
             return candidates.iter().map(|c| (l.probability(c.vector) - 0.5).abs()).collect();
         }
-        let model = learn::liked_against(&self.seeds, background, 1e-3, Some(learn::DISLIKED_SHARE));
+        let model = logistic::liked_against(&self.seeds, background, 1e-3, Some(logistic::DISLIKED_SHARE));
         candidates.iter().map(|c| (model.probability(c.vector) - 0.5).abs()).collect()
     }
 }

@@ -328,8 +328,11 @@ fn lines(d: &Digest, links: &Links) -> Vec<DigestLine> {
     let hidden = d.hidden.iter().map(|h| DigestLine::Hidden(h.clone()));
     // Only when the bar or the top left something out: a list that is
     // whole says so by ending.
-    let more = (!d.cold && d.below_bar + d.past_top > 0)
-        .then_some(DigestLine::More(More { bar: d.bar, below_bar: d.below_bar, past_top: d.past_top }));
+    let more = (!d.cold && d.below_bar + d.past_top > 0).then_some(DigestLine::More(More {
+        bar: d.bar,
+        below_bar: d.below_bar,
+        past_top: d.past_top,
+    }));
     picks.chain(unsure).chain(not_interested).chain(hidden).chain(more).collect()
 }
 

@@ -6,10 +6,11 @@
 //! JSON's maps sort them), so that clients comparing answers see no churn.
 
 use super::failure::{ApiError, Failure, Refusal};
-use super::work::{blocking, blocking_as, Cost};use super::read;
+use super::read;
 use super::session::{Named, Who};
 use super::state::{in_time, State, WORK_BUDGET};
 use super::view::{checked_id, clip, Params};
+use super::work::{blocking, blocking_as, Cost};
 use crate::fetch::FetchOpts;
 use crate::library::store::{self, Listing, Version};
 use crate::library::Served;
@@ -70,7 +71,7 @@ pub async fn feed(
         None => report::Links::default(),
     };
     let d = blocking_as(Cost::Heavy, move || day_of(&st, &who, &q)).await?;
-    let body = report::render(report::DigestFormat::Atom, &d, &links).map_err(anyhow::Error::from)?;
+    let body = crate::delivery::render(crate::delivery::DigestFormat::Atom, &d, &links).map_err(anyhow::Error::from)?;
     Ok(([(axum::http::header::CONTENT_TYPE, "application/atom+xml; charset=utf-8")], body).into_response())
 }
 

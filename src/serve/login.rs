@@ -4,11 +4,12 @@
 //! user (`session`).
 
 use super::failure::{ApiError, Failure};
-use super::work::blocking;use super::guard::same_token;
+use super::guard::same_token;
 use super::listen::Peer;
 use super::session::{cookie_name, cookie_value, unix_now, with_cookie, Who};
 use super::state::State;
 use super::throttle::{Attempt, Guess, Refused};
+use super::work::blocking;
 use crate::accounts;
 use askama::Template;
 use axum::extract::{Form, Query, State as Shared};

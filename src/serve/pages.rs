@@ -3,10 +3,11 @@
 //! everything they are given.
 
 use super::failure::Failure;
-use super::work::{blocking_as, Cost};use super::read;
+use super::read;
 use super::session::{Named, Who};
 use super::state::State;
 use super::view::{checked_date, score_range, top_value, Card, Params};
+use super::work::{blocking_as, Cost};
 use crate::accounts::random_hex;
 use crate::library::store::profiles::SeedKind;
 use crate::library::store::ProfileKey;

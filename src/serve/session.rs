@@ -2,7 +2,8 @@
 //! every request, or, in a library without accounts, its one user.
 
 use super::failure::{ApiError, Failure};
-use super::work::blocking;use super::state::State;
+use super::state::State;
+use super::work::blocking;
 use crate::accounts::{self, Session};
 use crate::library::store::ProfileKey;
 use axum::extract::{Request, State as Shared};

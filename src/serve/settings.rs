@@ -9,9 +9,10 @@
 
 use super::api::{Answer, NamesProfile, Write};
 use super::failure::{ApiError, Failure};
-use super::work::blocking;use super::pages::{page, profiles_of, render, Base};
+use super::pages::{page, profiles_of, render, Base};
 use super::session::{unix_now, Who};
 use super::state::State;
+use super::work::blocking;
 use crate::delivery::{self, mail, push, Channel};
 use crate::library::store::deliveries::{self, Channels, Confirmation, Record};
 use askama::Template;

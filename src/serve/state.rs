@@ -122,19 +122,19 @@ struct Pool {
 }
 
 /// A read connection borrowed from the pool; it goes back when dropped.
-pub struct Reader<'a> {
+pub struct Pooled<'a> {
     lib: Option<Library>,
     state: &'a State,
 }
 
-impl std::ops::Deref for Reader<'_> {
+impl std::ops::Deref for Pooled<'_> {
     type Target = Library;
     fn deref(&self) -> &Library {
         self.lib.as_ref().expect("a reader holds its library until dropped")
     }
 }
 
-impl Drop for Reader<'_> {
+impl Drop for Pooled<'_> {
     fn drop(&mut self) {
         if let (Some(lib), Ok(mut pool)) = (self.lib.take(), self.state.readers.lock()) {
             pool.idle.push(lib);
@@ -224,19 +224,19 @@ impl State {
 
     /// A read connection from the fixed pool, waiting (bounded) for one to
     /// come back when all are lent out.
-    pub fn reader(&self) -> Result<Reader<'_>, Failure> {
+    pub fn reader(&self) -> Result<Pooled<'_>, Failure> {
         let busy = || Failure::unavailable("the server is busy; try again in a moment");
         let mut pool = self.readers.lock().map_err(|_| busy())?;
         let deadline = std::time::Instant::now() + READER_PATIENCE;
         loop {
             if let Some(lib) = pool.idle.pop() {
-                return Ok(Reader { lib: Some(lib), state: self });
+                return Ok(Pooled { lib: Some(lib), state: self });
             }
             if pool.open < READERS {
                 pool.open += 1;
                 drop(pool);
                 return match Library::open_read(&self.dir) {
-                    Ok(lib) => Ok(Reader { lib: Some(lib), state: self }),
+                    Ok(lib) => Ok(Pooled { lib: Some(lib), state: self }),
                     Err(e) => {
                         if let Ok(mut p) = self.readers.lock() {
                             p.open -= 1;

@@ -4,9 +4,10 @@
 
 use super::api::{Answer, NamesProfile, Write};
 use super::failure::{ApiError, Failure, Refusal};
-use super::work::{blocking_as, Cost};use super::session::Who;
+use super::session::Who;
 use super::state::{in_time, State, WORK_BUDGET};
 use super::view::clip;
+use super::work::{blocking_as, Cost};
 use crate::fetch::FetchOpts;
 use crate::paper::ArxivId;
 use crate::profile::{self, seed_files, seed_files::SeedFile};

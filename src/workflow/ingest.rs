@@ -1,6 +1,8 @@
-//! Ingesting: papers (and vectors made elsewhere) into the library in one
-//! transaction, then embedding what has no vector and growing the derived
-//! files. `ingest`, `fetch --ingest`, `daily` and harvests all come here.
+//! The ingest job from files to a ready library: find and parse the
+//! inputs (one bad file stops the job before the library is touched),
+//! load the embedder, hand each batch to [`crate::library::ingest`], and
+//! grow the derived files after. `ingest`, `fetch --ingest`, `daily` and
+//! harvests all come here.
 
 use crate::embed::{self, Embedder, ModelArgs};
 use crate::library::{self, Batch, IngestCounts, Library};

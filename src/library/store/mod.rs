@@ -5,6 +5,7 @@
 pub mod accounts;
 mod damage;
 pub mod deliveries;
+mod merge;
 pub mod profiles;
 mod read;
 mod schema;

@@ -2,6 +2,7 @@
 //! versions (moved to a new rowid when what derived files hold of it
 //! changes), vectors and embedding failures stored, the generation bumped.
 
+use super::merge::{self, Held, Incoming, Verdict};
 use super::{text_hash, Store};
 use crate::paper::{embedding_text, Kind, Paper};
 use anyhow::Result;
@@ -25,18 +26,6 @@ pub fn vec_to_blob(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-/// The stored fields an upsert compares against.
-struct Existing {
-    version: Option<i64>,
-    title: String,
-    abstract_text: String,
-    text_hash: Vec<u8>,
-    authors: String,
-    subjects: String,
-    comments: Option<String>,
-    journal_ref: Option<String>,
-}
-
 /// Inserts or updates one paper and its listing inside `tx`. `gist` is
 /// the gist of `p`'s own text where the caller made it already (ingest
 /// makes a batch's on every core); the stored text's is made here
@@ -47,13 +36,13 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper, gist: Option<Option<String>
     let authors = serde_json::to_string(&p.authors)?;
     let subjects = serde_json::to_string(&p.subjects)?;
     let before = placement(tx, &p.id)?;
-    let existing: Option<Existing> = tx
+    let held: Option<Held> = tx
         .prepare_cached(
             "SELECT version, title, abstract, text_hash, authors, subjects, comments, journal_ref
              FROM papers WHERE id = ?1",
         )?
         .query_row([&p.id], |r| {
-            Ok(Existing {
+            Ok(Held {
                 version: r.get(0)?,
                 title: r.get(1)?,
                 abstract_text: r.get(2)?,
@@ -62,11 +51,12 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper, gist: Option<Option<String>
                 subjects: r.get(5)?,
                 comments: r.get(6)?,
                 journal_ref: r.get(7)?,
+                last_listed: None,
             })
         })
         .optional()?;
     let version = p.version.map(i64::from);
-    let outcome = match existing {
+    let outcome = match held {
         None => {
             tx.prepare_cached(
                 "INSERT INTO papers (id, version, title, authors, abstract, subjects, primary_cat,
@@ -88,42 +78,10 @@ pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper, gist: Option<Option<String>
             ])?;
             Upsert::New
         }
-        Some(Existing {
-            version: old_version,
-            title,
-            abstract_text: abs,
-            text_hash: old_hash,
-            authors: old_authors,
-            subjects: old_subjects,
-            comments,
-            journal_ref: jref,
-        }) => {
-            // An older version (or a listing without abstracts, like pastweek
-            // pages) must not overwrite what we already know.
-            let last_seen: Option<String> =
-                tx.prepare_cached("SELECT max(date) FROM listings WHERE id = ?1")?.query_row([&p.id], |r| r.get(0))?;
-            // What an earlier listing said (or an older version) never
-            // overwrites what a later one said, whatever the input order.
-            // A snapshot's date is its first version's, older than any
-            // listing of a later version: only its version number counts.
-            let older = matches!((old_version, version), (Some(o), Some(n)) if n < o)
-                || (p.kind != Kind::Snapshot && matches!((&p.listing_date, &last_seen), (Some(d), Some(l)) if d < l));
-            let loses_abstract = p.abstract_text.is_empty() && !abs.is_empty();
-            // A listing cut off mid-entry (a browser page saved or copied
-            // before it finished) gives the same version with a shortened
-            // abstract: what we have is the whole of it.
-            let cut_short = (version.is_none() || old_version == version)
-                && p.abstract_text.len() < abs.len()
-                && abs.starts_with(p.abstract_text.trim_end());
-            let same = title == p.title
-                && abs == p.abstract_text
-                && old_hash == hash
-                && old_authors == authors
-                && old_subjects == subjects
-                && comments == p.comments
-                && jref == p.journal_ref
-                && (version.is_none() || old_version == version);
-            if older || loses_abstract || cut_short || same {
+        Some(mut held) => {
+            held.last_listed = tx.prepare_cached("SELECT max(date) FROM listings WHERE id = ?1")?.query_row([&p.id], |r| r.get(0))?;
+            let incoming = Incoming { paper: p, version, text_hash: &hash, authors: &authors, subjects: &subjects };
+            if merge::verdict(&held, &incoming) != Verdict::Newer {
                 Upsert::Unchanged
             } else {
                 tx.prepare_cached(

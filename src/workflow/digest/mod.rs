@@ -3,201 +3,24 @@
 //! `daily` and `serve` both call [`rank_day`], so a page and the command
 //! line can never rank differently.
 
+mod sample;
+mod view;
+
+pub use view::{DayOptions, Digest, Explained, Hidden, Pick, Reason, Top};
+
 use crate::library::store::DayEntry;
 use crate::library::store::ProfileKey;
 use crate::library::vectors::FlatVectors;
 use crate::library::Library;
 use crate::paper::Day;
-use crate::paper::{Kind, Paper};
+use crate::paper::Kind;
 use crate::profile::filters::{self, Verdict};
 use crate::profile::{self, ratings};
-use crate::rank::{self, Candidate, Details, Explanation, Method, Ranker, SeedMatch, SeedVector, Terms, Vocabulary, WordCache};
+use crate::rank::{self, Candidate, Ranker, SeedMatch, SeedVector, Terms, Vocabulary, WordCache};
 use anyhow::{bail, Context, Result};
-use serde::Serialize;
+use sample::{vectors_of, Background};
 use std::collections::HashMap;
 use std::sync::Mutex;
-
-/// Background papers a profile's scores are read against, and the logistic
-/// method (and the unsure rule) learn "not this" from.
-const BACKGROUND: usize = 200;
-/// Of those, the first this many are what the profile's scores are read
-/// against ([`Ranker::calibrate`]): enough for a mean and a spread.
-const CALIBRATION_PAPERS: usize = 100;
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Reason {
-    /// The seed's key (an arXiv id, or text:… for free text).
-    pub seed: String,
-    pub title: String,
-    pub similarity: f32,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Pick {
-    /// Position among the picks (1 = read first); 0 in the unsure list.
-    pub rank: usize,
-    pub score: f32,
-    #[serde(flatten)]
-    pub paper: Paper,
-    /// The one sentence of its abstract that says what it does
-    /// ([`crate::gist`]); `null` when the abstract has none.
-    pub gist: Option<String>,
-    /// Why it scored as it did, in each signal's words.
-    #[serde(flatten)]
-    pub why: Explained,
-    /// What its score says in words: strong, worth a look or weak
-    /// ([`rank::Strength`]).
-    pub strength: rank::Strength,
-    /// The strength is weak (kept beside it for readers of the JSON).
-    pub weak: bool,
-    /// Set for a replaced entry first listed on an earlier day.
-    pub seen_before: Option<String>,
-    /// The profile's rating of this paper: 1 liked, -1 not interested.
-    pub rating: Option<i8>,
-    /// Shown on top because of this pinned author.
-    pub pinned: Option<String>,
-    /// The day the user rated or opened it, when that makes this listing
-    /// (a replacement or cross-list) old news.
-    pub seen: Option<String>,
-}
-
-/// Why a pick scored as it did: each signal's explanation (its value,
-/// its share of the lift above the day's average, what it found), the
-/// seeds named by key and title. Written as `"reasons"` (the seeds it is
-/// closest to, best first) and `"signals"` (every explanation).
-#[derive(Debug, Clone, Default)]
-pub struct Explained(pub Vec<Explanation<Reason>>);
-
-impl Explained {
-    /// The seeds it is closest to, best first: what the first signal that
-    /// names seeds found.
-    pub fn reasons(&self) -> &[Reason] {
-        self.0
-            .iter()
-            .find_map(|e| match &e.details {
-                Details::Seeds(s) => Some(s.as_slice()),
-                _ => None,
-            })
-            .unwrap_or(&[])
-    }
-}
-
-impl Serialize for Explained {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(2))?;
-        m.serialize_entry("reasons", self.reasons())?;
-        m.serialize_entry("signals", &self.0)?;
-        m.end()
-    }
-}
-
-/// A paper a filter kept out of the digest, and the rule that did.
-#[derive(Debug, Clone, Serialize)]
-pub struct Hidden {
-    pub id: String,
-    pub title: String,
-    pub rule: String,
-}
-
-#[derive(Debug, Clone)]
-pub struct Digest {
-    /// The (newest) day ranked.
-    pub date: String,
-    /// The first day of a roll-up over several days; `date` for one day.
-    pub first_date: String,
-    pub profile: String,
-    pub method: Method,
-    /// Entries of the day that were ranked.
-    pub candidates: usize,
-    /// At most the top's count, pinned authors first: what to read.
-    pub picks: Vec<Pick>,
-    /// Papers of the day the reader marked not interested: listed apart
-    /// (never among the picks or counted by the top), so that a rating
-    /// can be seen and undone.
-    pub not_interested: Vec<Pick>,
-    /// Papers nearest the profile's decision boundary, beyond the picks.
-    pub unsure: Vec<Pick>,
-    /// What the filters (and `unseen`) hid, when asked for.
-    pub hidden: Vec<Hidden>,
-    /// The profile has no seeds yet: the day is in listing order, unranked.
-    pub cold: bool,
-    /// Where the digest stopped: the picks above it lead.
-    pub bar: rank::Bar,
-    /// Ranked papers left out because they are below the bar (0 when the
-    /// whole list was asked for).
-    pub below_bar: usize,
-    /// Papers above the bar left out by the top's count.
-    pub past_top: usize,
-    /// The signals the scores are made of, as the ranker registered them
-    /// (empty when nothing was ranked).
-    pub legend: Vec<&'static rank::Part>,
-}
-
-/// How many of a day's papers to list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Top {
-    Count(usize),
-    /// The whole day when it is small enough to triage in one sitting,
-    /// else the first [`Top::LONG_DAY`]: what the page shows by default.
-    Day,
-    All,
-}
-
-impl Top {
-    /// A day of this many entries or more is cut when the top is [`Top::Day`].
-    pub const WHOLE_DAY_UNDER: usize = 150;
-    /// What [`Top::Day`] shows of a longer day.
-    pub const LONG_DAY: usize = 100;
-
-    /// How many of `n` ranked entries to keep.
-    pub fn of(self, n: usize) -> usize {
-        match self {
-            Top::Count(k) => k.min(n),
-            Top::Day if n < Self::WHOLE_DAY_UNDER => n,
-            Top::Day => Self::LONG_DAY,
-            Top::All => n,
-        }
-    }
-}
-
-/// What to rank and how: the `daily` flags that `serve` shares.
-#[derive(Debug, Clone)]
-pub struct DayOptions {
-    pub profile: ProfileKey,
-    pub method: Method,
-    pub include: Vec<Kind>,
-    pub top: Top,
-    pub min_score: Option<f32>,
-    /// How many unsure papers to list (0: none).
-    pub unsure: usize,
-    /// Hide papers the user has already seen instead of marking them.
-    pub unseen: bool,
-    /// Keep a list of what the filters hid.
-    pub show_hidden: bool,
-    /// Where the digest stops; `None`: the profile's own bar.
-    pub bar: Option<rank::Bar>,
-    /// List the top whatever the bar (`daily --all`, the page's "show
-    /// them"), each pick still marked with its strength.
-    pub all: bool,
-}
-
-impl Default for DayOptions {
-    fn default() -> Self {
-        DayOptions {
-            profile: ProfileKey::of(None, "default"),
-            method: rank::DEFAULT_METHOD,
-            include: vec![Kind::New, Kind::Cross],
-            top: Top::Count(20),
-            min_score: None,
-            unsure: 0,
-            unseen: false,
-            show_hidden: false,
-            bar: None,
-            all: false,
-        }
-    }
-}
 
 /// The profile's seeds as the ranker sees them, in `profile::list` order,
 /// their words cut and weighted by `words`.
@@ -227,17 +50,6 @@ pub fn seed_vectors(
         });
     }
     Ok((seeds, vectors))
-}
-
-impl Digest {
-    /// The day, or `FIRST to LAST` for a roll-up, as headings show it.
-    pub fn span(&self) -> String {
-        if self.first_date == self.date {
-            self.date.clone()
-        } else {
-            format!("{} to {}", self.first_date, self.date)
-        }
-    }
 }
 
 /// Which days a digest covers: every listed day from `since`, or `date`,
@@ -309,7 +121,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
     let (Some(first), Some(last)) = (days.first(), days.last()) else {
         anyhow::bail!("no listing days to rank");
     };
-    let mut reader = Reader::load(lib, flat.model.as_str(), &opts.profile, words)?;
+    let mut reader = LoadedProfile::load(lib, flat.model.as_str(), &opts.profile, words)?;
     let entries = listed(lib, days, &opts.include)?;
     let mut digest = Digest {
         date: last.clone(),
@@ -332,7 +144,7 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
     }
     let rowids: Vec<i64> = entries.iter().map(|(_, e)| e.paper.rowid).collect();
     let kept = filter(entries, &reader, opts, &mut digest.hidden);
-    let vectors = vectors_of(lib, flat, &kept)?;
+    let vectors = vectors_of(lib, flat, kept.iter().map(|k| (k.rowid, k.text_hash.as_slice())))?;
     let kept: Vec<_> = kept.into_iter().zip(&vectors).filter_map(|(k, v)| Some((k, v.as_ref()?))).collect();
     let terms = terms_of(
         words,
@@ -380,9 +192,9 @@ pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, da
     Ok(digest)
 }
 
-/// The reader as a ranking needs them: seeds (as listed and as the ranker
+/// A profile as a ranking needs it: seeds (as listed and as the ranker
 /// sees them), ratings, what they have seen, and their filters.
-struct Reader {
+struct LoadedProfile {
     seeds: Vec<profile::Seed>,
     vectors: Vec<SeedVector>,
     rated: HashMap<String, i8>,
@@ -391,11 +203,11 @@ struct Reader {
     bar: rank::Bar,
 }
 
-impl Reader {
-    fn load(lib: &Library, model: &str, profile: &ProfileKey, words: &Mutex<WordCache>) -> Result<Reader> {
+impl LoadedProfile {
+    fn load(lib: &Library, model: &str, profile: &ProfileKey, words: &Mutex<WordCache>) -> Result<LoadedProfile> {
         let conn = lib.store.conn();
         let (seeds, vectors) = seed_vectors(lib, model, profile, words)?;
-        Ok(Reader {
+        Ok(LoadedProfile {
             seeds,
             vectors,
             rated: ratings::by_id(conn, profile)?,
@@ -445,7 +257,7 @@ impl Shown<'_> {
 
 /// What the reader's filters keep of the listing (what they hide goes to
 /// `hidden` when asked for), each as an unscored pick.
-fn filter(entries: Vec<(String, DayEntry)>, reader: &Reader, opts: &DayOptions, hidden: &mut Vec<Hidden>) -> Vec<Kept> {
+fn filter(entries: Vec<(String, DayEntry)>, reader: &LoadedProfile, opts: &DayOptions, hidden: &mut Vec<Hidden>) -> Vec<Kept> {
     let seed_index: HashMap<&[u8], usize> = reader.seeds.iter().enumerate().map(|(i, s)| (s.text_hash.as_slice(), i)).collect();
     let mut kept = Vec::with_capacity(entries.len());
     for (day, e) in entries {
@@ -495,24 +307,6 @@ fn filter(entries: Vec<(String, DayEntry)>, reader: &Reader, opts: &DayOptions, 
         kept.push(Kept { pick, rowid: e.paper.rowid, text_hash: e.paper.text_hash, own_seed });
     }
     kept
-}
-
-/// The kept papers' vectors, read from the mapped file in one pass; a
-/// paper the file does not hold yet (embedded since it was opened) is read
-/// from the database, one not embedded at all has none. Each row is copied
-/// and its rowid read again after: an ingest that revises a paper meanwhile
-/// retires its row in place (rowid negated, vector zeroed), and such a row
-/// is read from the database instead of half-written.
-fn vectors_of(lib: &Library, flat: &FlatVectors, kept: &[Kept]) -> Result<Vec<Option<Vec<f32>>>> {
-    let mut out = Vec::with_capacity(kept.len());
-    for k in kept {
-        let mapped = flat.position(k.rowid).filter(|&i| flat.is_live(i)).map(|i| (i, flat.vector(i).to_vec()));
-        match mapped.filter(|&(i, _)| flat.is_live(i)) {
-            Some((_, v)) => out.push(Some(v)),
-            None => out.push(lib.store.vector(&flat.model, &k.text_hash)?),
-        }
-    }
-    Ok(out)
 }
 
 /// What the reader sees of a day, as indices into the shown papers.
@@ -597,63 +391,4 @@ fn terms_of<'a>(words: &Mutex<WordCache>, texts: impl Iterator<Item = (&'a [u8],
 /// counts alike), for one ranking or for every ranking of one library state.
 pub fn words_for(lexical: Option<&crate::library::lexical::LexicalIndex>) -> Mutex<WordCache> {
     Mutex::new(WordCache::new(Vocabulary::new(lexical)))
-}
-
-/// Papers of the library outside the day, as a profile's background: what
-/// its scores are read against (the calibration), and what the logistic
-/// models learn "not this" from.
-struct Background {
-    vectors: Vec<Vec<f32>>,
-    /// The words and categories of the first papers, those the
-    /// calibration reads.
-    terms: Vec<Terms>,
-    papers: Vec<Paper>,
-}
-
-impl Background {
-    /// Evenly spaced library papers outside today's candidates and the
-    /// seeds (a seed scores itself as close as can be): deterministic, so
-    /// the same day ranks the same way twice.
-    fn sample(
-        lib: &Library,
-        flat: &FlatVectors,
-        words: &Mutex<WordCache>,
-        exclude: &[i64],
-        seeds: &std::collections::HashSet<&[u8]>,
-    ) -> Result<Background> {
-        let step = (flat.count / BACKGROUND).max(1);
-        let exclude: std::collections::HashSet<i64> = exclude.iter().copied().collect();
-        let mut papers = Vec::with_capacity(BACKGROUND);
-        for i in (0..flat.count).step_by(step).filter(|&i| flat.is_live(i) && !exclude.contains(&flat.rowid(i))) {
-            if papers.len() == BACKGROUND {
-                break;
-            }
-            let vector = flat.vector(i).to_vec();
-            // The calibration's share is read whole; the rest lends its
-            // vector alone (cutting an abstract's words is most of what a
-            // cold `daily` spends on its background).
-            if papers.len() >= CALIBRATION_PAPERS {
-                papers.push((vector, None));
-                continue;
-            }
-            // Revised since the file was mapped: its row is retired (rowid
-            // negated, vector zeroed) and this sample goes without it.
-            if let (Some(p), true) = (lib.store.get_paper_by_rowid(flat.rowid(i))?, flat.is_live(i)) {
-                if !seeds.contains(p.text_hash.as_slice()) {
-                    papers.push((vector, Some(p)));
-                }
-            }
-        }
-        let read: Vec<&crate::library::store::StoredPaper> = papers.iter().filter_map(|(_, p)| p.as_ref()).collect();
-        let terms = terms_of(words, read.iter().map(|p| (p.text_hash.as_slice(), p.paper.title.as_str(), p.paper.abstract_text.as_str())))?;
-        let (vectors, papers): (Vec<Vec<f32>>, Vec<Option<_>>) = papers.into_iter().unzip();
-        Ok(Background { vectors, terms, papers: papers.into_iter().flatten().map(|p| p.paper).collect() })
-    }
-
-    /// The papers the calibration reads: the first [`CALIBRATION_PAPERS`].
-    fn candidates(&self) -> Vec<Candidate<'_>> {
-        (0..self.terms.len())
-            .map(|i| Candidate { paper: &self.papers[i], vector: &self.vectors[i], terms: &self.terms[i], own_seed: None })
-            .collect()
-    }
 }
