@@ -71,7 +71,7 @@ fn bench(c: &mut Criterion) {
             precision: Some(precision),
             ..ModelArgs::default()
         };
-        let e = embed::open(&args, false).expect("load model");
+        let e = embed::open(&args).expect("load model");
         if !printed {
             let counts = e.token_counts(&refs).unwrap();
             let mut sorted = counts.clone();

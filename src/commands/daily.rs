@@ -10,21 +10,21 @@ use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::time::Instant;
 
-pub fn run(args: &DailyArgs, profile: &ProfileKey, verbose: bool) -> Result<()> {
+pub fn run(args: &DailyArgs, profile: &ProfileKey) -> Result<()> {
     let start = Instant::now();
     // Checked before any fetching or ranking: a typo costs nothing.
     let links = links(args)?;
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     let mut file_day = None;
     if !args.fetch.is_empty() {
-        match day::fetch_day(&args.fetch, &args.fetch_opts, &dir, &args.model, profile, verbose)? {
+        match day::fetch_day(&args.fetch, &args.fetch_opts, &dir, &args.model, profile)? {
             Some(d) => file_day = Some(d),
             // No announcements today: the message is out, and there is no new digest.
             None => return Ok(()),
         }
     }
     if !args.files.is_empty() {
-        file_day = day::ingest_day_files(&args.files, &dir, &args.model, profile, verbose)?;
+        file_day = day::ingest_day_files(&args.files, &dir, &args.model, profile)?;
     }
     let lib = Library::open_read(&dir)?;
     let since = args.since.as_deref().map(neighbours::parse_day).transpose()?;
@@ -37,9 +37,7 @@ pub fn run(args: &DailyArgs, profile: &ProfileKey, verbose: bool) -> Result<()> 
     if digest.cold {
         bail!("profile {:?} has no liked seeds; add some with `paperscout seed add ID|FILE|--text …` or rate papers", profile.as_str());
     }
-    if verbose {
-        crate::messages::note(format_args!("ranked {} entries in {:.0} ms", digest.candidates, start.elapsed().as_secs_f64() * 1e3));
-    }
+    crate::messages::detail(format_args!("ranked {} entries in {:.0} ms", digest.candidates, start.elapsed().as_secs_f64() * 1e3));
     let platform = match &args.post {
         Some(url) => Some(chat_platform(args.format, url)?),
         None => None,
@@ -67,16 +65,12 @@ pub fn run(args: &DailyArgs, profile: &ProfileKey, verbose: bool) -> Result<()> 
         }
         let target = crate::delivery::push::Target { url, platform, token: token.as_deref() };
         let n = crate::delivery::push::post(&target, &digest, &links)?;
-        if verbose {
-            crate::messages::note(format_args!("posted {} picks to {} in {n} message(s)", digest.picks.len(), platform.name()));
-        }
+        crate::messages::detail(format_args!("posted {} picks to {} in {n} message(s)", digest.picks.len(), platform.name()));
     }
     if !args.mail_to.is_empty() {
         let delivery = mail::Delivery { smtp: args.smtp.as_deref(), from: args.mail_from.as_deref(), to: &args.mail_to };
         mail::send(&delivery, mail::Letter::of(&digest, &links)?)?;
-        if verbose {
-            crate::messages::note(format_args!("mailed {} picks to {}", digest.picks.len(), args.mail_to.join(", ")));
-        }
+        crate::messages::detail(format_args!("mailed {} picks to {}", digest.picks.len(), args.mail_to.join(", ")));
     }
     Ok(())
 }

@@ -84,7 +84,7 @@ fn read_chunk(reader: &mut dyn BufRead, index: &mut usize, shard: Option<Shard>,
     Ok(lines)
 }
 
-pub fn run(args: &EmbedArgs, verbose: bool) -> Result<()> {
+pub fn run(args: &EmbedArgs) -> Result<()> {
     let file = args.file.display().to_string();
     let mut reader: Box<dyn BufRead> = if file == "-" {
         Box::new(std::io::stdin().lock())
@@ -92,7 +92,7 @@ pub fn run(args: &EmbedArgs, verbose: bool) -> Result<()> {
         let f = std::fs::File::open(&args.file).with_context(|| format!("cannot open {file}"))?;
         Box::new(std::io::BufReader::new(f))
     };
-    let embedder = embed::load(&args.model, verbose)?;
+    let embedder = embed::load(&args.model)?;
     let start = Instant::now();
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::no_length();
@@ -118,7 +118,7 @@ pub fn run(args: &EmbedArgs, verbose: bool) -> Result<()> {
         done += chunk.len();
     }
     bar.finish_and_clear();
-    if verbose {
+    if crate::messages::verbose() {
         let secs = start.elapsed().as_secs_f64();
         crate::messages::note(format_args!(
             "embedded {done} texts in {secs:.2} s ({:.1} texts/s) with {}",

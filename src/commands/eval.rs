@@ -9,17 +9,16 @@ use crate::eval::{feedback, history, Reliability, Rng};
 use crate::library::lexical::LexicalIndex;
 use crate::library::{self, Library};
 use crate::rank::{Method, Terms, Vocabulary, DEFAULT_METHOD};
-use crate::workflow::ingest::progress_bar;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
 
-pub fn run(args: &EvalArgs, verbose: bool) -> Result<()> {
+pub fn run(args: &EvalArgs) -> Result<()> {
     match &args.benchmark {
-        EvalBenchmark::Csfcube(a) => run_csfcube(a, verbose),
-        EvalBenchmark::History(a) => run_history(a, verbose),
+        EvalBenchmark::Csfcube(a) => run_csfcube(a),
+        EvalBenchmark::History(a) => run_history(a),
         EvalBenchmark::Tldr(a) => run_tldr(a),
     }
 }
@@ -158,7 +157,7 @@ struct Rankings {
 /// figures are the same on every run.
 const BACKGROUND_SEED: u64 = 1;
 
-fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
+fn run_csfcube(args: &EvalCsfcubeArgs) -> Result<()> {
     let collection = csfcube::load(&args.dir)?;
     let mut queries = collection.queries.clone();
     if let Some(n) = args.queries {
@@ -186,7 +185,7 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
                 reliability: None,
             }
         }
-        None => embed_and_rank(&collection, &queries, args, verbose)?,
+        None => embed_and_rank(&collection, &queries, args)?,
     };
     let score_all = |ranked: &[Vec<u8>]| -> Vec<QueryResult> { queries.iter().zip(ranked).map(|(q, r)| csfcube::score(q, r)).collect() };
     let results = score_all(&rankings.main);
@@ -237,19 +236,16 @@ fn run_csfcube(args: &EvalCsfcubeArgs, verbose: bool) -> Result<()> {
 
 /// Embeds every paper the queries need once, then ranks each pool by
 /// cosine and by each ranking method.
-fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], args: &EvalCsfcubeArgs, verbose: bool) -> Result<Rankings> {
+fn embed_and_rank(collection: &csfcube::Collection, queries: &[csfcube::Query], args: &EvalCsfcubeArgs) -> Result<Rankings> {
     let ids = collection.papers_needed(queries);
     let texts: Vec<String> = ids.iter().map(|id| collection.papers.get(id).map(|p| p.embedding_text()).unwrap_or_default()).collect();
-    let embedder = embed::load(&args.model, verbose)?;
+    let embedder = embed::load(&args.model)?;
     let start = Instant::now();
-    let bar = progress_bar("embedding");
-    bar.set_length(texts.len() as u64);
+    let bar = crate::messages::progress("embedding");
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let vectors = embedder.embed(&refs, &|done| bar.set_position(done as u64))?;
-    bar.finish_and_clear();
-    if verbose {
-        crate::messages::note(format_args!("embedded {} papers in {:.1}s", texts.len(), library::secs(start)));
-    }
+    let vectors = embedder.embed(&refs, &|done| bar.set(done, refs.len()))?;
+    drop(bar);
+    crate::messages::detail(format_args!("embedded {} papers in {:.1}s", texts.len(), library::secs(start)));
     let by_id: HashMap<String, Vec<f32>> = ids.iter().cloned().zip(vectors).collect();
     // Document frequencies over the whole collection, as a library of these
     // papers would have them.
@@ -421,7 +417,7 @@ fn write_feedback_table(out: &mut impl Write, rows: &[FeedbackRow]) -> Result<()
     Ok(())
 }
 
-fn run_history(args: &EvalHistoryArgs, verbose: bool) -> Result<()> {
+fn run_history(args: &EvalHistoryArgs) -> Result<()> {
     if args.cases == 0 {
         bail!("--cases must be at least 1");
     }
@@ -445,9 +441,7 @@ fn run_history(args: &EvalHistoryArgs, verbose: bool) -> Result<()> {
         }
         w.flush().with_context(|| format!("cannot write {}", path.display()))?;
     }
-    if verbose {
-        crate::messages::note(format_args!("replayed {} cases in {:.1}s", report.cases, library::secs(start)));
-    }
+    crate::messages::detail(format_args!("replayed {} cases in {:.1}s", report.cases, library::secs(start)));
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {

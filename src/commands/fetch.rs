@@ -10,9 +10,9 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-pub fn run(args: &FetchArgs, verbose: bool) -> Result<()> {
+pub fn run(args: &FetchArgs) -> Result<()> {
     if let Some(oai) = &args.oai {
-        let result = harvest(args, oai, verbose);
+        let result = harvest(args, oai);
         if let (Err(_), Some(path)) = (&result, &args.out) {
             // --out is written whole or not at all, as for a day's fetch.
             let _ = std::fs::remove_file(path.with_extension("tmp"));
@@ -23,23 +23,21 @@ pub fn run(args: &FetchArgs, verbose: bool) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     // Everything is downloaded and parsed before anything is written: a
     // failure leaves the library and --out as they were.
-    let fetched = fetch_all(&args.categories, &args.fetch, verbose)?;
+    let fetched = fetch_all(&args.categories, &args.fetch)?;
     let papers = fetch::merge(&fetched);
     report_empty(&fetched, &dir);
     if let Some(path) = &args.out {
         let mut buf = Vec::new();
         report::json::write_papers(&mut buf, &papers)?;
         write_whole(path, &buf)?;
-        if verbose {
-            crate::messages::note(format_args!("{} paper(s) written to {}", papers.len(), path.display()));
-        }
+        crate::messages::detail(format_args!("{} paper(s) written to {}", papers.len(), path.display()));
     }
     if args.ingest {
         if papers.is_empty() {
             return Ok(());
         }
         let mut lib = Library::open_write(&dir)?;
-        let done = ingest::ingest_papers(&mut lib, &papers, &args.model, verbose)?;
+        let done = ingest::ingest_papers(&mut lib, &papers, &args.model)?;
         println!("{} paper(s) fetched: {}", papers.len(), done.summary(start, &dir));
     } else if args.out.is_none() {
         let mut out = std::io::stdout().lock();
@@ -51,7 +49,7 @@ pub fn run(args: &FetchArgs, verbose: bool) -> Result<()> {
 
 /// `fetch --oai FROM UNTIL SET`: each page ingested (or written, or
 /// shown) as it arrives.
-fn harvest(args: &FetchArgs, spec: &[String], verbose: bool) -> Result<()> {
+fn harvest(args: &FetchArgs, spec: &[String]) -> Result<()> {
     let start = Instant::now();
     let [from, until, set] = spec else {
         anyhow::bail!("--oai takes FROM UNTIL SET");
@@ -77,7 +75,7 @@ fn harvest(args: &FetchArgs, spec: &[String], verbose: bool) -> Result<()> {
         Ok(())
     };
     let mut lib = if args.ingest { Some(Library::open_write(&dir)?) } else { None };
-    let done = workflow::fetch::harvest(&range, &args.fetch, lib.as_mut(), &args.model, verbose, &mut each)?;
+    let done = workflow::fetch::harvest(&range, &args.fetch, lib.as_mut(), &args.model, &mut each)?;
     if let (Some(ingested), true) = (&done.ingested, done.records > 0) {
         println!("{} record(s) harvested: {}", done.records, ingested.summary(start, &dir));
     }

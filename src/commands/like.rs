@@ -5,7 +5,7 @@ use crate::workflow::{neighbours, query};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 
-pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
+pub fn run(args: &LikeArgs) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     let lib = Library::open_read(&dir)?;
     let (model, query, exclude) = match &args.id {
@@ -18,7 +18,7 @@ pub fn run(args: &LikeArgs, verbose: bool) -> Result<()> {
         None => {
             let text = query_text(args)?;
             let known = lib.store.default_model()?;
-            let (id, v) = query::embed_text(&text, known.as_deref(), &args.model, verbose)?;
+            let (id, v) = query::embed_text(&text, known.as_deref(), &args.model)?;
             (id, v, None)
         }
     };

@@ -39,24 +39,27 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<()> {
+    crate::messages::set_level(if cli.verbose { crate::messages::Level::Verbose } else { crate::messages::Level::Normal });
+    // A server's stderr is its log: no bars in it.
+    crate::messages::show_progress(!matches!(cli.command, Command::Serve(_)));
     // A profile is named the same way for one user or many; in a library
     // with accounts it is stored under its user's name.
     match cli.command {
-        Command::Parse(args) => parse::run(&args, cli.verbose),
-        Command::Embed(args) => embed::run(&args, cli.verbose),
-        Command::Ingest(args) => ingest::run(&args, cli.verbose),
+        Command::Parse(args) => parse::run(&args),
+        Command::Embed(args) => embed::run(&args),
+        Command::Ingest(args) => ingest::run(&args),
         Command::Export(args) => export::run(&args),
-        Command::Like(args) => like::run(&args, cli.verbose),
-        Command::Search(args) => search::run(&args, cli.verbose),
+        Command::Like(args) => like::run(&args),
+        Command::Search(args) => search::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Doctor(args) => doctor::run(&args),
-        Command::Eval(args) => eval::run(&args, cli.verbose),
-        Command::Seed(args) => seed::run(&args, &own(&args.profile, &args.owner, &args.library)?, cli.verbose),
-        Command::Daily(args) => daily::run(&args, &own(&args.profile, &args.owner, &args.library)?, cli.verbose),
-        Command::Fetch(args) => fetch::run(&args, cli.verbose),
+        Command::Eval(args) => eval::run(&args),
+        Command::Seed(args) => seed::run(&args, &own(&args.profile, &args.owner, &args.library)?),
+        Command::Daily(args) => daily::run(&args, &own(&args.profile, &args.owner, &args.library)?),
+        Command::Fetch(args) => fetch::run(&args),
         Command::Rate(args) => rate::run(&args, &own(&args.profile, &args.owner, &args.library)?),
         Command::Filter(args) => filter::run(&args, &own(&args.profile, &args.owner, &args.library)?),
-        Command::Serve(args) => serve::run(&args, cli.verbose),
+        Command::Serve(args) => serve::run(&args),
         Command::User(args) => user::run(&args),
     }
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 
 /// Parses every file, printing what it found. A file that cannot be read as a
 /// listing is reported and the others still run; the exit status says so.
-pub fn run(args: &ParseArgs, verbose: bool) -> anyhow::Result<()> {
+pub fn run(args: &ParseArgs) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = 0usize;
@@ -19,9 +19,7 @@ pub fn run(args: &ParseArgs, verbose: bool) -> anyhow::Result<()> {
                 if let Some(summary) = parsed.skip_summary(&path.display().to_string()) {
                     crate::messages::warning(summary);
                 }
-                if verbose {
-                    crate::messages::note(format_args!("{}: {} paper(s) as {}", path.display(), parsed.papers.len(), parsed.format.name()));
-                }
+                crate::messages::detail(format_args!("{}: {} paper(s) as {}", path.display(), parsed.papers.len(), parsed.format.name()));
                 if args.json {
                     report::json::write_papers(&mut out, &parsed.papers)?;
                 } else {

@@ -5,7 +5,7 @@ use crate::workflow::{query, search};
 use anyhow::{bail, Result};
 use std::io::Write;
 
-pub fn run(args: &SearchArgs, verbose: bool) -> Result<()> {
+pub fn run(args: &SearchArgs) -> Result<()> {
     let query = args.query.join(" ");
     if query.trim().is_empty() {
         bail!("give words, a name, an arXiv id or a sentence to search for");
@@ -19,7 +19,7 @@ pub fn run(args: &SearchArgs, verbose: bool) -> Result<()> {
     let wants_meaning = !args.no_meaning && search::id_query(&query).is_none();
     let meaning = match (&model, wants_meaning) {
         (Some(known), true) => {
-            let (_, v) = query::embed_text(&query, Some(known), &args.model, verbose)?;
+            let (_, v) = query::embed_text(&query, Some(known), &args.model)?;
             Some((lib.vectors(known, UseIndex::Never)?, v))
         }
         _ => None,

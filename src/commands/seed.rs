@@ -13,7 +13,7 @@ fn seed_key(key: &str) -> String {
     crate::paper::ArxivId::parse(key).map(|a| a.id).unwrap_or_else(|| key.to_string())
 }
 
-pub fn run(args: &SeedArgs, owned: &ProfileKey, verbose: bool) -> Result<()> {
+pub fn run(args: &SeedArgs, owned: &ProfileKey) -> Result<()> {
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     match &args.action {
         SeedAction::Add { items, text, title, abstract_text, negative, weight, fetch, fetch_opts } => {
@@ -29,7 +29,7 @@ pub fn run(args: &SeedArgs, owned: &ProfileKey, verbose: bool) -> Result<()> {
             };
             request.check()?;
             let mut lib = Library::open_write_existing(&dir)?;
-            let done = seeds::add(&mut lib, owned, &request, &args.model, verbose)?;
+            let done = seeds::add(&mut lib, owned, &request, &args.model)?;
             println!("{}", added_line(&done, *negative, owned));
         }
         SeedAction::List { json, format } => {
@@ -75,7 +75,7 @@ pub fn run(args: &SeedArgs, owned: &ProfileKey, verbose: bool) -> Result<()> {
                 );
             }
         }
-        SeedAction::Sync { source: SyncSource::Zotero(z) } => sync_zotero(&dir, z, args, owned, verbose)?,
+        SeedAction::Sync { source: SyncSource::Zotero(z) } => sync_zotero(&dir, z, args, owned)?,
         SeedAction::Weight { keys, weight } => {
             let not_found = format!("not seeds of profile {:?}", owned.as_str());
             super::change_each(&dir, keys, &not_found, |tx, key| profile::set_weight(tx, owned, &seed_key(key), *weight))?;
@@ -100,7 +100,7 @@ pub fn run(args: &SeedArgs, owned: &ProfileKey, verbose: bool) -> Result<()> {
 }
 
 /// `seed sync zotero`: the profile's Zotero seeds made to match the database.
-fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, owned: &ProfileKey, verbose: bool) -> Result<()> {
+fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, owned: &ProfileKey) -> Result<()> {
     let db = match &z.db {
         Some(p) => p.clone(),
         None => dirs::home_dir().context("no home directory to find ~/Zotero/zotero.sqlite in; give --db")?.join("Zotero/zotero.sqlite"),
@@ -112,7 +112,7 @@ fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, owned: &P
     let with_id = items.iter().filter(|i| !i.seed.key.starts_with("text:")).count();
     let plan = zotero::plan(lib.store.conn(), owned, items)?;
     let mut out = std::io::stdout().lock();
-    if z.dry_run || verbose {
+    if z.dry_run || crate::messages::verbose() {
         for i in &plan.add {
             writeln!(out, "+ {:<18} {}", i.seed.key, i.seed.title)?;
         }
@@ -142,7 +142,7 @@ fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, owned: &P
         return Ok(());
     }
     zotero::apply(&mut lib, owned, &plan)?;
-    let embedded = seeds::embed_seeds(&mut lib, owned, &args.model, verbose).map_err(|e| {
+    let embedded = seeds::embed_seeds(&mut lib, owned, &args.model).map_err(|e| {
         e.context(format!(
             "the seeds are stored in profile {:?} but not embedded; the same sync with a working model embeds them",
             owned.as_str()

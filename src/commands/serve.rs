@@ -2,9 +2,10 @@ use crate::cli::ServeArgs;
 use crate::library;
 use crate::profile;
 use anyhow::Result;
+use std::io::Write;
 use std::time::Duration;
 
-pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
+pub fn run(args: &ServeArgs) -> Result<()> {
     profile::check_profile_name(&args.profile)?;
     let dir = library::resolve_dir(args.library.library.as_deref())?;
     let tls = match (&args.tls_cert, &args.tls_key) {
@@ -34,12 +35,11 @@ pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
         println!("{}", crate::serve::morning_summary(&day, &sent));
         return Ok(());
     }
-    crate::serve::run(crate::serve::Options {
+    let options = crate::serve::Options {
         dir,
         addr: args.addr.clone(),
         profile: args.profile.clone(),
         model: args.model.clone(),
-        verbose,
         allow_hosts: args.allow_hosts.clone(),
         login: args.login,
         no_token: args.no_token,
@@ -51,6 +51,10 @@ pub fn run(args: &ServeArgs, verbose: bool) -> Result<()> {
             max_connections: args.max_connections as usize,
         },
         morning,
+    };
+    crate::serve::run(options, |at| {
+        println!("{at}");
+        Ok(std::io::stdout().flush()?)
     })
 }
 

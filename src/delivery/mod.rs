@@ -207,7 +207,7 @@ pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
         let key = ProfileKey::of(None, m.profile);
         // No announcement today (a weekend): the newest day is delivered,
         // and the record keeps it from going out twice.
-        crate::workflow::day::fetch_day(m.fetch, m.fetch_opts, m.dir, m.model, &key, false).context("the morning's fetch")?;
+        crate::workflow::day::fetch_day(m.fetch, m.fetch_opts, m.dir, m.model, &key).context("the morning's fetch")?;
     }
     let lib = Library::open_read(m.dir)?;
     let day = lib.store.newest_day()?.ok_or(crate::workflow::Error::NoListings)?;

@@ -125,19 +125,17 @@ pub fn model_mismatch(library: &str, found: &str) -> String {
     format!("the library's vectors are from {library}, but the model found is {found}; {fix}")
 }
 
-/// Resolves and loads the model as described (verbose prints the chosen path to stderr).
-pub fn load(args: &ModelArgs, verbose: bool) -> Result<Box<dyn Embedder>> {
-    Ok(Box::new(open(args, verbose)?))
+/// Resolves and loads the model as described (at the verbose level it says the chosen path on stderr).
+pub fn load(args: &ModelArgs) -> Result<Box<dyn Embedder>> {
+    Ok(Box::new(open(args)?))
 }
 
 /// [`load`] with the concrete type, for callers that want token counts or
 /// the summary line (benches, tests).
-pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
+pub fn open(args: &ModelArgs) -> Result<SentenceEmbedder> {
     let model = resolve(args.model.as_deref())?;
-    if verbose {
-        crate::messages::note(format_args!("model: {} ({})", model.dir.display(), model.source));
-    }
-    let device = select_device(args.device, verbose)?;
+    crate::messages::detail(format_args!("model: {} ({})", model.dir.display(), model.source));
+    let device = select_device(args.device)?;
     let on_cpu = device.is_cpu();
     // The native forward is the measured fast path on the CPU; candle ops
     // run everything else (CUDA, fp16, and the cross-check).
@@ -178,9 +176,7 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
     };
     if native && args.precision.is_none() {
         let choice = trial::choose(&model, &opts, false)?;
-        if verbose {
-            crate::messages::note(format_args!("{}", choice.why()));
-        }
+        crate::messages::detail(format_args!("{}", choice.why()));
         opts.precision = choice.precision();
         opts.bf16_kernel = choice.bf16_kernel();
         if choice.run_threads > 0 {
@@ -189,9 +185,7 @@ pub fn open(args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
     }
     let embedder = SentenceEmbedder::open(&model, &opts)?;
     embedder.self_check()?;
-    if verbose {
-        crate::messages::note(format_args!("model: {}", embedder.summary()));
-    }
+    crate::messages::detail(format_args!("model: {}", embedder.summary()));
     Ok(embedder)
 }
 
@@ -212,12 +206,12 @@ pub fn remeasure_precision(args: &ModelArgs) -> Result<trial::Choice> {
 }
 
 /// `auto` is CUDA when this build has it and a GPU answers, else the CPU
-/// (with `verbose`, one line on stderr says why).
-pub fn select_device(choice: DeviceChoice, verbose: bool) -> Result<Device> {
+/// (at the verbose level, one line on stderr says why).
+pub fn select_device(choice: DeviceChoice) -> Result<Device> {
     match choice {
         DeviceChoice::Cpu => Ok(Device::Cpu),
         DeviceChoice::Cuda => cuda_device(),
-        DeviceChoice::Auto => Ok(auto_device(verbose)),
+        DeviceChoice::Auto => Ok(auto_device()),
     }
 }
 
@@ -239,24 +233,19 @@ fn cuda_device() -> Result<Device> {
 }
 
 #[cfg(feature = "cuda")]
-fn auto_device(verbose: bool) -> Device {
+fn auto_device() -> Device {
     match Device::new_cuda(0) {
         Ok(d) => d,
         Err(e) => {
-            if verbose {
-                let e = first_line(e);
-                crate::messages::note(format_args!("device: no CUDA device answered ({e}); running on the CPU"));
-            }
+            crate::messages::detail(format_args!("device: no CUDA device answered ({}); running on the CPU", first_line(e)));
             Device::Cpu
         }
     }
 }
 
 #[cfg(not(feature = "cuda"))]
-fn auto_device(verbose: bool) -> Device {
-    if verbose {
-        crate::messages::note("device: this build has no CUDA support (--features cuda); running on the CPU");
-    }
+fn auto_device() -> Device {
+    crate::messages::detail("device: this build has no CUDA support (--features cuda); running on the CPU");
     Device::Cpu
 }
 

@@ -410,7 +410,7 @@ pub async fn add_seed(Shared(st): Shared<Arc<State>>, w: Write<AddSeedBody>) -> 
             negative: b.negative,
             fetch: None,
         };
-        let done = seeds::add_with(&mut lib, &p.key, &request, false, |_| Ok(0))?;
+        let done = seeds::add_with(&mut lib, &p.key, &request, |_| Ok(0))?;
         drop(lib);
         let embedded = st.embed_seeds(&p.key, embedder.as_ref(), deadline)?;
         Ok(SeedsAdded {

@@ -50,7 +50,6 @@ pub struct Options {
     pub addr: String,
     pub profile: String,
     pub model: ModelArgs,
-    pub verbose: bool,
     pub allow_hosts: Vec<String>,
     pub login: bool,
     pub no_token: bool,
@@ -64,7 +63,24 @@ pub struct Options {
     pub morning: Option<MorningPlan>,
 }
 
-pub fn run(opts: Options) -> Result<()> {
+/// Where a started server answers: what the front door tells its user.
+pub struct Listening {
+    pub dir: std::path::PathBuf,
+    /// The page's address, with the launch key when there is one.
+    pub url: String,
+    /// Who may use it, when sign-in is required.
+    pub accounts: Option<usize>,
+}
+
+impl std::fmt::Display for Listening {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let who = self.accounts.map_or_else(String::new, |n| format!(" for {n} account(s), sign-in required"));
+        write!(f, "paperscout: serving {} at {}{who} (Ctrl-C stops)", self.dir.display(), self.url)
+    }
+}
+
+/// Serves until Ctrl-C; `listening` is told where once the socket is bound.
+pub fn run(opts: Options, listening: impl FnOnce(&Listening) -> Result<()>) -> Result<()> {
     let addr: SocketAddr = opts
         .addr
         .to_socket_addrs()
@@ -120,7 +136,6 @@ pub fn run(opts: Options) -> Result<()> {
         let local = listener.local_addr()?;
         let hosts = guard::HostPolicy::new(local, opts.tls.is_some(), &opts.allow_hosts);
         let mut state = State::new(opts.dir.clone(), opts.profile.clone(), hosts, login)?;
-        state.verbose = opts.verbose;
         state.destinations = opts.destinations.clone();
         for (user, network) in &signed_in {
             state.throttle.remember(user, network);
@@ -137,12 +152,10 @@ pub fn run(opts: Options) -> Result<()> {
             ));
         }
         let state = Arc::new(state);
-        state::load_model_in_background(state.clone(), opts.model.clone(), opts.verbose);
+        state::load_model_in_background(state.clone(), opts.model.clone());
         let scheme = if opts.tls.is_some() { "https" } else { "http" };
-        let who = if login { format!(" for {} account(s), sign-in required", users.len()) } else { String::new() };
         let key = state.owner.as_ref().map_or_else(String::new, |k| format!("?token={k}"));
-        println!("paperscout: serving {} at {scheme}://{local}/{key}{who} (Ctrl-C stops)", opts.dir.display());
-        std::io::stdout().flush()?;
+        listening(&Listening { dir: opts.dir.clone(), url: format!("{scheme}://{local}/{key}"), accounts: login.then_some(users.len()) })?;
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };

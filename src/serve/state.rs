@@ -100,7 +100,6 @@ pub struct State {
     /// Days already ranked, by what their ranking depends on (see
     /// `read::day`): a page of 50 readers ranks the day once.
     ranked: Mutex<HashMap<String, Digest>>,
-    pub verbose: bool,
     /// Where readers' webhooks may go (Settings checks a saved one, and a test).
     pub destinations: crate::delivery::Destinations,
     /// The morning this server delivers, if it was started with `--morning`.
@@ -179,7 +178,6 @@ impl State {
             snapshot: Mutex::new(None),
             served: Mutex::new(None),
             ranked: Mutex::new(HashMap::new()),
-            verbose: false,
             destinations: crate::delivery::Destinations::default(),
             morning: None,
             sends: Mutex::new(HashMap::new()),
@@ -290,8 +288,8 @@ impl State {
             }
             None => {
                 let served = vectors.calibrate()?;
-                if self.verbose && served != Served::Unmeasured {
-                    crate::messages::note(format_args!("like: {served}"));
+                if served != Served::Unmeasured {
+                    crate::messages::detail(format_args!("like: {served}"));
                 }
                 if let Ok(mut s) = self.served.lock() {
                     *s = Some((key, served.clone()));
@@ -366,18 +364,16 @@ impl State {
 
 /// Loads the library's model on its own thread; pages that need it say so
 /// until it is ready.
-pub fn load_model_in_background(state: Arc<State>, args: ModelArgs, verbose: bool) {
+pub fn load_model_in_background(state: Arc<State>, args: ModelArgs) {
     std::thread::spawn(move || {
         // The vectors first: the first page then finds them mapped and in
         // the page cache. A failure here is reported by that page.
         if let Ok(lib) = state.reader() {
             let _ = state.vectors(&lib);
         }
-        let status = match load_model(&state, &args, verbose) {
+        let status = match load_model(&state, &args) {
             Ok(e) => {
-                if verbose {
-                    crate::messages::note(format_args!("model ready: {}", e.model_id()));
-                }
+                crate::messages::detail(format_args!("model ready: {}", e.model_id()));
                 ModelStatus::Ready(Arc::new(e))
             }
             Err(e) => {
@@ -391,9 +387,9 @@ pub fn load_model_in_background(state: Arc<State>, args: ModelArgs, verbose: boo
     });
 }
 
-fn load_model(state: &State, args: &ModelArgs, verbose: bool) -> Result<SentenceEmbedder> {
+fn load_model(state: &State, args: &ModelArgs) -> Result<SentenceEmbedder> {
     let known = Library::open_read(&state.dir)?.store.default_model()?;
-    let embedder = embed::open(&embed::args_for_library(args, known.as_deref()), verbose)?;
+    let embedder = embed::open(&embed::args_for_library(args, known.as_deref()))?;
     if let Some(k) = known.filter(|k| k != embedder.model_id()) {
         anyhow::bail!(embed::model_mismatch(&k, embedder.model_id()));
     }

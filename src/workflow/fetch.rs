@@ -25,7 +25,7 @@ pub fn client(opts: &FetchOpts, endpoints: &Endpoints) -> Result<Client> {
 }
 
 /// Every category's announcements, or the first error.
-pub fn fetch_all(categories: &[String], opts: &FetchOpts, verbose: bool) -> Result<Vec<Fetched>> {
+pub fn fetch_all(categories: &[String], opts: &FetchOpts) -> Result<Vec<Fetched>> {
     for c in categories {
         fetch::sources::check_category(c)?;
     }
@@ -37,7 +37,7 @@ pub fn fetch_all(categories: &[String], opts: &FetchOpts, verbose: bool) -> Resu
         for w in &f.warnings {
             crate::messages::warning(format_args!("{c}: {w}"));
         }
-        if verbose {
+        if crate::messages::verbose() {
             let via = match f.via {
                 Via::Rss => endpoints.rss_url(c),
                 Via::ListPage => endpoints.list_url(c),
@@ -148,7 +148,6 @@ pub fn harvest(
     opts: &FetchOpts,
     lib: Option<&mut Library>,
     model: &ModelArgs,
-    verbose: bool,
     each: &mut dyn FnMut(&[Paper]) -> Result<()>,
 ) -> Result<Harvested> {
     let endpoints = Endpoints::resolve(opts.base_url.as_deref());
@@ -161,10 +160,8 @@ pub fn harvest(
         }
         records += parsed.papers.len();
         skipped += parsed.skipped;
-        if verbose {
-            let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
-            crate::messages::note(format_args!("oai: page {pages}: {} record(s), {records}{of} so far", parsed.papers.len()));
-        }
+        let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+        crate::messages::detail(format_args!("oai: page {pages}: {} record(s), {records}{of} so far", parsed.papers.len()));
         each(&parsed.papers)?;
         Ok(parsed.papers)
     };
@@ -175,7 +172,7 @@ pub fn harvest(
                 let (n, total) = (pages.pages, pages.complete_list_size);
                 Some(page.and_then(|parsed| take(parsed, n, total)).map(|papers| Batch { papers, ..Default::default() }))
             });
-            Some(ingest::ingest_batches(lib, &mut batches, model, false, verbose)?)
+            Some(ingest::ingest_batches(lib, &mut batches, model, false)?)
         }
         None => {
             while let Some(page) = pages.next() {

@@ -9,7 +9,6 @@ use crate::library::{self, Batch, IngestCounts, Library};
 use crate::listing::{self, stream};
 use crate::paper::{Kind, Paper};
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -54,20 +53,20 @@ pub fn input_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
 /// Every file read a batch at a time (the bulk snapshot is millions of
 /// lines) into one transaction, so a bad input anywhere leaves the library
 /// as it was; then what has no vector is embedded (unless `no_embed`).
-pub fn ingest_files(lib: &mut Library, files: &[PathBuf], model: &ModelArgs, no_embed: bool, verbose: bool) -> Result<Ingested> {
+pub fn ingest_files(lib: &mut Library, files: &[PathBuf], model: &ModelArgs, no_embed: bool) -> Result<Ingested> {
     let mut batches = files.iter().flat_map(|file| -> Box<dyn Iterator<Item = Result<listing::Batch>>> {
         match stream::open(file) {
             Ok(batches) => Box::new(batches.map(|b| b.map_err(anyhow::Error::from))),
             Err(e) => Box::new(std::iter::once(Err(e.into()))),
         }
     });
-    ingest_batches(lib, &mut batches, model, no_embed, verbose)
+    ingest_batches(lib, &mut batches, model, no_embed)
 }
 
 /// [`ingest_batches`] for papers already in memory (a fetched listing).
-pub fn ingest_papers(lib: &mut Library, papers: &[Paper], model: &ModelArgs, verbose: bool) -> Result<Ingested> {
+pub fn ingest_papers(lib: &mut Library, papers: &[Paper], model: &ModelArgs) -> Result<Ingested> {
     let batch = listing::Batch { papers: papers.to_vec(), ..listing::Batch::default() };
-    ingest_batches(lib, &mut std::iter::once(Ok(batch)), model, false, verbose)
+    ingest_batches(lib, &mut std::iter::once(Ok(batch)), model, false)
 }
 
 /// Stores papers and the vectors that came with them, embeds what has no
@@ -79,9 +78,8 @@ pub fn ingest_batches(
     inputs: &mut dyn Iterator<Item = Result<listing::Batch>>,
     model: &ModelArgs,
     no_embed: bool,
-    verbose: bool,
 ) -> Result<Ingested> {
-    let mut gate = ModelGate { args: model, library_model: lib.store.default_model()?, held: lib.held_model()?, embedder: None, verbose };
+    let mut gate = ModelGate { args: model, library_model: lib.store.default_model()?, held: lib.held_model()?, embedder: None };
     let mut dates = BTreeSet::new();
     let mut checked = inputs.map(|batch| -> Result<Batch> {
         let mut batch = batch?;
@@ -110,14 +108,12 @@ pub fn ingest_batches(
     // The words grow with the library too, whether or not it embeds.
     let start = Instant::now();
     let words = lib.update_lexical(false)?;
-    if verbose {
-        crate::messages::note(format_args!(
-            "lexical index: {} added, {} removed in {:.1}s",
-            words.added,
-            words.removed,
-            library::secs(start)
-        ));
-    }
+    crate::messages::detail(format_args!(
+        "lexical index: {} added, {} removed in {:.1}s",
+        words.added,
+        words.removed,
+        library::secs(start)
+    ));
     if let Some(embedder) = &gate.embedder {
         // The derived files grow with the library: the new rows are appended
         // and, past INDEX_FROM vectors, inserted into the index and the
@@ -127,13 +123,11 @@ pub fn ingest_batches(
         if flat.count >= library::INDEX_FROM {
             let done = lib.update_index(&flat, false)?;
             let sketched = lib.update_sketch(&flat)?;
-            if verbose {
-                crate::messages::note(format_args!(
-                    "index: {done:?}, sketch: {sketched} rows added, in {:.1}s ({} rows)",
-                    library::secs(start),
-                    flat.count
-                ));
-            }
+            crate::messages::detail(format_args!(
+                "index: {done:?}, sketch: {sketched} rows added, in {:.1}s ({} rows)",
+                library::secs(start),
+                flat.count
+            ));
         }
     }
     Ok(Ingested { counts, embedded, imported, dates: dates.into_iter().collect() })
@@ -146,14 +140,13 @@ struct ModelGate<'a> {
     library_model: Option<String>,
     held: Option<String>,
     embedder: Option<Box<dyn Embedder>>,
-    verbose: bool,
 }
 
 impl ModelGate<'_> {
     fn load(&mut self, input_model: Option<&str>) -> Result<&dyn Embedder> {
         if self.embedder.is_none() {
             let args = embed::args_for_library(self.args, self.library_model.as_deref().or(input_model));
-            let embedder = embed::load(&args, self.verbose)?;
+            let embedder = embed::load(&args)?;
             library::check_model(self.held.as_deref(), embedder.model_id())?;
             self.embedder = Some(embedder);
         }
@@ -207,12 +200,9 @@ fn check_given(batch: &mut listing::Batch, embedder: &dyn Embedder) -> Result<Ve
 
 /// Embeds every text without a vector, committing chunk by chunk.
 fn embed_missing(lib: &mut Library, embedder: &dyn Embedder, stored: usize) -> Result<usize> {
-    let bar = progress_bar("embedding");
-    let embedded = lib.embed_missing(embedder, &|done, total| {
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
-    });
-    bar.finish_and_clear();
+    let bar = crate::messages::progress("embedding");
+    let embedded = lib.embed_missing(embedder, &|done, total| bar.set(done, total));
+    drop(bar);
     let embedded = embedded.map_err(|e| {
         if stored == 0 {
             return e;
@@ -229,21 +219,9 @@ fn embed_missing(lib: &mut Library, embedder: &dyn Embedder, stored: usize) -> R
     Ok(embedded.done)
 }
 
-/// A progress bar on stderr with rate and ETA; indicatif hides it when
-/// stderr is not a terminal.
-pub fn progress_bar(what: &str) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} texts, {per_sec}, ETA {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_message(what.to_string());
-    bar
-}
-
 /// Parses every input first: one bad file stops before the library is
 /// touched, so it stays as it was. Directories are searched recursively.
-pub fn read_inputs(inputs: &[PathBuf], verbose: bool) -> Result<Vec<Paper>> {
+pub fn read_inputs(inputs: &[PathBuf]) -> Result<Vec<Paper>> {
     let mut papers = Vec::new();
     for file in input_files(inputs)? {
         let parsed = listing::parse_path(&file)?;
@@ -253,9 +231,7 @@ pub fn read_inputs(inputs: &[PathBuf], verbose: bool) -> Result<Vec<Paper>> {
         if let Some(summary) = parsed.skip_summary(&file.display().to_string()) {
             crate::messages::warning(summary);
         }
-        if verbose {
-            crate::messages::note(format_args!("{}: {} paper(s) as {}", file.display(), parsed.papers.len(), parsed.format.name()));
-        }
+        crate::messages::detail(format_args!("{}: {} paper(s) as {}", file.display(), parsed.papers.len(), parsed.format.name()));
         papers.extend(parsed.papers);
     }
     Ok(papers)

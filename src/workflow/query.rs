@@ -6,8 +6,8 @@ use anyhow::{bail, Context, Result};
 
 /// The vector of `text` and the model id it belongs to. `known` is the
 /// library's model; with none, the model chosen by `model` decides.
-pub fn embed_text(text: &str, known: Option<&str>, model: &ModelArgs, verbose: bool) -> Result<(String, Vec<f32>)> {
-    let embedder = embed::load(&embed::args_for_library(model, known), verbose)?;
+pub fn embed_text(text: &str, known: Option<&str>, model: &ModelArgs) -> Result<(String, Vec<f32>)> {
+    let embedder = embed::load(&embed::args_for_library(model, known))?;
     let id = embedder.model_id().to_string();
     if let Some(known) = known.filter(|k| *k != id) {
         bail!(embed::model_mismatch(known, &id));

@@ -51,8 +51,8 @@ pub struct SeedsAdded {
 /// Adds the request's seeds to `profile` and embeds what has no vector.
 /// When embedding fails the seeds stay stored, and the error says that
 /// the same add with a working model embeds them.
-pub fn add(lib: &mut Library, profile_name: &ProfileKey, req: &SeedRequest, model: &ModelArgs, verbose: bool) -> Result<SeedsAdded> {
-    add_with(lib, profile_name, req, verbose, |lib| embed_seeds(lib, profile_name, model, verbose))
+pub fn add(lib: &mut Library, profile_name: &ProfileKey, req: &SeedRequest, model: &ModelArgs) -> Result<SeedsAdded> {
+    add_with(lib, profile_name, req, |lib| embed_seeds(lib, profile_name, model))
 }
 
 /// [`add`] with the embedding left to `embed`: the server embeds with the
@@ -61,14 +61,13 @@ pub fn add_with(
     lib: &mut Library,
     profile_name: &ProfileKey,
     req: &SeedRequest,
-    verbose: bool,
     embed: impl FnOnce(&mut Library) -> Result<usize>,
 ) -> Result<SeedsAdded> {
     req.check()?;
     if let Some(opts) = req.fetch {
         let n = resolve_missing_ids(lib, req.items, req.files, opts)?;
-        if verbose && n > 0 {
-            crate::messages::note(format_args!("{n} paper(s) looked up on arXiv and stored"));
+        if n > 0 {
+            crate::messages::detail(format_args!("{n} paper(s) looked up on arXiv and stored"));
         }
     }
     let mut seeds = profile::read_items(req.items, req.files, lib, req.title, req.abstract_text)?;
@@ -89,13 +88,13 @@ pub fn add_with(
 
 /// Embeds the profile's seeds that have no vector for the library's model
 /// (loading the model only when there is something to embed).
-pub fn embed_seeds(lib: &mut Library, profile_name: &ProfileKey, model: &ModelArgs, verbose: bool) -> Result<usize> {
+pub fn embed_seeds(lib: &mut Library, profile_name: &ProfileKey, model: &ModelArgs) -> Result<usize> {
     let known = lib.store.default_model()?;
     if let Some(m) = &known {
         if profile::missing_vectors(lib.store.conn(), profile_name, m)?.is_empty() {
             return Ok(0);
         }
     }
-    let embedder = embed::load(&embed::args_for_library(model, known.as_deref()), verbose)?;
+    let embedder = embed::load(&embed::args_for_library(model, known.as_deref()))?;
     profile::embed_missing(lib, profile_name, embedder.as_ref())
 }

@@ -20,7 +20,7 @@ fn a_huge_tail_changes_neither_the_vector_nor_the_memory() {
         return;
     }
     let args = ModelArgs { model: Some(common::model_dir()), precision: Some(Precision::Fp32), ..ModelArgs::default() };
-    let e = embed::open(&args, false).unwrap();
+    let e = embed::open(&args).unwrap();
     // Well over max_seq_length (256) tokens, so the model reads none of the tail.
     let text: String = (0..400).map(|i| format!("scheduling{} of inference jobs, ", i % 7)).collect();
     let alone = e.embed(&[&text], &|_| {}).unwrap();

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 /// The native fp32 embedder, loaded once per test binary.
 fn native() -> &'static SentenceEmbedder {
     static E: OnceLock<SentenceEmbedder> = OnceLock::new();
-    E.get_or_init(|| embed::open(&args(BackendChoice::Auto), false).expect("load model"))
+    E.get_or_init(|| embed::open(&args(BackendChoice::Auto)).expect("load model"))
 }
 
 #[test]
@@ -29,7 +29,7 @@ fn parity_with_sentence_transformers() {
 #[test]
 fn parity_with_the_default_precision() {
     let a = ModelArgs { model: Some(model_dir()), ..ModelArgs::default() };
-    let e = embed::open(&a, false).unwrap();
+    let e = embed::open(&a).unwrap();
     assert!(!e.model_id().ends_with(":bf16") || paperscout::embed::bf16_native(), "{}", e.model_id());
     check_parity(&e, "default precision", false);
 }
@@ -79,14 +79,14 @@ fn the_default_precision_is_chosen_by_a_trial_and_kept() {
 
 #[test]
 fn parity_with_candle_ops_backend() {
-    let e = embed::open(&args(BackendChoice::Candle), false).unwrap();
+    let e = embed::open(&args(BackendChoice::Candle)).unwrap();
     check_parity(&e, "candle ops", true);
 }
 
 #[test]
 fn parity_with_tiny_batches_and_one_thread() {
     let a = ModelArgs { batch_tokens: Some(300), threads: Some(1), ..args(BackendChoice::Auto) };
-    let e = embed::open(&a, false).unwrap();
+    let e = embed::open(&a).unwrap();
     check_parity(&e, "batch-tokens 300, 1 thread", true);
 }
 
@@ -97,7 +97,7 @@ fn parity_with_tiny_batches_and_one_thread() {
 #[test]
 fn bf16_products_keep_parity_and_nearest_neighbours() {
     let a = ModelArgs { precision: Some(Precision::Bf16), ..args(BackendChoice::Auto) };
-    let e = embed::open(&a, false).unwrap();
+    let e = embed::open(&a).unwrap();
     assert!(e.model_id().ends_with(":bf16"), "{}", e.model_id());
     assert_ne!(e.model_id(), native().model_id());
     check_parity(&e, "bf16", false);
@@ -140,7 +140,7 @@ fn bf16_products_keep_parity_and_nearest_neighbours() {
 #[test]
 fn bf16_needs_the_native_cpu_forward() {
     let a = ModelArgs { precision: Some(Precision::Bf16), ..args(BackendChoice::Candle) };
-    let err = embed::open(&a, false).err().expect("bf16 with candle ops must fail");
+    let err = embed::open(&a).err().expect("bf16 with candle ops must fail");
     assert!(format!("{err:#}").contains("--precision bf16 needs the native CPU forward"), "{err:#}");
 }
 
@@ -149,7 +149,7 @@ fn bf16_needs_the_native_cpu_forward() {
 #[test]
 fn parity_with_batches_shared_by_three_threads() {
     let a = ModelArgs { threads: Some(3), batch_tokens: Some(2000), ..args(BackendChoice::Auto) };
-    let e = embed::open(&a, false).unwrap();
+    let e = embed::open(&a).unwrap();
     check_parity(&e, "3 threads, batch-tokens 2000", true);
 }
 
@@ -198,7 +198,7 @@ fn padding_does_not_leak_across_a_batch() {
 
 #[test]
 fn progress_counts_up_to_all_texts() {
-    let e = embed::open(&ModelArgs { batch_tokens: Some(64), ..args(BackendChoice::Auto) }, false).unwrap();
+    let e = embed::open(&ModelArgs { batch_tokens: Some(64), ..args(BackendChoice::Auto) }).unwrap();
     let texts: Vec<String> = (0..20).map(|i| format!("paper number {i} about {}", "graphs ".repeat(i))).collect();
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let seen = std::cell::RefCell::new(Vec::new());
@@ -218,11 +218,11 @@ fn reads_what_sentence_transformers_reads_or_as_many_tokens_as_asked() {
     // sentence-transformers' max_seq_length, not the bundled tokenizer's 128.
     let st = native();
     assert_eq!(st.token_counts(&texts).unwrap(), vec![256, 2, 4]);
-    let whole = embed::open(&ModelArgs { max_tokens: Some(MaxTokens::Tokens(512)), ..args(BackendChoice::Auto) }, false).unwrap();
+    let whole = embed::open(&ModelArgs { max_tokens: Some(MaxTokens::Tokens(512)), ..args(BackendChoice::Auto) }).unwrap();
     assert_eq!(whole.token_counts(&texts).unwrap(), vec![512, 2, 4]);
     // Vectors of another length are stored apart; sentence-transformers' keep the id they always had.
     assert_eq!(whole.model_id(), format!("{}:512tok", st.model_id()));
-    let named = embed::open(&ModelArgs { max_tokens: Some(MaxTokens::Tokens(256)), ..args(BackendChoice::Auto) }, false).unwrap();
+    let named = embed::open(&ModelArgs { max_tokens: Some(MaxTokens::Tokens(256)), ..args(BackendChoice::Auto) }).unwrap();
     assert_eq!(named.model_id(), st.model_id());
     // A text the shorter read takes whole has one vector either way; a longer one's tail counts.
     let short = "Speculative decoding drafts tokens with a small model and verifies them in one pass.";
@@ -231,7 +231,7 @@ fn reads_what_sentence_transformers_reads_or_as_many_tokens_as_asked() {
     let (a, b) = (st.embed(&[short, &abstract_], &|_| {}).unwrap(), whole.embed(&[short, &abstract_], &|_| {}).unwrap());
     assert!(cosine(&a[0], &b[0]) > 0.99999, "{}", cosine(&a[0], &b[0]));
     assert!(cosine(&a[1], &b[1]) < 0.999, "the tail past 256 tokens was not read: {}", cosine(&a[1], &b[1]));
-    let err = embed::open(&ModelArgs { max_tokens: Some(MaxTokens::Tokens(513)), ..args(BackendChoice::Auto) }, false).err().unwrap();
+    let err = embed::open(&ModelArgs { max_tokens: Some(MaxTokens::Tokens(513)), ..args(BackendChoice::Auto) }).err().unwrap();
     assert!(format!("{err:#}").contains("cannot read 513 tokens of a text (--max-tokens): the model has 512 positions"), "{err:#}");
 }
 
@@ -251,7 +251,7 @@ fn model_variant(edit: impl FnOnce(&Path)) -> tempfile::TempDir {
 }
 
 fn open_dir(dir: &Path) -> anyhow::Result<SentenceEmbedder> {
-    embed::open(&ModelArgs { model: Some(dir.to_path_buf()), ..ModelArgs::default() }, false)
+    embed::open(&ModelArgs { model: Some(dir.to_path_buf()), ..ModelArgs::default() })
 }
 
 #[test]
@@ -414,13 +414,13 @@ fn embed_command_errors_are_one_line() {
 #[test]
 fn fp16_keeps_parity_on_the_cpu() {
     let a = ModelArgs { precision: Some(Precision::Fp16), ..args(BackendChoice::Auto) };
-    let e = embed::open(&a, false).unwrap();
+    let e = embed::open(&a).unwrap();
     assert!(e.model_id().ends_with(":fp16"), "{}", e.model_id());
     assert!(e.summary().contains("F16"), "{}", e.summary());
     check_parity_at(&e, "fp16 on the CPU", true, 0.999);
     check_padding(&e, 0.999, 1e-2);
     let a = ModelArgs { precision: Some(Precision::Fp16), ..args(BackendChoice::Native) };
-    let err = embed::open(&a, false).err().expect("fp16 with the native forward must fail");
+    let err = embed::open(&a).err().expect("fp16 with the native forward must fail");
     assert!(format!("{err:#}").contains("--precision fp16 runs on candle tensor ops"), "{err:#}");
 }
 
@@ -446,10 +446,12 @@ fn candle_pooling_matches_the_cpu_for_every_mode() {
             }
         });
         let open = |backend| {
-            embed::open(
-                &ModelArgs { model: Some(dir.path().to_path_buf()), backend, precision: Some(Precision::Fp32), ..ModelArgs::default() },
-                false,
-            )
+            embed::open(&ModelArgs {
+                model: Some(dir.path().to_path_buf()),
+                backend,
+                precision: Some(Precision::Fp32),
+                ..ModelArgs::default()
+            })
             .unwrap()
         };
         let (cpu, candle) = (open(BackendChoice::Native), open(BackendChoice::Candle));

@@ -16,7 +16,7 @@ use std::process::Stdio;
 #[test]
 fn cuda_without_the_feature_is_a_clear_error() {
     let a = ModelArgs { device: paperscout::embed::DeviceChoice::Cuda, ..args(BackendChoice::Auto) };
-    let err = match embed::load(&a, false) {
+    let err = match embed::load(&a) {
         Ok(_) => panic!("loaded on CUDA without the cuda feature"),
         Err(e) => format!("{e:#}"),
     };

@@ -23,7 +23,7 @@ fn corpus_titles(n: usize) -> Vec<String> {
 #[test]
 fn index_recall_at_10_is_at_least_0_99() {
     let args = ModelArgs { model: Some(model_dir()), device: DeviceChoice::Cpu, ..ModelArgs::default() };
-    let embedder = paperscout::embed::load(&args, false).unwrap();
+    let embedder = paperscout::embed::load(&args).unwrap();
     let titles = corpus_titles(4000);
     let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
     let vecs = embedder.embed(&refs, &|_| {}).unwrap();
