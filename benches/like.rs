@@ -77,7 +77,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     let default = paperscout::library::store::ProfileKey::of(None, "default");
-    let has_seeds = !paperscout::profile::list(lib.store.conn(), &default).unwrap().is_empty();
+    let has_seeds = !paperscout::profile::list(lib.store.db(), &default).unwrap().is_empty();
     if has_seeds {
         g.bench_function("daily_process_start_to_output", |b| {
             b.iter(|| {

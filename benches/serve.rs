@@ -82,8 +82,7 @@ fn main() {
         return;
     };
     let ids: Vec<String> = {
-        let mut stmt = lib.store.conn().prepare("SELECT id FROM papers ORDER BY rowid").expect("papers");
-        let all: Vec<String> = stmt.query_map([], |r| r.get(0)).expect("ids").filter_map(Result::ok).collect();
+        let all = lib.store.ids().expect("ids");
         let step = (all.len() / 1000).max(1);
         all.into_iter().step_by(step).collect()
     };

@@ -7,11 +7,10 @@
 //! reach another's rows, and a library without accounts keeps its plain
 //! names unchanged.
 
-use crate::library::store::{self, ProfileKey};
+use crate::library::store::{self, Db, ProfileKey};
 use anyhow::{bail, Context, Result};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
-use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 use std::sync::OnceLock;
 
@@ -49,13 +48,13 @@ pub fn check_password(password: &str) -> Result<()> {
 }
 
 /// Account names, in order; none in a library made before accounts.
-pub fn names(conn: &Connection) -> Result<Vec<String>> {
+pub fn names(conn: Db<'_>) -> Result<Vec<String>> {
     store::accounts::names(conn)
 }
 
 /// The profile a command acts on: `name` of `user`, else of the only
 /// account, else (a library without accounts) `name` itself.
-pub fn profile_for(conn: &Connection, user: Option<&str>, name: &str) -> Result<ProfileKey> {
+pub fn profile_for(conn: Db<'_>, user: Option<&str>, name: &str) -> Result<ProfileKey> {
     crate::profile::check_profile_name(name)?;
     let users = names(conn)?;
     match user {
@@ -96,7 +95,7 @@ pub struct Added {
 
 /// Adds an account. The first account of a library that has been used
 /// without accounts takes over its profiles: they are its user's data.
-pub fn add(conn: &mut Connection, name: &str, password: &str, now: &str) -> Result<Added> {
+pub fn add(conn: Db<'_>, name: &str, password: &str, now: &str) -> Result<Added> {
     check_user_name(name)?;
     check_password(password)?;
     let hash = hash_password(password)?;
@@ -108,14 +107,14 @@ pub fn add(conn: &mut Connection, name: &str, password: &str, now: &str) -> Resu
 }
 
 /// Removes an account, its sessions and everything its profiles held.
-pub fn remove(conn: &mut Connection, name: &str) -> Result<Removed> {
+pub fn remove(conn: Db<'_>, name: &str) -> Result<Removed> {
     check_user_name(name)?;
     store::accounts::remove(conn, name)?.with_context(|| format!("no user {name:?} in this library"))
 }
 
 /// Sets a new password, signs the user out everywhere and gives the feed a
 /// new key (the old URL may be what leaked; `rotate_feed_key` shows one).
-pub fn set_password(conn: &mut Connection, name: &str, password: &str) -> Result<()> {
+pub fn set_password(conn: Db<'_>, name: &str, password: &str) -> Result<()> {
     check_user_name(name)?;
     check_password(password)?;
     let hash = hash_password(password)?;
@@ -127,7 +126,7 @@ pub fn set_password(conn: &mut Connection, name: &str, password: &str) -> Result
 
 /// The stored password hash of `name`, if it is an account (a cheap
 /// lookup; [`check_password_of`] does the costly part).
-pub fn stored_hash(conn: &Connection, name: &str) -> Result<Option<String>> {
+pub fn stored_hash(conn: Db<'_>, name: &str) -> Result<Option<String>> {
     if check_user_name(name).is_err() {
         return Ok(None);
     }
@@ -168,7 +167,7 @@ fn feed_hash(key: &str) -> String {
 }
 
 /// The user whose feed `key` opens.
-pub fn feed_user(conn: &Connection, key: &str) -> Result<Option<String>> {
+pub fn feed_user(conn: Db<'_>, key: &str) -> Result<Option<String>> {
     if key.len() != 32 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Ok(None);
     }
@@ -177,7 +176,7 @@ pub fn feed_user(conn: &Connection, key: &str) -> Result<Option<String>> {
 
 /// Gives `name`'s feed a new key, which ends the old URL; returns the key,
 /// to be shown this once.
-pub fn rotate_feed_key(conn: &Connection, name: &str) -> Result<String> {
+pub fn rotate_feed_key(conn: Db<'_>, name: &str) -> Result<String> {
     let key = random_hex(16)?;
     if !store::accounts::set_feed(conn, name, &feed_hash(&key))? {
         bail!("no user {name:?} in this library");
@@ -200,7 +199,7 @@ pub fn random_hex(bytes: usize) -> Result<String> {
 /// Starts a session for `user`, signed in from `network` (as the sign-in
 /// throttle names one): the cookie's value (256 random bits; only its hash
 /// is stored) and the session.
-pub fn start_session(conn: &Connection, user: &str, now: i64, network: Option<&str>) -> Result<(String, Session)> {
+pub fn start_session(conn: Db<'_>, user: &str, now: i64, network: Option<&str>) -> Result<(String, Session)> {
     let token = random_hex(32)?;
     let csrf = random_hex(32)?;
     let row =
@@ -210,12 +209,12 @@ pub fn start_session(conn: &Connection, user: &str, now: i64, network: Option<&s
 }
 
 /// The networks each user has a live session from: (user, network).
-pub fn session_networks(conn: &Connection, now: i64) -> Result<Vec<(String, String)>> {
+pub fn session_networks(conn: Db<'_>, now: i64) -> Result<Vec<(String, String)>> {
     store::accounts::session_networks(conn, now)
 }
 
 /// The live session a cookie names, if any.
-pub fn session(conn: &Connection, token: &str, now: i64) -> Result<Option<Session>> {
+pub fn session(conn: Db<'_>, token: &str, now: i64) -> Result<Option<Session>> {
     if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Ok(None);
     }
@@ -223,6 +222,6 @@ pub fn session(conn: &Connection, token: &str, now: i64) -> Result<Option<Sessio
     Ok(found.map(|(user, csrf)| Session { user, csrf }))
 }
 
-pub fn end_session(conn: &Connection, token: &str) -> Result<()> {
+pub fn end_session(conn: Db<'_>, token: &str) -> Result<()> {
     store::accounts::end_session(conn, &token_hash(token))
 }

@@ -3,11 +3,10 @@
 //! or free text, and kept per named profile in the library.
 
 use crate::error::{Kind, Kinded};
-use crate::library::store::{profiles, text_hash, ProfileKey};
+use crate::library::store::{profiles, text_hash, Db, ProfileKey};
 use crate::library::Library;
 use crate::paper::{embedding_text, ArxivId};
 use anyhow::{bail, Context, Result};
-use rusqlite::Connection;
 use seed_files::SeedFile;
 use std::path::Path;
 
@@ -202,7 +201,7 @@ pub struct Added {
     pub updated: usize,
 }
 
-pub fn add(conn: &Connection, profile: &ProfileKey, seeds: &[SeedInput], weight: f32, negative: bool, now: &str) -> Result<Added> {
+pub fn add(conn: Db<'_>, profile: &ProfileKey, seeds: &[SeedInput], weight: f32, negative: bool, now: &str) -> Result<Added> {
     let mut order: Vec<&SeedInput> = seeds.iter().collect();
     order.sort_by_cached_key(|s| recency(s));
     let start = chrono::DateTime::parse_from_rfc3339(now).ok();
@@ -235,13 +234,13 @@ pub fn add(conn: &Connection, profile: &ProfileKey, seeds: &[SeedInput], weight:
     Ok(added)
 }
 
-pub fn list(conn: &Connection, profile: &ProfileKey) -> Result<Vec<Seed>> {
+pub fn list(conn: Db<'_>, profile: &ProfileKey) -> Result<Vec<Seed>> {
     profiles::seeds(conn, profile)
 }
 
 /// Removes seeds by key (arXiv ids may carry a version), and their ratings;
 /// returns the keys not found.
-pub fn remove(conn: &Connection, profile: &ProfileKey, keys: &[String]) -> Result<Vec<String>> {
+pub fn remove(conn: Db<'_>, profile: &ProfileKey, keys: &[String]) -> Result<Vec<String>> {
     let mut missing = Vec::new();
     for key in keys {
         let key_norm = ArxivId::parse(key).map(|a| a.id).unwrap_or_else(|| key.clone());
@@ -253,7 +252,7 @@ pub fn remove(conn: &Connection, profile: &ProfileKey, keys: &[String]) -> Resul
 }
 
 /// Changes a seed's weight; false when the profile has no such seed.
-pub fn set_weight(conn: &Connection, profile: &ProfileKey, key: &str, weight: f32) -> Result<bool> {
+pub fn set_weight(conn: Db<'_>, profile: &ProfileKey, key: &str, weight: f32) -> Result<bool> {
     if !(weight.is_finite() && weight > 0.0 && weight <= 100.0) {
         bail!("a seed's weight is a number above 0 and at most 100, not {weight}");
     }
@@ -262,7 +261,7 @@ pub fn set_weight(conn: &Connection, profile: &ProfileKey, key: &str, weight: f3
 
 /// Moves a seed (and its rating, if it came from one) to another profile,
 /// replacing a seed with the same key there. False when there is no such seed.
-pub fn move_seed(conn: &Connection, from: &ProfileKey, key: &str, to: &ProfileKey) -> Result<bool> {
+pub fn move_seed(conn: Db<'_>, from: &ProfileKey, key: &str, to: &ProfileKey) -> Result<bool> {
     profiles::move_seed(conn, from, key, to)
 }
 
@@ -270,11 +269,11 @@ pub fn move_seed(conn: &Connection, from: &ProfileKey, key: &str, to: &ProfileKe
 /// Where the profile's digest stops ([`crate::rank::Bar`]); the usual bar
 /// until the reader moves it. A value this version does not know reads as
 /// the usual bar.
-pub fn bar(conn: &Connection, profile: &ProfileKey) -> Result<crate::rank::Bar> {
+pub fn bar(conn: Db<'_>, profile: &ProfileKey) -> Result<crate::rank::Bar> {
     Ok(profiles::setting(conn, profile, BAR)?.and_then(|v| crate::rank::Bar::parse(&v)).unwrap_or_default())
 }
 
-pub fn set_bar(conn: &Connection, profile: &ProfileKey, bar: crate::rank::Bar) -> Result<()> {
+pub fn set_bar(conn: Db<'_>, profile: &ProfileKey, bar: crate::rank::Bar) -> Result<()> {
     profiles::set_setting(conn, profile, BAR, bar.name())
 }
 
@@ -289,13 +288,13 @@ pub fn check_profile_name(name: &str) -> Result<()> {
 }
 
 /// Every profile that has seeds, ratings or filters, and `default`.
-pub fn names(conn: &Connection) -> Result<Vec<ProfileKey>> {
+pub fn names(conn: Db<'_>) -> Result<Vec<ProfileKey>> {
     profiles::profile_keys(conn)
 }
 
 /// The profiles of `user` (`None`: a library without accounts) by the
 /// names they see, with `always` first when it holds nothing yet.
-pub fn names_for(conn: &Connection, user: Option<&str>, always: &str) -> Result<Vec<String>> {
+pub fn names_for(conn: Db<'_>, user: Option<&str>, always: &str) -> Result<Vec<String>> {
     let mut names: Vec<String> = names(conn)?.iter().filter_map(|k| k.name_for(user).map(str::to_string)).collect();
     if !names.iter().any(|n| n == always) {
         names.insert(0, always.to_string());
@@ -304,7 +303,7 @@ pub fn names_for(conn: &Connection, user: Option<&str>, always: &str) -> Result<
 }
 
 /// Seeds of `profile` whose text has no vector for `model`: (hash, text).
-pub fn missing_vectors(conn: &Connection, profile: &ProfileKey, model: &str) -> Result<Vec<(Vec<u8>, String)>> {
+pub fn missing_vectors(conn: Db<'_>, profile: &ProfileKey, model: &str) -> Result<Vec<(Vec<u8>, String)>> {
     Ok(profiles::seeds_without_vector(conn, profile, model)?.into_iter().map(|(hash, t, a)| (hash, embedding_text(&t, &a))).collect())
 }
 
@@ -313,7 +312,7 @@ pub fn missing_vectors(conn: &Connection, profile: &ProfileKey, model: &str) -> 
 pub fn embed_missing(lib: &mut Library, profile: &ProfileKey, embedder: &dyn crate::embed::Embedder) -> Result<usize> {
     let id = embedder.model_id().to_string();
     check_model(&lib.store, &id)?;
-    let missing = missing_vectors(lib.store.conn(), profile, &id)?;
+    let missing = missing_vectors(lib.store.db(), profile, &id)?;
     if missing.is_empty() {
         return Ok(0);
     }
@@ -339,10 +338,10 @@ pub fn store_vectors(lib: &mut Library, model: &str, texts: &[(Vec<u8>, String)]
     lib.store.set_default_model(model)?;
     let tx = lib.store.transaction()?;
     for ((hash, _), v) in texts.iter().zip(vecs) {
-        crate::library::store::insert_vector(&tx, model, hash, v)?;
+        crate::library::store::insert_vector(tx.db(), model, hash, v)?;
     }
     // A seed's text can be a paper's too: derived vector files must notice.
-    crate::library::store::bump_generation(&tx)?;
+    crate::library::store::bump_generation(tx.db())?;
     tx.commit()?;
     Ok(())
 }
@@ -359,17 +358,17 @@ mod tests {
             |key: &str| SeedInput { key: key.into(), title: key.into(), abstract_text: String::new(), origin: "t".into(), date: None };
         let ids = ["2401.00001", "2507.07400", "astro-ph/0601001", "2507.00012"];
         let seeds: Vec<SeedInput> = ids.iter().map(|k| seed(k)).collect();
-        add(store.conn(), &ProfileKey::of(None, "p"), &seeds, 1.0, false, "2026-03-01T10:00:00Z").unwrap();
+        add(store.db(), &ProfileKey::of(None, "p"), &seeds, 1.0, false, "2026-03-01T10:00:00Z").unwrap();
         let keys = |store: &crate::library::store::Store| {
-            list(store.conn(), &ProfileKey::of(None, "p")).unwrap().into_iter().map(|s| s.key).collect::<Vec<_>>()
+            list(store.db(), &ProfileKey::of(None, "p")).unwrap().into_iter().map(|s| s.key).collect::<Vec<_>>()
         };
         assert_eq!(keys(&store), ["2507.07400", "2507.00012", "2401.00001", "astro-ph/0601001"]);
         // A later addition comes first, however old its paper.
-        add(store.conn(), &ProfileKey::of(None, "p"), &[seed("1501.00001")], 1.0, false, "2026-03-02T09:00:00Z").unwrap();
+        add(store.db(), &ProfileKey::of(None, "p"), &[seed("1501.00001")], 1.0, false, "2026-03-02T09:00:00Z").unwrap();
         assert_eq!(keys(&store)[0], "1501.00001");
 
         // The decayed mean then weights the newest paper of one addition most.
-        let listed = list(store.conn(), &ProfileKey::of(None, "p")).unwrap();
+        let listed = list(store.db(), &ProfileKey::of(None, "p")).unwrap();
         let vectors: Vec<crate::rank::SeedVector> = listed
             .iter()
             .map(|s| crate::rank::SeedVector {
@@ -399,8 +398,8 @@ mod tests {
                    @misc{c, title = {C}, year = {2024}, month = {jun}}";
         let seeds = parse_bibtex(bib, "z.bib").unwrap();
         assert_eq!(seeds.iter().map(|s| s.date.as_deref()).collect::<Vec<_>>(), [Some("2024-01-05"), Some("2025-02-01"), Some("2024-06")]);
-        add(store.conn(), &ProfileKey::of(None, "q"), &seeds, 1.0, false, "2026-03-03T09:00:00Z").unwrap();
-        let q: Vec<String> = list(store.conn(), &ProfileKey::of(None, "q")).unwrap().into_iter().map(|s| s.title).collect();
+        add(store.db(), &ProfileKey::of(None, "q"), &seeds, 1.0, false, "2026-03-03T09:00:00Z").unwrap();
+        let q: Vec<String> = list(store.db(), &ProfileKey::of(None, "q")).unwrap().into_iter().map(|s| s.title).collect();
         assert_eq!(q, ["B", "C", "A"]);
     }
 }

@@ -48,7 +48,7 @@ fn write_parquet(lib: &Library, model: &str, dim: usize, path: &std::path::Path)
     let mut out = parquet::Writer::create(path, model, dim)?;
     let mut written = 0;
     // One read snapshot: papers and vectors as of one moment.
-    let snapshot = lib.store.conn().unchecked_transaction()?;
+    let snapshot = lib.store.snapshot()?;
     lib.store.for_each_paper_with_vector(model, |p, v| {
         written += 1;
         out.push(&p.paper, p.first_date.as_deref(), v)

@@ -20,7 +20,7 @@ pub fn run(args: &FilterArgs, profile: &ProfileKey) -> Result<()> {
             let tx = lib.store.transaction()?;
             let mut added = 0;
             for v in values {
-                added += usize::from(filters::add(&tx, profile, *rule, v)?);
+                added += usize::from(filters::add(tx.db(), profile, *rule, v)?);
             }
             tx.commit()?;
             println!("{added} {rule} rule(s) added to profile {:?}", profile.as_str());
@@ -32,7 +32,7 @@ pub fn run(args: &FilterArgs, profile: &ProfileKey) -> Result<()> {
             println!("removed {} {rule} rule(s)", values.len());
         }
         FilterAction::Bar { to } => {
-            let now = crate::profile::bar(lib.store.conn(), profile)?;
+            let now = crate::profile::bar(lib.store.db(), profile)?;
             let Some(to) = to else {
                 println!("profile {:?}: the {} bar ({})", profile.as_str(), now.name(), bar_meaning(now));
                 return Ok(());
@@ -46,11 +46,11 @@ pub fn run(args: &FilterArgs, profile: &ProfileKey) -> Result<()> {
             };
             drop(lib);
             let lib = Library::open_write_existing(&dir)?;
-            crate::profile::set_bar(lib.store.conn(), profile, next)?;
+            crate::profile::set_bar(lib.store.db(), profile, next)?;
             println!("profile {:?}: the {} bar ({}), was {}", profile.as_str(), next.name(), bar_meaning(next), now.name());
         }
         FilterAction::List { json } => {
-            let rules = filters::list(lib.store.conn(), profile)?;
+            let rules = filters::list(lib.store.db(), profile)?;
             let mut out = std::io::stdout().lock();
             if *json {
                 for r in &rules {

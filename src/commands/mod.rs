@@ -19,6 +19,7 @@ pub mod stats;
 pub mod user;
 
 use crate::cli::{Cli, Command};
+use crate::library::store::Db;
 use crate::library::store::ProfileKey;
 
 /// Whether `e` comes from writing to a pipe whose reader has gone.
@@ -76,7 +77,7 @@ pub(super) fn own(name: &str, owner: &crate::cli::OwnerArgs, library: &crate::cl
         return Ok(ProfileKey::of(None, name));
     }
     let lib = crate::library::Library::open_read(&dir)?;
-    crate::accounts::profile_for(lib.store.conn(), owner.user.as_deref(), name)
+    crate::accounts::profile_for(lib.store.db(), owner.user.as_deref(), name)
 }
 
 /// Applies `change` to each of `keys` in one transaction of the existing
@@ -86,13 +87,13 @@ pub fn change_each(
     dir: &std::path::Path,
     keys: &[String],
     not_found: &str,
-    change: impl Fn(&rusqlite::Transaction<'_>, &str) -> anyhow::Result<bool>,
+    change: impl Fn(Db<'_>, &str) -> anyhow::Result<bool>,
 ) -> anyhow::Result<()> {
     let mut lib = crate::library::Library::open_write_existing(dir)?;
     let tx = lib.store.transaction()?;
     let mut missing = Vec::new();
     for key in keys {
-        if !change(&tx, key)? {
+        if !change(tx.db(), key)? {
             missing.push(key.as_str());
         }
     }

@@ -17,7 +17,7 @@ pub fn run(args: &RateArgs, profile: &ProfileKey) -> Result<()> {
     let mut lib = Library::open_write_existing(&dir)?;
     let now = crate::library::store::now();
     let tx = lib.store.transaction()?;
-    let done = ratings::rate(&tx, profile, &paper, rating, &now)?;
+    let done = ratings::rate(tx.db(), profile, &paper, rating, &now)?;
     tx.commit()?;
     match done {
         Some(r) if r.rating > 0 => println!("{} liked in profile {:?}", paper.paper.id, profile.as_str()),

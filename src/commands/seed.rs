@@ -34,7 +34,7 @@ pub fn run(args: &SeedArgs, owned: &ProfileKey) -> Result<()> {
         }
         SeedAction::List { json, format } => {
             let lib = Library::open_read(&dir)?;
-            let seeds = profile::list(lib.store.conn(), owned)?;
+            let seeds = profile::list(lib.store.db(), owned)?;
             let format = if *json { SeedFormat::Json } else { *format };
             let mut out = std::io::stdout().lock();
             match format {
@@ -89,7 +89,7 @@ pub fn run(args: &SeedArgs, owned: &ProfileKey) -> Result<()> {
         }
         SeedAction::Rm { keys } => {
             let lib = Library::open_write_existing(&dir)?;
-            let missing = profile::remove(lib.store.conn(), owned, keys)?;
+            let missing = profile::remove(lib.store.db(), owned, keys)?;
             if !missing.is_empty() {
                 bail!("not seeds of profile {:?}: {}", args.profile, missing.join(", "));
             }
@@ -110,7 +110,7 @@ fn sync_zotero(dir: &std::path::Path, z: &ZoteroArgs, args: &SeedArgs, owned: &P
     let (items, untitled) = zotero::read(&db, &sel, &lib)?;
     let found = items.len();
     let with_id = items.iter().filter(|i| !i.seed.key.starts_with("text:")).count();
-    let plan = zotero::plan(lib.store.conn(), owned, items)?;
+    let plan = zotero::plan(lib.store.db(), owned, items)?;
     let mut out = std::io::stdout().lock();
     if z.dry_run || crate::messages::verbose() {
         for i in &plan.add {

@@ -10,9 +10,9 @@ pub fn run(args: &UserArgs) -> Result<()> {
         UserAction::Add { name, password_file } => {
             accounts::check_user_name(name)?;
             let password = password(password_file.as_deref(), name, true)?;
-            let mut lib = Library::open_write_existing(&dir)?;
+            let lib = Library::open_write_existing(&dir)?;
             let now = crate::library::store::now();
-            let added = accounts::add(lib.store.conn_mut(), name, &password, &now)?;
+            let added = accounts::add(lib.store.db(), name, &password, &now)?;
             println!("user {name:?} added");
             if !added.adopted.is_empty() {
                 println!("the library's profiles ({}) are now {name}'s", added.adopted.join(", "));
@@ -21,7 +21,7 @@ pub fn run(args: &UserArgs) -> Result<()> {
         }
         UserAction::List { json } => {
             let lib = Library::open_read(&dir)?;
-            let names = accounts::names(lib.store.conn())?;
+            let names = accounts::names(lib.store.db())?;
             if *json {
                 /// One line of `user list --json`.
                 #[derive(serde::Serialize)]
@@ -39,18 +39,18 @@ pub fn run(args: &UserArgs) -> Result<()> {
             }
         }
         UserAction::Rm { name } => {
-            let mut lib = Library::open_write_existing(&dir)?;
-            let r = accounts::remove(lib.store.conn_mut(), name)?;
+            let lib = Library::open_write_existing(&dir)?;
+            let r = accounts::remove(lib.store.db(), name)?;
             println!("user {name:?} removed, with {} profile rows and {} sessions", r.rows, r.sessions);
         }
         UserAction::Passwd { name, password_file } => {
             accounts::check_user_name(name)?;
-            let mut lib = Library::open_write_existing(&dir)?;
-            if !accounts::names(lib.store.conn())?.contains(name) {
+            let lib = Library::open_write_existing(&dir)?;
+            if !accounts::names(lib.store.db())?.contains(name) {
                 bail!("no user {name:?} in this library");
             }
             let password = password(password_file.as_deref(), name, true)?;
-            accounts::set_password(lib.store.conn_mut(), name, &password)?;
+            accounts::set_password(lib.store.db(), name, &password)?;
             println!("password of {name:?} changed; its browser sessions and its feed URL have ended");
         }
         UserAction::FeedKey { name, rotate } => {
@@ -59,7 +59,7 @@ pub fn run(args: &UserArgs) -> Result<()> {
                 bail!("the feed key of {name:?} was shown when it was made; only its hash is kept. `--rotate` makes a new one (the old URL stops working)");
             }
             let lib = Library::open_write_existing(&dir)?;
-            let key = accounts::rotate_feed_key(lib.store.conn(), name)?;
+            let key = accounts::rotate_feed_key(lib.store.db(), name)?;
             println!("{}", feed_line(&key));
         }
     }

@@ -26,6 +26,7 @@ pub use format::{render, DigestFormat};
 use crate::embed::ModelArgs;
 use crate::fetch::FetchOpts;
 use crate::library::store::deliveries::{self, Channels, Part};
+use crate::library::store::Db;
 use crate::library::store::ProfileKey;
 use crate::library::Library;
 use crate::report::Links;
@@ -221,8 +222,8 @@ pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
     let model = lib.store.default_model()?.context("the library holds no vectors yet")?;
     let flat = lib.flat_vectors(&model)?;
     let words = digest::words_for(lib.lexical()?.as_ref());
-    let readers = deliveries::all_channels(lib.store.conn())?;
-    let accounts = crate::accounts::names(lib.store.conn())?;
+    let readers = deliveries::all_channels(lib.store.db())?;
+    let accounts = crate::accounts::names(lib.store.db())?;
     let results: Mutex<Vec<(usize, Sent)>> = Mutex::new(Vec::new());
     let (jobs, queue) = mpsc::sync_channel::<(Job, Sent)>(SENDERS);
     let queue = Arc::new(Mutex::new(queue));
@@ -257,7 +258,7 @@ pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
             let mut open = Vec::new();
             for (channel, to) in wanted {
                 let s = Sent { user: r.user.clone(), channel, to, picks: 0, outcome: Outcome::WouldSend };
-                if deliveries::delivered(lib.store.conn(), &r.user, &day, channel.name())? {
+                if deliveries::delivered(lib.store.db(), &r.user, &day, channel.name())? {
                     done(Sent { outcome: Outcome::AlreadyDelivered, ..s }, index);
                 } else if channel == Channel::Email && !r.user.is_empty() && !r.email_confirmed {
                     let why = "the address is not confirmed yet: enter the code sent to it on Settings".to_string();
@@ -411,11 +412,11 @@ fn transaction(user: &str, day: &str, channel: &str, part: usize) -> String {
 /// One short write: the morning never holds the library's write lock
 /// while it waits on the network. The senders take turns here rather than
 /// at the lock, which is for other processes (and the pages' writes).
-fn write<T>(dir: &Path, f: impl FnOnce(&mut rusqlite::Connection) -> Result<T>) -> Result<T> {
+fn write<T>(dir: &Path, f: impl FnOnce(Db<'_>) -> Result<T>) -> Result<T> {
     static TURN: Mutex<()> = Mutex::new(());
     let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
-    let mut lib = Library::open_write_within(dir, WRITE_PATIENCE)?;
-    f(lib.store.conn_mut())
+    let lib = Library::open_write_within(dir, WRITE_PATIENCE)?;
+    f(lib.store.db())
 }
 
 #[cfg(test)]

@@ -97,7 +97,7 @@ impl Library {
 
     /// `None` when every live row of `flat` is what the database says, else why not.
     fn compare_flat(&self, flat: &FlatVectors) -> Result<Option<String>> {
-        let snapshot = self.store.conn().unchecked_transaction()?;
+        let snapshot = self.store.snapshot()?;
         let mut i = 0;
         let mut problem = None;
         self.store.rows_after(&flat.model, 0, |row| {

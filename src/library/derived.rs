@@ -109,7 +109,7 @@ impl Library {
         let mut appender = vectors::Appender::open(&path, model, dim)?;
         let current = FlatVectors::open(&path)?;
         // One snapshot: the rows and the retired log agree with each other.
-        let snapshot = self.store.conn().unchecked_transaction()?;
+        let snapshot = self.store.snapshot()?;
         for (seq, rowid) in self.store.retired_after(appender.retired())? {
             appender.retire(rowid, seq, &current)?;
         }
@@ -129,7 +129,7 @@ impl Library {
 
     /// Every paper vector of `model`, in memory, read in one snapshot.
     fn private_flat(&self, model: &str) -> Result<FlatVectors> {
-        let snapshot = self.store.conn().unchecked_transaction()?;
+        let snapshot = self.store.snapshot()?;
         let retired = self.store.retired_mark()?;
         let mut rows = Vec::new();
         let mut dim = 1;

@@ -49,16 +49,16 @@ impl Library {
         let mut counts = IngestCounts::default();
         let tx = self.store.transaction()?;
         for (p, gist) in papers.iter().zip(gists_of(papers)) {
-            match store::upsert_paper(&tx, p, Some(gist)).with_context(|| format!("cannot store paper {} from {}", p.id, p.source))? {
+            match store::upsert_paper(tx.db(), p, Some(gist)).with_context(|| format!("cannot store paper {} from {}", p.id, p.source))? {
                 Upsert::New => counts.new += 1,
                 Upsert::Updated => counts.updated += 1,
                 Upsert::Unchanged => counts.unchanged += 1,
             }
         }
         if counts.new + counts.updated > 0 {
-            store::bump_generation(&tx)?;
+            store::bump_generation(tx.db())?;
         }
-        store::make_missing_gists(&tx)?;
+        store::make_missing_gists(tx.db())?;
         tx.commit()?;
         Ok(counts)
     }
@@ -88,24 +88,26 @@ impl Library {
         for batch in batches {
             let batch = batch?;
             for (p, gist) in batch.papers.iter().zip(gists_of(&batch.papers)) {
-                match store::upsert_paper(&tx, p, Some(gist)).with_context(|| format!("cannot store paper {} from {}", p.id, p.source))? {
+                match store::upsert_paper(tx.db(), p, Some(gist))
+                    .with_context(|| format!("cannot store paper {} from {}", p.id, p.source))?
+                {
                     Upsert::New => counts.new += 1,
                     Upsert::Updated => counts.updated += 1,
                     Upsert::Unchanged => counts.unchanged += 1,
                 }
             }
             if let (Some(model), false) = (&batch.model, batch.vectors.is_empty()) {
-                store::set_default_model(&tx, model)?;
+                store::set_default_model(tx.db(), model)?;
                 for (i, v) in &batch.vectors {
-                    store::insert_vector(&tx, model, &store::text_hash(&batch.papers[*i].embedding_text()), v)?;
+                    store::insert_vector(tx.db(), model, &store::text_hash(&batch.papers[*i].embedding_text()), v)?;
                 }
                 vectors += batch.vectors.len();
             }
         }
         if counts.new + counts.updated + vectors > 0 {
-            store::bump_generation(&tx)?;
+            store::bump_generation(tx.db())?;
         }
-        store::make_missing_gists(&tx)?;
+        store::make_missing_gists(tx.db())?;
         tx.commit()?;
         Ok((counts, vectors))
     }
@@ -139,15 +141,15 @@ impl Library {
             let tx = self.store.transaction()?;
             for ((hash, _), v) in chunk.iter().zip(vecs) {
                 match v {
-                    Ok(v) => store::insert_vector(&tx, &model, hash, &v)?,
+                    Ok(v) => store::insert_vector(tx.db(), &model, hash, &v)?,
                     Err(e) => {
                         let error = format!("{e:#}");
-                        store::record_failure(&tx, &model, hash, &error)?;
-                        out.skipped.push(Skipped { papers: store::papers_with_text(&tx, hash)?, error });
+                        store::record_failure(tx.db(), &model, hash, &error)?;
+                        out.skipped.push(Skipped { papers: store::papers_with_text(tx.db(), hash)?, error });
                     }
                 }
             }
-            store::bump_generation(&tx)?;
+            store::bump_generation(tx.db())?;
             tx.commit()?;
             done += chunk.len();
             progress(done, total);
@@ -208,7 +210,7 @@ mod tests {
         let missing = lib.store.missing_vectors("m").unwrap();
         assert_eq!(missing.len(), 1);
         let tx = lib.store.transaction().unwrap();
-        store::insert_vector(&tx, "m", &missing[0].0, &[1.0, 0.0]).unwrap();
+        store::insert_vector(tx.db(), "m", &missing[0].0, &[1.0, 0.0]).unwrap();
         tx.commit().unwrap();
 
         let c = lib.add_papers(&[paper("2603.00001v2", Kind::Replaced, "2026-03-09", "Same text.")]).unwrap();
@@ -267,7 +269,7 @@ mod tests {
         assert!(format!("{err:#}").contains("non-finite"), "{err:#}");
         assert_eq!(lib.store.totals().unwrap().vectors, 0);
         let tx = lib.store.transaction().unwrap();
-        assert!(store::insert_vector(&tx, "m", b"h", &[f32::INFINITY]).is_err());
+        assert!(store::insert_vector(tx.db(), "m", b"h", &[f32::INFINITY]).is_err());
     }
 
     /// A library with vectors of one model is never re-embedded with another.

@@ -380,7 +380,7 @@ pub fn update(dir: &Path, store: &Store, rebuild: bool) -> Result<Updated> {
     let mut writer: IndexWriter<TantivyDocument> =
         index.writer(WRITER_HEAP).with_context(|| format!("cannot write the lexical index in {}", dir.display()))?;
     // One snapshot: the papers and the retired log agree with each other.
-    let snapshot = store.conn().unchecked_transaction()?;
+    let snapshot = store.snapshot()?;
     let mut next = mark;
     let mut removed = 0;
     for (seq, rowid) in store.retired_after(mark.retired)? {

@@ -15,11 +15,10 @@
 //! of several words matches them in sequence. A keyword with symbols the
 //! analyzer drops (`C++`) matches as written, case-insensitively.
 
-use crate::library::store::{profiles, ProfileKey};
+use crate::library::store::{profiles, Db, ProfileKey};
 use crate::paper::Paper;
 use anyhow::{bail, Result};
 use regex::Regex;
-use rusqlite::Connection;
 use serde::Serialize;
 use std::fmt;
 
@@ -128,16 +127,16 @@ pub fn is_category(v: &str) -> bool {
         && subject.is_none_or(|s| !s.is_empty() && s.len() <= 8 && s.chars().all(|c| c.is_ascii_alphabetic() || c == '-'))
 }
 
-pub fn add(conn: &Connection, profile: &ProfileKey, rule: Rule, value: &str) -> Result<bool> {
+pub fn add(conn: Db<'_>, profile: &ProfileKey, rule: Rule, value: &str) -> Result<bool> {
     let v = normalise(rule, value)?;
     profiles::add_filter(conn, profile, rule.name(), &v)
 }
 
-pub fn remove(conn: &Connection, profile: &ProfileKey, rule: Rule, value: &str) -> Result<bool> {
+pub fn remove(conn: Db<'_>, profile: &ProfileKey, rule: Rule, value: &str) -> Result<bool> {
     profiles::remove_filter(conn, profile, rule.name(), &crate::listing::text::inline(value))
 }
 
-pub fn list(conn: &Connection, profile: &ProfileKey) -> Result<Vec<FilterRule>> {
+pub fn list(conn: Db<'_>, profile: &ProfileKey) -> Result<Vec<FilterRule>> {
     // A rule this version does not know is skipped, not fatal.
     Ok(profiles::filters(conn, profile)?
         .into_iter()
@@ -145,7 +144,7 @@ pub fn list(conn: &Connection, profile: &ProfileKey) -> Result<Vec<FilterRule>> 
         .collect())
 }
 
-pub fn load(conn: &Connection, profile: &ProfileKey) -> Result<Filters> {
+pub fn load(conn: Db<'_>, profile: &ProfileKey) -> Result<Filters> {
     Filters::new(list(conn, profile)?)
 }
 

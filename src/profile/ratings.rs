@@ -3,9 +3,8 @@
 //! (liked or disliked), so every ranking method learns from it at once.
 
 use crate::library::store::profiles::{self, Seed};
-use crate::library::store::{ProfileKey, StoredPaper};
+use crate::library::store::{Db, ProfileKey, StoredPaper};
 use anyhow::{bail, Result};
-use rusqlite::Connection;
 use std::collections::HashMap;
 
 pub use profiles::{mark_seen, Rating};
@@ -26,7 +25,7 @@ pub fn parse_value(s: &str) -> Result<i8> {
 /// Sets (`+1`/`-1`) or clears (`0`) the profile's rating of a paper, and
 /// keeps the seed it implies in step, inside the caller's transaction.
 /// Returns the rating now in force.
-pub fn rate(conn: &Connection, profile: &ProfileKey, paper: &StoredPaper, rating: i8, now: &str) -> Result<Option<Rating>> {
+pub fn rate(conn: Db<'_>, profile: &ProfileKey, paper: &StoredPaper, rating: i8, now: &str) -> Result<Option<Rating>> {
     let id = &paper.paper.id;
     if rating == 0 {
         profiles::clear_rating(conn, profile, id, ORIGIN)?;
@@ -55,21 +54,21 @@ pub fn rate(conn: &Connection, profile: &ProfileKey, paper: &StoredPaper, rating
     Ok(Some(r))
 }
 
-pub fn get(conn: &Connection, profile: &ProfileKey, id: &str) -> Result<Option<Rating>> {
+pub fn get(conn: Db<'_>, profile: &ProfileKey, id: &str) -> Result<Option<Rating>> {
     profiles::rating(conn, profile, id)
 }
 
 /// The profile's ratings, newest first.
-pub fn list(conn: &Connection, profile: &ProfileKey) -> Result<Vec<Rating>> {
+pub fn list(conn: Db<'_>, profile: &ProfileKey) -> Result<Vec<Rating>> {
     profiles::ratings(conn, profile)
 }
 
 /// id → rating, for marking a day's papers.
-pub fn by_id(conn: &Connection, profile: &ProfileKey) -> Result<HashMap<String, i8>> {
+pub fn by_id(conn: Db<'_>, profile: &ProfileKey) -> Result<HashMap<String, i8>> {
     Ok(list(conn, profile)?.into_iter().map(|r| (r.id, r.rating)).collect())
 }
 
 /// id → the day the user first rated or opened it.
-pub fn seen_days(conn: &Connection, profile: &ProfileKey) -> Result<HashMap<String, String>> {
+pub fn seen_days(conn: Db<'_>, profile: &ProfileKey) -> Result<HashMap<String, String>> {
     Ok(profiles::seen(conn, profile)?.into_iter().map(|(id, time)| (id, time.get(..10).unwrap_or(&time).to_string())).collect())
 }

@@ -8,7 +8,7 @@
 use super::seed_files::zotero_item;
 use super::{lookup, SeedInput};
 use crate::library::store::profiles::{self, Seed};
-use crate::library::store::{text_hash, ProfileKey};
+use crate::library::store::{text_hash, Db, ProfileKey};
 use crate::library::Library;
 use crate::paper::embedding_text;
 use anyhow::{Context, Result};
@@ -303,7 +303,7 @@ pub struct Plan {
 /// Seed sources' name for a Zotero sync.
 const SOURCE: &str = "zotero";
 
-pub fn plan(conn: &Connection, profile: &ProfileKey, items: Vec<Item>) -> Result<Plan> {
+pub fn plan(conn: Db<'_>, profile: &ProfileKey, items: Vec<Item>) -> Result<Plan> {
     let mine = profiles::synced_seeds(conn, profile, SOURCE)?;
     let mut plan = Plan::default();
     let mut present = HashSet::new();
@@ -340,10 +340,10 @@ pub fn apply(lib: &mut Library, profile: &ProfileKey, plan: &Plan) -> Result<()>
             origin: s.origin.clone(),
             subjects: Vec::new(),
         };
-        profiles::put_synced_seed(&tx, profile, &seed, SOURCE, &item.item)?;
+        profiles::put_synced_seed(tx.db(), profile, &seed, SOURCE, &item.item)?;
     }
     for (key, _) in &plan.remove {
-        profiles::remove_synced_seed(&tx, profile, key)?;
+        profiles::remove_synced_seed(tx.db(), profile, key)?;
     }
     tx.commit()?;
     Ok(())

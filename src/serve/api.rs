@@ -12,7 +12,7 @@ use super::state::{in_time, State, WORK_BUDGET};
 use super::view::{checked_id, clip, Params};
 use super::work::{blocking, blocking_as, Cost};
 use crate::fetch::FetchOpts;
-use crate::library::store::{self, Listing, Version};
+use crate::library::store::{self, Db, Listing, Version};
 use crate::library::Served;
 use crate::paper::Paper;
 use crate::profile::{self, filters, ratings};
@@ -123,11 +123,11 @@ async fn profile_list<T: Serialize + Send + 'static>(
     st: Arc<State>,
     who: Who,
     q: Params,
-    read: fn(&rusqlite::Connection, &store::ProfileKey) -> anyhow::Result<Vec<T>>,
+    read: fn(Db<'_>, &store::ProfileKey) -> anyhow::Result<Vec<T>>,
 ) -> Api<Vec<T>> {
     let list = blocking(move || {
         let named = q.profile(&who, &st.default_profile)?;
-        Ok(read(st.reader()?.store.conn(), &named.key)?)
+        Ok(read(st.reader()?.store.db(), &named.key)?)
     })
     .await?;
     Ok(Answer(list))
@@ -266,8 +266,8 @@ pub async fn rate(Shared(st): Shared<Arc<State>>, w: Write<RateBody>) -> Api<Rat
         let mut lib = st.writer()?;
         let paper = lib.store.get_paper(&id.id)?.ok_or_else(|| Failure::not_found(format!("{} is not in the library", id.id)))?;
         let tx = lib.store.transaction().map_err(Failure::from)?;
-        let r = ratings::rate(&tx, &p.key, &paper, b.rating, &store::now())?;
-        tx.commit().map_err(anyhow::Error::from)?;
+        let r = ratings::rate(tx.db(), &p.key, &paper, b.rating, &store::now())?;
+        tx.commit()?;
         drop(lib);
         // A paper's vector is normally stored already; one that is not is
         // embedded now, if the model is up, so the new seed counts at once
@@ -302,7 +302,7 @@ pub async fn seen(Shared(st): Shared<Arc<State>>, w: Write<SeenBody>) -> Api<See
         if lib.store.get_paper(&id.id)?.is_none() {
             return Err(Failure::not_found(format!("{} is not in the library", id.id)));
         }
-        ratings::mark_seen(lib.store.conn(), &p.key, &id.id, &store::now())?;
+        ratings::mark_seen(lib.store.db(), &p.key, &id.id, &store::now())?;
         Ok(Seen { id: id.id, seen: true, profile: p.name })
     })
     .await?;
@@ -342,10 +342,10 @@ pub async fn remove_seed(Shared(st): Shared<Arc<State>>, w: Write<SeedBody>) -> 
     let answer = blocking(move || {
         let mut lib = st.writer()?;
         let tx = lib.store.transaction().map_err(Failure::from)?;
-        if !profile::remove(&tx, &p.key, std::slice::from_ref(&key))?.is_empty() {
+        if !profile::remove(tx.db(), &p.key, std::slice::from_ref(&key))?.is_empty() {
             return Err(no_seed(&key, &p));
         }
-        tx.commit().map_err(anyhow::Error::from)?;
+        tx.commit()?;
         Ok(SeedRemoved { key, removed: true, profile: p.name })
     })
     .await?;
@@ -441,7 +441,7 @@ pub async fn weigh_seed(Shared(st): Shared<Arc<State>>, w: Write<SeedBody>) -> A
     }
     let answer = blocking(move || {
         let lib = st.writer()?;
-        if !profile::set_weight(lib.store.conn(), &p.key, &key, weight)? {
+        if !profile::set_weight(lib.store.db(), &p.key, &key, weight)? {
             return Err(no_seed(&key, &p));
         }
         Ok(SeedWeighed { key, weight, profile: p.name })
@@ -465,10 +465,10 @@ pub async fn move_seed(Shared(st): Shared<Arc<State>>, w: Write<SeedBody>) -> Ap
     let answer = blocking(move || {
         let mut lib = st.writer()?;
         let tx = lib.store.transaction().map_err(Failure::from)?;
-        if !profile::move_seed(&tx, &p.key, &key, &to.key)? {
+        if !profile::move_seed(tx.db(), &p.key, &key, &to.key)? {
             return Err(no_seed(&key, &p));
         }
-        tx.commit().map_err(anyhow::Error::from)?;
+        tx.commit()?;
         // The seed's vector is shared by text, so the new profile needs none.
         Ok(SeedMoved { key, profile: to.name, from: p.name })
     })
@@ -513,8 +513,8 @@ pub async fn change_filter(Shared(st): Shared<Arc<State>>, w: Write<FilterBody>)
     let answer = blocking(move || {
         let lib = st.writer()?;
         let changed = match b.action {
-            Action::Add => filters::add(lib.store.conn(), &p.key, rule, &b.value)?,
-            Action::Rm => filters::remove(lib.store.conn(), &p.key, rule, &b.value)?,
+            Action::Add => filters::add(lib.store.db(), &p.key, rule, &b.value)?,
+            Action::Rm => filters::remove(lib.store.db(), &p.key, rule, &b.value)?,
         };
         Ok(FilterChanged { rule, value: b.value, action: b.action, changed, profile: p.name })
     })
@@ -541,14 +541,14 @@ pub async fn set_bar(Shared(st): Shared<Arc<State>>, w: Write<BarBody>) -> Api<B
     let Write { body: b, profile: p, .. } = w;
     let answer = blocking(move || {
         let lib = st.writer()?;
-        let was = crate::profile::bar(lib.store.conn(), &p.key)?;
+        let was = crate::profile::bar(lib.store.db(), &p.key)?;
         let bar = match b.to.as_str() {
             "stricter" => was.stricter(),
             "looser" => was.looser(),
             to => crate::rank::Bar::parse(to)
                 .ok_or_else(|| Failure::bad_request(format!("{:?} is not a bar: strict, usual, loose, stricter or looser", clip(to))))?,
         };
-        crate::profile::set_bar(lib.store.conn(), &p.key, bar)?;
+        crate::profile::set_bar(lib.store.db(), &p.key, bar)?;
         Ok(BarSet { bar, was, profile: p.name })
     })
     .await?;

@@ -100,7 +100,7 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
     // away unchecked: it remembers nothing new.
     let st2 = st.clone();
     let user = name.clone();
-    let stored = blocking(move || Ok(accounts::stored_hash(st2.reader()?.store.conn(), &user)?)).await;
+    let stored = blocking(move || Ok(accounts::stored_hash(st2.reader()?.store.db(), &user)?)).await;
     let checked = match stored {
         Ok(stored) => {
             let (user, password) = (name.clone(), c.password);
@@ -123,7 +123,7 @@ pub async fn sign_in(Shared(st): Shared<Arc<State>>, peer: Option<axum::Extensio
     let started = match checked {
         Ok(true) => {
             let (st2, user, network) = (st.clone(), name.clone(), guess.network().map(str::to_string));
-            blocking(move || Ok(Some(accounts::start_session(st2.writer()?.store.conn(), &user, unix_now(), network.as_deref())?))).await
+            blocking(move || Ok(Some(accounts::start_session(st2.writer()?.store.db(), &user, unix_now(), network.as_deref())?))).await
         }
         Ok(false) => Ok(None),
         Err(f) => Err(f),
@@ -165,7 +165,7 @@ pub async fn sign_out(
     }
     if let Some(token) = cookie_value(&headers, cookie_name(&st)).map(str::to_string) {
         let st2 = st.clone();
-        if let Err(f) = blocking(move || Ok(accounts::end_session(st2.writer()?.store.conn(), &token)?)).await {
+        if let Err(f) = blocking(move || Ok(accounts::end_session(st2.writer()?.store.db(), &token)?)).await {
             return ApiError(f).into_response();
         }
     }

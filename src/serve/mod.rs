@@ -95,10 +95,10 @@ pub fn run(opts: Options, listening: impl FnOnce(&Listening) -> Result<()>) -> R
     } else {
         Library::open_read(&opts.dir)?
     };
-    let users = crate::accounts::names(lib.store.conn())?;
+    let users = crate::accounts::names(lib.store.db())?;
     // Where each account signed in from, so that the sign-in throttle keeps
     // their room across this restart.
-    let signed_in = crate::accounts::session_networks(lib.store.conn(), chrono::Utc::now().timestamp())?;
+    let signed_in = crate::accounts::session_networks(lib.store.db(), chrono::Utc::now().timestamp())?;
     drop(lib);
     if let Some(first) = crate::library::private::exposed(&opts.dir)?.first() {
         crate::messages::warning(format_args!(

@@ -360,7 +360,7 @@ fn neighbour_cards(found: &[crate::workflow::neighbours::Neighbour], rated: &Has
 }
 
 fn rated(st: &State, profile: &ProfileKey) -> Result<HashMap<String, i8>, Failure> {
-    Ok(ratings::by_id(st.reader()?.store.conn(), profile)?)
+    Ok(ratings::by_id(st.reader()?.store.db(), profile)?)
 }
 
 pub async fn like(
@@ -562,7 +562,7 @@ pub async fn seeds(Shared(st): Shared<Arc<State>>, Extension(who): Extension<Who
         let Named { name: profile, key } = q.profile(who, &st.default_profile)?;
         let profiles = profiles_of(st, who);
         let lib = st.reader()?;
-        let conn = lib.store.conn();
+        let conn = lib.store.db();
         let rs = ratings::list(conn, &key)?;
         let page = SeedsPage {
             base: Base::new(st, who, format!("seeds of {profile}"), &profile, profiles),
@@ -640,7 +640,7 @@ pub async fn new_feed_key(
             return Err(Failure::forbidden("make a feed address from this server's own page"));
         }
         let Named { name: profile, .. } = who.profile(f.profile.as_deref(), &st.default_profile)?;
-        let key = crate::accounts::rotate_feed_key(st.writer()?.store.conn(), user)?;
+        let key = crate::accounts::rotate_feed_key(st.writer()?.store.db(), user)?;
         let scheme = if st.hosts.https() { "https" } else { "http" };
         let query = url::form_urlencoded::Serializer::new(String::new()).append_pair("profile", &profile).append_pair("key", &key).finish();
         let page = FeedKeyPage {

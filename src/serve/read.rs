@@ -47,7 +47,7 @@ pub fn day(st: &State, who: &Who, q: &Params, date: Option<Day>, opts: DayOption
 /// The profiles of the user `who` acts for, by their names (the server's
 /// default first when it has no row yet).
 pub fn profiles(st: &State, who: &Who) -> Result<Vec<String>, Failure> {
-    Ok(crate::profile::names_for(st.reader()?.store.conn(), who.user.as_deref(), &st.default_profile)?)
+    Ok(crate::profile::names_for(st.reader()?.store.db(), who.user.as_deref(), &st.default_profile)?)
 }
 
 pub fn like(st: &State, id: &str, q: &Params) -> Result<(StoredPaper, Vec<Neighbour>), Failure> {

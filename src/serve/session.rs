@@ -111,7 +111,7 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
             req.uri().query().and_then(|q| url::form_urlencoded::parse(q.as_bytes()).find(|(k, _)| k == "key")).map(|(_, v)| v.into_owned())
         {
             let st2 = st.clone();
-            return match blocking(move || Ok(accounts::feed_user(st2.reader()?.store.conn(), &key)?)).await {
+            return match blocking(move || Ok(accounts::feed_user(st2.reader()?.store.db(), &key)?)).await {
                 Ok(Some(user)) => {
                     req.extensions_mut().insert(Who { user: Some(user), csrf: String::new(), signed_in: false, key: None });
                     next.run(req).await
@@ -125,7 +125,7 @@ pub async fn require(Shared(st): Shared<Arc<State>>, mut req: Request, next: Nex
     let session = match token {
         Some(t) => {
             let st2 = st.clone();
-            blocking(move || Ok(accounts::session(st2.reader()?.store.conn(), &t, unix_now())?)).await
+            blocking(move || Ok(accounts::session(st2.reader()?.store.db(), &t, unix_now())?)).await
         }
         None => Ok(None),
     };

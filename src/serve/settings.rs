@@ -103,9 +103,9 @@ pub async fn settings(
     page(st, who, move |st, who| {
         let lib = st.reader()?;
         let user = reader(who);
-        let c = deliveries::channels_of(lib.store.conn(), &user)?.unwrap_or_default();
-        let waiting = deliveries::code_waiting(lib.store.conn(), &user, unix_now())?;
-        let records = deliveries::last_records(lib.store.conn(), &user)?;
+        let c = deliveries::channels_of(lib.store.db(), &user)?.unwrap_or_default();
+        let waiting = deliveries::code_waiting(lib.store.db(), &user, unix_now())?;
+        let records = deliveries::last_records(lib.store.db(), &user)?;
         drop(lib);
         let page = SettingsPage {
             base: Base::new(st, who, "settings", &st.default_profile, profiles_of(st, who)),
@@ -194,7 +194,7 @@ pub async fn save(Shared(st): Shared<Arc<State>>, w: Write<SettingsBody>) -> Res
     let st2 = st.clone();
     let (saved, code) = blocking(move || {
         let lib = st2.writer()?;
-        let conn = lib.store.conn();
+        let conn = lib.store.db();
         let old = deliveries::channels_of(conn, &user)?.unwrap_or_default();
         let chat_url = match new_url {
             Some(u) => u,
@@ -283,7 +283,7 @@ async fn send_code(st: &Arc<State>, user: &str, address: &str) -> (bool, String)
         Err(f) => return (false, f.message),
     };
     let (st2, u, hash) = (st.clone(), user.to_string(), code_hash(&code));
-    if let Err(f) = blocking(move || Ok(deliveries::set_email_code(st2.writer()?.store.conn(), &u, &hash, unix_now() + CODE_LIFE)?)).await {
+    if let Err(f) = blocking(move || Ok(deliveries::set_email_code(st2.writer()?.store.db(), &u, &hash, unix_now() + CODE_LIFE)?)).await {
         return (false, format!("the address is saved, but no code could be made ({})", f.message));
     }
     let link = st.morning.as_ref().and_then(|m| m.links.rate_base.clone()).map(|base| format!("{base}/settings?confirm={code}"));
@@ -338,7 +338,7 @@ pub struct Confirmed {
 pub async fn confirm(Shared(st): Shared<Arc<State>>, w: Write<ConfirmBody>) -> Result<Answer<Confirmed>, ApiError> {
     let user = reader(&w.who);
     let hash = code_hash(&w.body.code);
-    let done = blocking(move || Ok(deliveries::confirm_email(st.writer()?.store.conn(), &user, &hash, unix_now())?)).await?;
+    let done = blocking(move || Ok(deliveries::confirm_email(st.writer()?.store.db(), &user, &hash, unix_now())?)).await?;
     match done {
         Confirmation::Confirmed => Ok(Answer(Confirmed { confirmed: true })),
         Confirmation::Wrong(0) | Confirmation::NoneWaiting => {
@@ -383,7 +383,7 @@ pub async fn test(Shared(st): Shared<Arc<State>>, w: Write<TestBody>) -> Result<
     };
     let st2 = st.clone();
     let u = user.clone();
-    let c = blocking(move || Ok(deliveries::channels_of(st2.reader()?.store.conn(), &u)?.unwrap_or_default())).await?;
+    let c = blocking(move || Ok(deliveries::channels_of(st2.reader()?.store.db(), &u)?.unwrap_or_default())).await?;
     if email {
         let Some(address) = c.email.clone() else { return Err(Failure::bad_request("no e-mail address is saved").into()) };
         if member && !c.email_confirmed {

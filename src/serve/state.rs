@@ -328,7 +328,7 @@ impl State {
             let todo = {
                 let lib = self.reader()?;
                 crate::profile::check_model(&lib.store, &model)?;
-                crate::profile::missing_vectors(lib.store.conn(), profile, &model)?
+                crate::profile::missing_vectors(lib.store.db(), profile, &model)?
             };
             if todo.is_empty() {
                 done.left = 0;

@@ -115,7 +115,7 @@ pub async fn upload_seeds(
             let mut lib = st.writer()?;
             lib.add_papers(&found)?;
             let items = profile::seeds_of(parsed, &name, &lib).map_err(the_files_fault)?;
-            (profile::add(lib.store.conn(), &named.key, &items, 1.0, false, &crate::library::store::now())?, profile::Recognised::of(&items))
+            (profile::add(lib.store.db(), &named.key, &items, 1.0, false, &crate::library::store::now())?, profile::Recognised::of(&items))
         };
         let (added, recognised) = added;
         let done = st.embed_seeds(&named.key, embedder.as_ref(), deadline)?;
@@ -212,7 +212,7 @@ pub async fn sync_zotero(Shared(st): Shared<Arc<State>>, w: Write<ZoteroBody>) -
         in_time(deadline, "reading the Zotero database")?;
         let plan = {
             let mut lib = st.writer()?;
-            let plan = profile::zotero::plan(lib.store.conn(), &named.key, items)?;
+            let plan = profile::zotero::plan(lib.store.db(), &named.key, items)?;
             profile::zotero::apply(&mut lib, &named.key, &plan)?;
             plan
         };

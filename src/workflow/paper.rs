@@ -35,7 +35,7 @@ pub fn record(lib: &Library, vectors: Option<&Vectors>, profile: &ProfileKey, id
     Ok(Record {
         versions: lib.store.versions(&paper.paper.id)?,
         listings: lib.store.listings_of(&paper.paper.id)?,
-        rating: ratings::get(lib.store.conn(), profile, &paper.paper.id)?.map_or(0, |r| r.rating),
+        rating: ratings::get(lib.store.db(), profile, &paper.paper.id)?.map_or(0, |r| r.rating),
         neighbours,
         paper,
     })

@@ -76,7 +76,7 @@ pub fn add_with(
     }
     let now = crate::library::store::now();
     let recognised = profile::Recognised::of(&seeds);
-    let added = profile::add(lib.store.conn(), profile_name, &seeds, req.weight, req.negative, &now)?;
+    let added = profile::add(lib.store.db(), profile_name, &seeds, req.weight, req.negative, &now)?;
     let n = added.new + added.updated;
     let embedded = embed(lib).map_err(|e| {
         e.context(format!(
@@ -91,7 +91,7 @@ pub fn add_with(
 pub fn embed_seeds(lib: &mut Library, profile_name: &ProfileKey, model: &ModelArgs) -> Result<usize> {
     let known = lib.store.default_model()?;
     if let Some(m) = &known {
-        if profile::missing_vectors(lib.store.conn(), profile_name, m)?.is_empty() {
+        if profile::missing_vectors(lib.store.db(), profile_name, m)?.is_empty() {
             return Ok(0);
         }
     }

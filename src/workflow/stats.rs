@@ -66,8 +66,8 @@ pub fn collect(lib: &Library) -> Result<Stats> {
         models.push(ModelStats { model, vectors: n, index: derived.describe(), derived });
     }
     let mut profiles = Vec::new();
-    for key in crate::profile::names(s.conn())? {
-        let c = crate::library::store::profiles::counts(s.conn(), &key)?;
+    for key in crate::profile::names(s.db())? {
+        let c = crate::library::store::profiles::counts(s.db(), &key)?;
         profiles.push(ProfileStats {
             seeds: c.seeds,
             liked: c.liked,

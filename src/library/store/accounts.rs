@@ -5,6 +5,7 @@
 
 use super::profiles::ProfileKey;
 use super::schema::PROFILE_TABLES;
+use super::Db;
 use anyhow::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -13,7 +14,8 @@ fn has_table(conn: &Connection, table: &str) -> Result<bool> {
 }
 
 /// Account names, in order; none in a library made before accounts.
-pub fn names(conn: &Connection) -> Result<Vec<String>> {
+pub fn names(conn: Db<'_>) -> Result<Vec<String>> {
+    let conn = conn.sql();
     if !has_table(conn, "users")? {
         return Ok(Vec::new());
     }
@@ -25,9 +27,10 @@ pub fn names(conn: &Connection) -> Result<Vec<String>> {
 /// Adds a user, in one transaction; `None` when the name is taken. The
 /// first user of a library takes over its profiles (stored under plain
 /// names until then): returned are those that held rows.
-pub fn add(conn: &mut Connection, name: &str, hash: &str, feed_hash: &str, now: &str) -> Result<Option<Vec<String>>> {
-    let tx = conn.transaction()?;
-    let first = names(&tx)?.is_empty();
+pub fn add(conn: Db<'_>, name: &str, hash: &str, feed_hash: &str, now: &str) -> Result<Option<Vec<String>>> {
+    let conn = conn.sql();
+    let tx = conn.unchecked_transaction()?;
+    let first = names(Db(&tx))?.is_empty();
     let added =
         tx.execute("INSERT OR IGNORE INTO users (name, hash, feed, created) VALUES (?1, ?2, ?3, ?4)", params![name, hash, feed_hash, now])?;
     if added == 0 {
@@ -35,7 +38,7 @@ pub fn add(conn: &mut Connection, name: &str, hash: &str, feed_hash: &str, now: 
     }
     let mut adopted = Vec::new();
     if first {
-        adopted = super::profiles::profile_keys(&tx)?.into_iter().filter(|p| !p.is_owned()).map(|p| p.to_string()).collect();
+        adopted = super::profiles::profile_keys(Db(&tx))?.into_iter().filter(|p| !p.is_owned()).map(|p| p.to_string()).collect();
         for table in PROFILE_TABLES {
             tx.execute(&format!("UPDATE {} SET profile = ?1 || '/' || profile WHERE instr(profile, '/') = 0", table.name), [name])?;
         }
@@ -64,8 +67,9 @@ pub struct Removed {
 
 /// Removes a user, its sessions and every row of its profiles, in one
 /// transaction; `None` when there is no such user.
-pub fn remove(conn: &mut Connection, name: &str) -> Result<Option<Removed>> {
-    let tx = conn.transaction()?;
+pub fn remove(conn: Db<'_>, name: &str) -> Result<Option<Removed>> {
+    let conn = conn.sql();
+    let tx = conn.unchecked_transaction()?;
     if tx.execute("DELETE FROM users WHERE name = ?1", [name])? == 0 {
         return Ok(None);
     }
@@ -80,8 +84,9 @@ pub fn remove(conn: &mut Connection, name: &str) -> Result<Option<Removed>> {
 
 /// A new password hash and feed key hash, and every session ended, in one
 /// transaction; false when there is no such user.
-pub fn set_password(conn: &mut Connection, name: &str, hash: &str, feed_hash: &str) -> Result<bool> {
-    let tx = conn.transaction()?;
+pub fn set_password(conn: Db<'_>, name: &str, hash: &str, feed_hash: &str) -> Result<bool> {
+    let conn = conn.sql();
+    let tx = conn.unchecked_transaction()?;
     if tx.execute("UPDATE users SET hash = ?2, feed = ?3 WHERE name = ?1", params![name, hash, feed_hash])? == 0 {
         return Ok(false);
     }
@@ -91,17 +96,20 @@ pub fn set_password(conn: &mut Connection, name: &str, hash: &str, feed_hash: &s
 }
 
 /// The password hash of `name`, if it is a user.
-pub fn password_hash(conn: &Connection, name: &str) -> Result<Option<String>> {
+pub fn password_hash(conn: Db<'_>, name: &str) -> Result<Option<String>> {
+    let conn = conn.sql();
     Ok(conn.query_row("SELECT hash FROM users WHERE name = ?1", [name], |r| r.get(0)).optional()?)
 }
 
 /// The user whose feed key hashes to `feed_hash`.
-pub fn feed_user(conn: &Connection, feed_hash: &str) -> Result<Option<String>> {
+pub fn feed_user(conn: Db<'_>, feed_hash: &str) -> Result<Option<String>> {
+    let conn = conn.sql();
     Ok(conn.query_row("SELECT name FROM users WHERE feed = ?1", [feed_hash], |r| r.get(0)).optional()?)
 }
 
 /// A new feed key hash for `name`; false when there is no such user.
-pub fn set_feed(conn: &Connection, name: &str, feed_hash: &str) -> Result<bool> {
+pub fn set_feed(conn: Db<'_>, name: &str, feed_hash: &str) -> Result<bool> {
+    let conn = conn.sql();
     Ok(conn.execute("UPDATE users SET feed = ?2 WHERE name = ?1", params![name, feed_hash])? > 0)
 }
 
@@ -115,7 +123,8 @@ pub struct SessionRow<'a> {
 }
 
 /// Keeps a new session, forgetting those expired by `now`.
-pub fn start_session(conn: &Connection, s: &SessionRow, now: i64) -> Result<()> {
+pub fn start_session(conn: Db<'_>, s: &SessionRow, now: i64) -> Result<()> {
+    let conn = conn.sql();
     conn.execute("DELETE FROM sessions WHERE expires <= ?1", [now])?;
     conn.execute(
         "INSERT INTO sessions (token, user, csrf, expires, network) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -125,7 +134,8 @@ pub fn start_session(conn: &Connection, s: &SessionRow, now: i64) -> Result<()> 
 }
 
 /// The networks each user has a live session from: (user, network).
-pub fn session_networks(conn: &Connection, now: i64) -> Result<Vec<(String, String)>> {
+pub fn session_networks(conn: Db<'_>, now: i64) -> Result<Vec<(String, String)>> {
+    let conn = conn.sql();
     if !has_table(conn, "sessions")?
         || !conn.query_row("SELECT count(*) > 0 FROM pragma_table_info('sessions') WHERE name = 'network'", [], |r| r.get::<_, bool>(0))?
     {
@@ -138,7 +148,8 @@ pub fn session_networks(conn: &Connection, now: i64) -> Result<Vec<(String, Stri
 
 /// The live session of a token's hash, of a user that still exists:
 /// (user, CSRF token).
-pub fn session(conn: &Connection, token_hash: &[u8], now: i64) -> Result<Option<(String, String)>> {
+pub fn session(conn: Db<'_>, token_hash: &[u8], now: i64) -> Result<Option<(String, String)>> {
+    let conn = conn.sql();
     Ok(conn
         .query_row(
             "SELECT s.user, s.csrf FROM sessions s JOIN users u ON u.name = s.user
@@ -149,7 +160,8 @@ pub fn session(conn: &Connection, token_hash: &[u8], now: i64) -> Result<Option<
         .optional()?)
 }
 
-pub fn end_session(conn: &Connection, token_hash: &[u8]) -> Result<()> {
+pub fn end_session(conn: Db<'_>, token_hash: &[u8]) -> Result<()> {
+    let conn = conn.sql();
     conn.execute("DELETE FROM sessions WHERE token = ?1", [token_hash])?;
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! restarts, and a split digest never posts its first part twice.
 
 use super::schema::has_column;
+use super::Db;
 use anyhow::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -48,7 +49,8 @@ fn row(r: &rusqlite::Row) -> rusqlite::Result<Channels> {
     })
 }
 
-pub fn channels_of(conn: &Connection, user: &str) -> Result<Option<Channels>> {
+pub fn channels_of(conn: Db<'_>, user: &str) -> Result<Option<Channels>> {
+    let conn = conn.sql();
     if !has_table(conn, "channels")? {
         return Ok(None);
     }
@@ -57,7 +59,8 @@ pub fn channels_of(conn: &Connection, user: &str) -> Result<Option<Channels>> {
 }
 
 /// Every reader with a channel, by name.
-pub fn all_channels(conn: &Connection) -> Result<Vec<Channels>> {
+pub fn all_channels(conn: Db<'_>) -> Result<Vec<Channels>> {
+    let conn = conn.sql();
     if !has_table(conn, "channels")? {
         return Ok(Vec::new());
     }
@@ -69,7 +72,8 @@ pub fn all_channels(conn: &Connection) -> Result<Vec<Channels>> {
 
 /// Saves a reader's channels. A new e-mail address starts unconfirmed,
 /// with no code yet; the same address keeps its state.
-pub fn set_channels(conn: &Connection, c: &Channels) -> Result<()> {
+pub fn set_channels(conn: Db<'_>, c: &Channels) -> Result<()> {
+    let conn = conn.sql();
     conn.execute(
         "INSERT INTO channels (user, email, chat_url, chat_format, chat_token, email_confirmed) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          ON CONFLICT(user) DO UPDATE SET
@@ -83,7 +87,8 @@ pub fn set_channels(conn: &Connection, c: &Channels) -> Result<()> {
 }
 
 /// Keeps the hash of a code just sent to the reader's address.
-pub fn set_email_code(conn: &Connection, user: &str, code_hash: &str, expires: i64) -> Result<()> {
+pub fn set_email_code(conn: Db<'_>, user: &str, code_hash: &str, expires: i64) -> Result<()> {
+    let conn = conn.sql();
     conn.execute(
         "UPDATE channels SET email_code = ?2, email_code_expires = ?3, email_code_tries = 0 WHERE user = ?1",
         params![user, code_hash, expires],
@@ -106,7 +111,8 @@ pub const CODE_TRIES: u32 = 5;
 
 /// Checks `code_hash` against the code sent to `user`'s address: the
 /// address is confirmed, or one try is used (the last one ends the code).
-pub fn confirm_email(conn: &Connection, user: &str, code_hash: &str, now: i64) -> Result<Confirmation> {
+pub fn confirm_email(conn: Db<'_>, user: &str, code_hash: &str, now: i64) -> Result<Confirmation> {
+    let conn = conn.sql();
     let waiting: Option<(Option<String>, Option<i64>, i64)> = conn
         .query_row("SELECT email_code, email_code_expires, email_code_tries FROM channels WHERE user = ?1", [user], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
@@ -132,7 +138,8 @@ pub fn confirm_email(conn: &Connection, user: &str, code_hash: &str, now: i64) -
 }
 
 /// Whether a code is waiting for the reader's address.
-pub fn code_waiting(conn: &Connection, user: &str, now: i64) -> Result<bool> {
+pub fn code_waiting(conn: Db<'_>, user: &str, now: i64) -> Result<bool> {
+    let conn = conn.sql();
     if !has_column(conn, "channels", "email_code")? {
         return Ok(false);
     }
@@ -146,7 +153,8 @@ pub fn code_waiting(conn: &Connection, user: &str, now: i64) -> Result<bool> {
         .is_some())
 }
 
-pub fn delivered(conn: &Connection, user: &str, day: &str, channel: &str) -> Result<bool> {
+pub fn delivered(conn: Db<'_>, user: &str, day: &str, channel: &str) -> Result<bool> {
+    let conn = conn.sql();
     if !has_table(conn, "deliveries")? {
         return Ok(false);
     }
@@ -158,14 +166,16 @@ pub fn delivered(conn: &Connection, user: &str, day: &str, channel: &str) -> Res
 }
 
 /// The whole channel delivered: every part accepted.
-pub fn record_delivery(conn: &Connection, user: &str, day: &str, channel: &str, at: &str) -> Result<()> {
+pub fn record_delivery(conn: Db<'_>, user: &str, day: &str, channel: &str, at: &str) -> Result<()> {
+    let conn = conn.sql();
     conn.execute("INSERT OR IGNORE INTO deliveries (user, day, channel, at) VALUES (?1, ?2, ?3, ?4)", params![user, day, channel, at])?;
     conn.execute("DELETE FROM delivery_failures WHERE user = ?1 AND day = ?2 AND channel = ?3", params![user, day, channel])?;
     Ok(())
 }
 
 /// The last failed try of a channel, replacing the one before.
-pub fn record_failure(conn: &Connection, user: &str, day: &str, channel: &str, at: &str, detail: &str) -> Result<()> {
+pub fn record_failure(conn: Db<'_>, user: &str, day: &str, channel: &str, at: &str, detail: &str) -> Result<()> {
+    let conn = conn.sql();
     conn.execute(
         "INSERT OR REPLACE INTO delivery_failures (user, day, channel, at, detail) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![user, day, channel, at, detail],
@@ -184,7 +194,8 @@ pub struct Part {
 }
 
 /// The messages planned for a day's channel, in order; none if none were.
-pub fn planned(conn: &Connection, user: &str, day: &str, channel: &str) -> Result<Vec<Part>> {
+pub fn planned(conn: Db<'_>, user: &str, day: &str, channel: &str) -> Result<Vec<Part>> {
+    let conn = conn.sql();
     if !has_table(conn, "outbox")? {
         return Ok(Vec::new());
     }
@@ -200,9 +211,10 @@ pub fn planned(conn: &Connection, user: &str, day: &str, channel: &str) -> Resul
 /// Keeps the messages of a day's channel, unless some are kept already
 /// (then those stay: what was sent once is what is sent again); returns
 /// what is kept.
-pub fn plan(conn: &mut Connection, user: &str, day: &str, channel: &str, bodies: &[String]) -> Result<Vec<Part>> {
-    let tx = conn.transaction()?;
-    let kept = planned(&tx, user, day, channel)?;
+pub fn plan(conn: Db<'_>, user: &str, day: &str, channel: &str, bodies: &[String]) -> Result<Vec<Part>> {
+    let conn = conn.sql();
+    let tx = conn.unchecked_transaction()?;
+    let kept = planned(Db(&tx), user, day, channel)?;
     if !kept.is_empty() {
         return Ok(kept);
     }
@@ -212,13 +224,14 @@ pub fn plan(conn: &mut Connection, user: &str, day: &str, channel: &str, bodies:
             params![user, day, channel, i as i64, bodies.len() as i64, body],
         )?;
     }
-    let kept = planned(&tx, user, day, channel)?;
+    let kept = planned(Db(&tx), user, day, channel)?;
     tx.commit()?;
     Ok(kept)
 }
 
 /// A 2xx took this part.
-pub fn accept_part(conn: &Connection, user: &str, day: &str, channel: &str, part: usize, at: &str) -> Result<()> {
+pub fn accept_part(conn: Db<'_>, user: &str, day: &str, channel: &str, part: usize, at: &str) -> Result<()> {
+    let conn = conn.sql();
     conn.execute(
         "UPDATE outbox SET accepted = ?5 WHERE user = ?1 AND day = ?2 AND channel = ?3 AND part = ?4 AND accepted IS NULL",
         params![user, day, channel, part as i64, at],
@@ -237,7 +250,8 @@ pub struct Record {
 }
 
 /// The reader's records of the newest day any channel of theirs was tried.
-pub fn last_records(conn: &Connection, user: &str) -> Result<Vec<Record>> {
+pub fn last_records(conn: Db<'_>, user: &str) -> Result<Vec<Record>> {
+    let conn = conn.sql();
     if !has_table(conn, "delivery_failures")? {
         return Ok(Vec::new());
     }
@@ -253,7 +267,8 @@ pub fn last_records(conn: &Connection, user: &str) -> Result<Vec<Record>> {
 
 /// Forgets the messages of days before `day` (their deliveries stay
 /// recorded): the outbox holds a few days, not a year of digests.
-pub fn forget_messages_before(conn: &Connection, day: &str) -> Result<()> {
+pub fn forget_messages_before(conn: Db<'_>, day: &str) -> Result<()> {
+    let conn = conn.sql();
     conn.execute("DELETE FROM outbox WHERE day < ?1", [day])?;
     conn.execute("DELETE FROM delivery_failures WHERE day < ?1", [day])?;
     Ok(())

@@ -230,18 +230,51 @@ impl Store {
         Ok((Store { conn, has_failures, has_affiliations, has_gists }, version))
     }
 
-    pub fn conn(&self) -> &Connection {
-        &self.conn
+    /// The database, for the store's functions.
+    pub fn db(&self) -> Db<'_> {
+        Db(&self.conn)
     }
 
-    pub fn conn_mut(&mut self) -> &mut Connection {
-        &mut self.conn
+    /// A write transaction: what is done through its [`Tx::db`] lands
+    /// together at [`Tx::commit`], or not at all.
+    pub fn transaction(&mut self) -> Result<Tx<'_>> {
+        Ok(Tx(self.conn.transaction()?))
     }
 
-    pub fn transaction(&mut self) -> Result<Transaction<'_>> {
-        Ok(self.conn.transaction()?)
+    /// A read snapshot: every read through the store until it is dropped
+    /// sees the database as it was when it was taken.
+    pub fn snapshot(&self) -> Result<Snapshot<'_>> {
+        Ok(Snapshot(self.conn.unchecked_transaction()?))
     }
 }
+
+/// The library's database as the store's functions take it. Outside the
+/// store it is a handle to pass along: only the store runs SQL through it.
+#[derive(Clone, Copy)]
+pub struct Db<'a>(&'a Connection);
+
+impl<'a> Db<'a> {
+    fn sql(self) -> &'a Connection {
+        self.0
+    }
+}
+
+/// A write transaction ([`Store::transaction`]); dropped without
+/// [`Tx::commit`], nothing it did remains.
+pub struct Tx<'a>(Transaction<'a>);
+
+impl Tx<'_> {
+    pub fn db(&self) -> Db<'_> {
+        Db(&self.0)
+    }
+
+    pub fn commit(self) -> Result<()> {
+        Ok(self.0.commit()?)
+    }
+}
+
+/// A read snapshot ([`Store::snapshot`]), released when dropped.
+pub struct Snapshot<'a>(#[allow(dead_code)] Transaction<'a>);
 
 #[cfg(test)]
 mod tests {
@@ -254,7 +287,7 @@ mod tests {
         // What a creation killed before its link left.
         std::fs::write(dir.path().join("library.sqlite.new"), b"half").unwrap();
         let store = Store::open(&path).unwrap();
-        assert_eq!(schema_version(store.conn()).unwrap(), Some(SCHEMA_VERSION.to_string()));
+        assert_eq!(schema_version(&store.conn).unwrap(), Some(SCHEMA_VERSION.to_string()));
         drop(store);
         let mut names: Vec<String> =
             std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
@@ -270,7 +303,7 @@ mod tests {
         let empty = dir.path().join("empty.sqlite");
         std::fs::write(&empty, b"").unwrap();
         let store = Store::open(&empty).unwrap();
-        assert!(schema_version(store.conn()).unwrap().is_some());
+        assert!(schema_version(&store.conn).unwrap().is_some());
 
         let foreign = dir.path().join("foreign.sqlite");
         Connection::open(&foreign).unwrap().execute_batch("CREATE TABLE notes (body TEXT)").unwrap();
@@ -288,6 +321,6 @@ mod tests {
         // Its tables, made one by one, and no schema version yet.
         Connection::open(&path).unwrap().execute_batch(SCHEMA).unwrap();
         let store = Store::open(&path).unwrap();
-        assert_eq!(schema_version(store.conn()).unwrap(), Some(SCHEMA_VERSION.to_string()));
+        assert_eq!(schema_version(&store.conn).unwrap(), Some(SCHEMA_VERSION.to_string()));
     }
 }

@@ -2,9 +2,10 @@
 //! seen and filters, each row under the key of the profile it belongs to.
 //! Every statement on them is here; `profile` decides what to write.
 
+use super::Db;
 use anyhow::Result;
 use rusqlite::types::{ToSql, ToSqlOutput};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
@@ -67,7 +68,8 @@ pub struct Counts {
     pub filters: i64,
 }
 
-pub fn counts(conn: &Connection, profile: &ProfileKey) -> Result<Counts> {
+pub fn counts(conn: Db<'_>, profile: &ProfileKey) -> Result<Counts> {
+    let conn = conn.sql();
     let count = |sql: &str| -> Result<i64> { Ok(conn.prepare_cached(sql)?.query_row([profile], |r| r.get(0))?) };
     Ok(Counts {
         seeds: count("SELECT count(*) FROM seeds WHERE profile = ?1")?,
@@ -78,7 +80,8 @@ pub fn counts(conn: &Connection, profile: &ProfileKey) -> Result<Counts> {
 }
 
 /// Every profile that has seeds, ratings or filters, and `default`.
-pub fn profile_keys(conn: &Connection) -> Result<Vec<ProfileKey>> {
+pub fn profile_keys(conn: Db<'_>) -> Result<Vec<ProfileKey>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached(
         "SELECT profile FROM seeds UNION SELECT profile FROM ratings UNION SELECT profile FROM filters
          UNION SELECT 'default' ORDER BY 1",
@@ -144,13 +147,15 @@ pub const TEXT_KEY: &str = "text:";
 /// The origin of a seed written as a sentence.
 pub const SENTENCE_ORIGIN: &str = "sentence";
 
-pub fn has_seed(conn: &Connection, profile: &ProfileKey, key: &str) -> Result<bool> {
+pub fn has_seed(conn: Db<'_>, profile: &ProfileKey, key: &str) -> Result<bool> {
+    let conn = conn.sql();
     Ok(conn.prepare_cached("SELECT 1 FROM seeds WHERE profile = ?1 AND key = ?2")?.exists(params![profile, key])?)
 }
 
 /// Stores `seed`; one the profile has already takes its text, weight, sign
 /// and origin, and keeps the time it was first added.
-pub fn put_seed(conn: &Connection, profile: &ProfileKey, seed: &Seed) -> Result<()> {
+pub fn put_seed(conn: Db<'_>, profile: &ProfileKey, seed: &Seed) -> Result<()> {
+    let conn = conn.sql();
     conn.prepare_cached(
         "INSERT INTO seeds (profile, key, title, abstract, text_hash, weight, negative, added, origin)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -172,7 +177,8 @@ pub fn put_seed(conn: &Connection, profile: &ProfileKey, seed: &Seed) -> Result<
 }
 
 /// The profile's seeds, the last added first.
-pub fn seeds(conn: &Connection, profile: &ProfileKey) -> Result<Vec<Seed>> {
+pub fn seeds(conn: Db<'_>, profile: &ProfileKey) -> Result<Vec<Seed>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare(
         "SELECT s.key, s.title, s.abstract, s.text_hash, s.weight, s.negative, s.added, s.origin, p.subjects
          FROM seeds s LEFT JOIN papers p ON p.id = s.key
@@ -197,7 +203,8 @@ pub fn seeds(conn: &Connection, profile: &ProfileKey) -> Result<Vec<Seed>> {
 
 /// Removes a seed, where a sync found it and the rating that made it, so
 /// the two never disagree. False when the profile has no such seed.
-pub fn remove_seed(conn: &Connection, profile: &ProfileKey, key: &str) -> Result<bool> {
+pub fn remove_seed(conn: Db<'_>, profile: &ProfileKey, key: &str) -> Result<bool> {
+    let conn = conn.sql();
     let n = conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2", params![profile, key])?;
     conn.execute("DELETE FROM seed_sources WHERE profile = ?1 AND key = ?2", params![profile, key])?;
     conn.execute("DELETE FROM ratings WHERE profile = ?1 AND id = ?2", params![profile, key])?;
@@ -205,16 +212,18 @@ pub fn remove_seed(conn: &Connection, profile: &ProfileKey, key: &str) -> Result
 }
 
 /// False when the profile has no such seed.
-pub fn set_seed_weight(conn: &Connection, profile: &ProfileKey, key: &str, weight: f32) -> Result<bool> {
+pub fn set_seed_weight(conn: Db<'_>, profile: &ProfileKey, key: &str, weight: f32) -> Result<bool> {
+    let conn = conn.sql();
     Ok(conn.execute("UPDATE seeds SET weight = ?3 WHERE profile = ?1 AND key = ?2", params![profile, key, weight])? > 0)
 }
 
 /// Moves a seed (and its rating, if it came from one) to another profile,
 /// replacing a seed with the same key there; it is the user's own then, so
 /// no sync of either profile removes it. False when there is no such seed.
-pub fn move_seed(conn: &Connection, from: &ProfileKey, key: &str, to: &ProfileKey) -> Result<bool> {
+pub fn move_seed(conn: Db<'_>, from: &ProfileKey, key: &str, to: &ProfileKey) -> Result<bool> {
+    let conn = conn.sql();
     if from == to {
-        return has_seed(conn, from, key);
+        return has_seed(Db(conn), from, key);
     }
     conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2", params![to, key])?;
     let n = conn.execute("UPDATE seeds SET profile = ?3 WHERE profile = ?1 AND key = ?2", params![from, key, to])?;
@@ -228,7 +237,8 @@ pub fn move_seed(conn: &Connection, from: &ProfileKey, key: &str, to: &ProfileKe
 
 /// Seeds of the profile whose text has no vector for `model`: (hash, title,
 /// abstract).
-pub fn seeds_without_vector(conn: &Connection, profile: &ProfileKey, model: &str) -> Result<Vec<(Vec<u8>, String, String)>> {
+pub fn seeds_without_vector(conn: Db<'_>, profile: &ProfileKey, model: &str) -> Result<Vec<(Vec<u8>, String, String)>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare(
         "SELECT s.text_hash, s.title, s.abstract FROM seeds s WHERE s.profile = ?1 AND NOT EXISTS
          (SELECT 1 FROM vectors v WHERE v.model = ?2 AND v.text_hash = s.text_hash)",
@@ -240,7 +250,8 @@ pub fn seeds_without_vector(conn: &Connection, profile: &ProfileKey, model: &str
 /// The seeds of the profile a sync from `source` (`zotero`) added, by key:
 /// (title, abstract, added). None where no sync has written yet (a library
 /// opened read-only, before its first sync made the table).
-pub fn synced_seeds(conn: &Connection, profile: &ProfileKey, source: &str) -> Result<HashMap<String, (String, String, String)>> {
+pub fn synced_seeds(conn: Db<'_>, profile: &ProfileKey, source: &str) -> Result<HashMap<String, (String, String, String)>> {
+    let conn = conn.sql();
     let exists: bool =
         conn.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'seed_sources'", [], |r| r.get(0))?;
     if !exists {
@@ -255,7 +266,8 @@ pub fn synced_seeds(conn: &Connection, profile: &ProfileKey, source: &str) -> Re
 }
 
 /// Removes a seed a sync added (its rating, if the user gave one, stays).
-pub fn remove_synced_seed(conn: &Connection, profile: &ProfileKey, key: &str) -> Result<()> {
+pub fn remove_synced_seed(conn: Db<'_>, profile: &ProfileKey, key: &str) -> Result<()> {
+    let conn = conn.sql();
     conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2", params![profile, key])?;
     conn.execute("DELETE FROM seed_sources WHERE profile = ?1 AND key = ?2", params![profile, key])?;
     Ok(())
@@ -263,7 +275,8 @@ pub fn remove_synced_seed(conn: &Connection, profile: &ProfileKey, key: &str) ->
 
 /// Stores a seed a sync from `source` found as `item`, with the time its
 /// item was added there (which it keeps in step, unlike [`put_seed`]).
-pub fn put_synced_seed(conn: &Connection, profile: &ProfileKey, seed: &Seed, source: &str, item: &str) -> Result<()> {
+pub fn put_synced_seed(conn: Db<'_>, profile: &ProfileKey, seed: &Seed, source: &str, item: &str) -> Result<()> {
+    let conn = conn.sql();
     conn.execute(
         "INSERT INTO seeds (profile, key, title, abstract, text_hash, weight, negative, added, origin)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -289,7 +302,8 @@ pub struct Rating {
 }
 
 /// Sets the profile's rating of a paper.
-pub fn put_rating(conn: &Connection, profile: &ProfileKey, rating: &Rating) -> Result<()> {
+pub fn put_rating(conn: Db<'_>, profile: &ProfileKey, rating: &Rating) -> Result<()> {
+    let conn = conn.sql();
     conn.execute(
         "INSERT INTO ratings (profile, id, version, rating, time) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT(profile, id) DO UPDATE SET version = ?3, rating = ?4, time = ?5",
@@ -300,7 +314,8 @@ pub fn put_rating(conn: &Connection, profile: &ProfileKey, rating: &Rating) -> R
 
 /// Clears the profile's rating of a paper, and the seed with `origin` it
 /// made.
-pub fn clear_rating(conn: &Connection, profile: &ProfileKey, id: &str, origin: &str) -> Result<()> {
+pub fn clear_rating(conn: Db<'_>, profile: &ProfileKey, id: &str, origin: &str) -> Result<()> {
+    let conn = conn.sql();
     conn.execute("DELETE FROM ratings WHERE profile = ?1 AND id = ?2", params![profile, id])?;
     conn.execute("DELETE FROM seeds WHERE profile = ?1 AND key = ?2 AND origin = ?3", params![profile, id, origin])?;
     Ok(())
@@ -308,7 +323,8 @@ pub fn clear_rating(conn: &Connection, profile: &ProfileKey, id: &str, origin: &
 
 /// The seed a rating makes: added as `seed` says; one the profile has
 /// already keeps its weight and origin, and only its sign follows.
-pub fn put_rating_seed(conn: &Connection, profile: &ProfileKey, seed: &Seed) -> Result<()> {
+pub fn put_rating_seed(conn: Db<'_>, profile: &ProfileKey, seed: &Seed) -> Result<()> {
+    let conn = conn.sql();
     conn.execute(
         "INSERT INTO seeds (profile, key, title, abstract, text_hash, weight, negative, added, origin)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -319,12 +335,14 @@ pub fn put_rating_seed(conn: &Connection, profile: &ProfileKey, seed: &Seed) -> 
 }
 
 /// Records that the user opened a paper (the first time counts).
-pub fn mark_seen(conn: &Connection, profile: &ProfileKey, id: &str, now: &str) -> Result<()> {
+pub fn mark_seen(conn: Db<'_>, profile: &ProfileKey, id: &str, now: &str) -> Result<()> {
+    let conn = conn.sql();
     conn.execute("INSERT OR IGNORE INTO seen (profile, id, time) VALUES (?1, ?2, ?3)", params![profile, id, now])?;
     Ok(())
 }
 
-pub fn rating(conn: &Connection, profile: &ProfileKey, id: &str) -> Result<Option<Rating>> {
+pub fn rating(conn: Db<'_>, profile: &ProfileKey, id: &str) -> Result<Option<Rating>> {
+    let conn = conn.sql();
     Ok(conn
         .prepare_cached("SELECT id, version, rating, time FROM ratings WHERE profile = ?1 AND id = ?2")?
         .query_row(params![profile, id], row_to_rating)
@@ -332,14 +350,16 @@ pub fn rating(conn: &Connection, profile: &ProfileKey, id: &str) -> Result<Optio
 }
 
 /// The profile's ratings, newest first.
-pub fn ratings(conn: &Connection, profile: &ProfileKey) -> Result<Vec<Rating>> {
+pub fn ratings(conn: Db<'_>, profile: &ProfileKey) -> Result<Vec<Rating>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached("SELECT id, version, rating, time FROM ratings WHERE profile = ?1 ORDER BY time DESC, id")?;
     let rows = stmt.query_map([profile], row_to_rating)?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
 /// id → the time the user first rated or opened it.
-pub fn seen(conn: &Connection, profile: &ProfileKey) -> Result<HashMap<String, String>> {
+pub fn seen(conn: Db<'_>, profile: &ProfileKey) -> Result<HashMap<String, String>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached("SELECT id, time FROM seen WHERE profile = ?1")?;
     let rows = stmt.query_map([profile], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
@@ -357,17 +377,20 @@ fn row_to_rating(r: &rusqlite::Row<'_>) -> rusqlite::Result<Rating> {
 // ---- filters ----
 
 /// False when the profile had the rule already.
-pub fn add_filter(conn: &Connection, profile: &ProfileKey, rule: &str, value: &str) -> Result<bool> {
+pub fn add_filter(conn: Db<'_>, profile: &ProfileKey, rule: &str, value: &str) -> Result<bool> {
+    let conn = conn.sql();
     Ok(conn.execute("INSERT OR IGNORE INTO filters (profile, rule, value) VALUES (?1, ?2, ?3)", params![profile, rule, value])? > 0)
 }
 
 /// False when the profile had no such rule.
-pub fn remove_filter(conn: &Connection, profile: &ProfileKey, rule: &str, value: &str) -> Result<bool> {
+pub fn remove_filter(conn: Db<'_>, profile: &ProfileKey, rule: &str, value: &str) -> Result<bool> {
+    let conn = conn.sql();
     Ok(conn.execute("DELETE FROM filters WHERE profile = ?1 AND rule = ?2 AND value = ?3", params![profile, rule, value])? > 0)
 }
 
 /// The profile's filter rules as stored: (rule, value), in order.
-pub fn filters(conn: &Connection, profile: &ProfileKey) -> Result<Vec<(String, String)>> {
+pub fn filters(conn: Db<'_>, profile: &ProfileKey) -> Result<Vec<(String, String)>> {
+    let conn = conn.sql();
     let mut stmt = conn.prepare_cached("SELECT rule, value FROM filters WHERE profile = ?1 ORDER BY rule, value")?;
     let rows = stmt.query_map([profile], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
@@ -377,7 +400,8 @@ pub fn filters(conn: &Connection, profile: &ProfileKey) -> Result<Vec<(String, S
 
 /// A profile's setting `key` (the digest's bar), if it was ever set; a
 /// library last written before settings were kept has none.
-pub fn setting(conn: &Connection, profile: &ProfileKey, key: &str) -> Result<Option<String>> {
+pub fn setting(conn: Db<'_>, profile: &ProfileKey, key: &str) -> Result<Option<String>> {
+    let conn = conn.sql();
     let kept: bool =
         conn.query_row("SELECT count(*) = 1 FROM sqlite_master WHERE type = 'table' AND name = 'profile_settings'", [], |r| r.get(0))?;
     if !kept {
@@ -391,7 +415,8 @@ pub fn setting(conn: &Connection, profile: &ProfileKey, key: &str) -> Result<Opt
     })
 }
 
-pub fn set_setting(conn: &Connection, profile: &ProfileKey, key: &str, value: &str) -> Result<()> {
+pub fn set_setting(conn: Db<'_>, profile: &ProfileKey, key: &str, value: &str) -> Result<()> {
+    let conn = conn.sql();
     conn.execute(
         "INSERT INTO profile_settings (profile, key, value) VALUES (?1, ?2, ?3)
          ON CONFLICT(profile, key) DO UPDATE SET value = excluded.value",

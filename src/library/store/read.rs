@@ -225,6 +225,13 @@ impl Store {
         Ok(msgs.into_iter().filter(|m| m != "ok").collect())
     }
 
+    /// Every paper's id, in rowid order.
+    pub fn ids(&self) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare("SELECT id FROM papers ORDER BY rowid")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
     /// How many rows of each kind the library holds.
     pub fn totals(&self) -> Result<Totals> {
         let count = |sql: &str| -> Result<i64> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };

@@ -3,10 +3,11 @@
 //! changes), vectors and embedding failures stored, the generation bumped.
 
 use super::merge::{self, Held, Incoming, Verdict};
+use super::Db;
 use super::{text_hash, Store};
 use crate::paper::{embedding_text, Kind, Paper};
 use anyhow::Result;
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 
 /// What an upsert did to one paper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,7 +19,7 @@ pub enum Upsert {
 
 impl Store {
     pub fn set_default_model(&self, model: &str) -> Result<()> {
-        set_default_model(&self.conn, model)
+        set_default_model(self.db(), model)
     }
 }
 
@@ -30,7 +31,8 @@ pub fn vec_to_blob(v: &[f32]) -> Vec<u8> {
 /// the gist of `p`'s own text where the caller made it already (ingest
 /// makes a batch's on every core); the stored text's is made here
 /// otherwise.
-pub fn upsert_paper(tx: &Transaction<'_>, p: &Paper, gist: Option<Option<String>>) -> Result<Upsert> {
+pub fn upsert_paper(tx: Db<'_>, p: &Paper, gist: Option<Option<String>>) -> Result<Upsert> {
+    let tx = tx.sql();
     let text = embedding_text(&p.title, &p.abstract_text);
     let hash = text_hash(&text);
     let authors = serde_json::to_string(&p.authors)?;
@@ -167,7 +169,8 @@ fn make_gist(tx: &Connection, id: &str, made: Option<(Vec<u8>, Option<String>)>)
 /// Makes the gists a library written by an older version lacks (or made
 /// by another method); how many it made. Once per library and method (a
 /// mark in `meta`): every upsert since makes its paper's.
-pub fn make_missing_gists(tx: &Transaction<'_>) -> Result<usize> {
+pub fn make_missing_gists(tx: Db<'_>) -> Result<usize> {
+    let tx = tx.sql();
     let done: Option<i64> = tx.query_row("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'gists'", [], |r| r.get(0)).optional()?;
     if done == Some(crate::gist::METHOD) {
         return Ok(0);
@@ -207,7 +210,7 @@ pub fn make_missing_gists(tx: &Transaction<'_>) -> Result<usize> {
 /// the lexical index).
 type Placement = (i64, (Vec<u8>, String, Option<String>, String, Option<String>));
 
-fn placement(tx: &Transaction<'_>, id: &str) -> Result<Option<Placement>> {
+fn placement(tx: &Connection, id: &str) -> Result<Option<Placement>> {
     Ok(tx
         .prepare_cached("SELECT rowid, text_hash, subjects, first_date, authors, affiliations FROM papers WHERE id = ?1")?
         .query_row([id], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))))
@@ -217,7 +220,7 @@ fn placement(tx: &Transaction<'_>, id: &str) -> Result<Option<Placement>> {
 /// Gives a changed paper the next rowid and logs the old one, so derived
 /// files append its new row and mark the old one dead instead of being
 /// rewritten. Rowids only grow: the next one is past every rowid ever used.
-fn move_to_new_rowid(tx: &Transaction<'_>, id: &str, old: i64) -> Result<()> {
+fn move_to_new_rowid(tx: &Connection, id: &str, old: i64) -> Result<()> {
     let next: i64 = tx.query_row(
         "SELECT max((SELECT coalesce(max(rowid), 0) FROM papers), (SELECT coalesce(max(paper), 0) FROM retired)) + 1",
         [],
@@ -229,7 +232,8 @@ fn move_to_new_rowid(tx: &Transaction<'_>, id: &str, old: i64) -> Result<()> {
 }
 
 /// The model queries use: the one whose vectors were last stored.
-pub fn set_default_model(conn: &Connection, model: &str) -> Result<()> {
+pub fn set_default_model(conn: Db<'_>, model: &str) -> Result<()> {
+    let conn = conn.sql();
     conn.execute(
         "INSERT INTO meta (key, value) VALUES ('model', ?1)
          ON CONFLICT(key) DO UPDATE SET value = ?1",
@@ -238,7 +242,8 @@ pub fn set_default_model(conn: &Connection, model: &str) -> Result<()> {
     Ok(())
 }
 
-pub fn bump_generation(tx: &Transaction<'_>) -> Result<()> {
+pub fn bump_generation(tx: Db<'_>) -> Result<()> {
+    let tx = tx.sql();
     tx.execute(
         "INSERT INTO meta (key, value) VALUES ('generation', '1')
          ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
@@ -249,7 +254,8 @@ pub fn bump_generation(tx: &Transaction<'_>) -> Result<()> {
 
 /// Stores a vector; a non-finite one is refused, as it would rank every
 /// paper as NaN.
-pub fn insert_vector(tx: &Transaction<'_>, model: &str, hash: &[u8], v: &[f32]) -> Result<()> {
+pub fn insert_vector(tx: Db<'_>, model: &str, hash: &[u8], v: &[f32]) -> Result<()> {
+    let tx = tx.sql();
     if v.is_empty() || v.iter().any(|x| !x.is_finite()) {
         anyhow::bail!("model {model} gave an empty or non-finite vector (NaN or infinity); not stored");
     }
@@ -263,14 +269,16 @@ pub fn insert_vector(tx: &Transaction<'_>, model: &str, hash: &[u8], v: &[f32]) 
 
 /// Records that `model` could not embed the text `hash`, so later ingests
 /// skip it instead of failing on it again.
-pub fn record_failure(tx: &Transaction<'_>, model: &str, hash: &[u8], error: &str) -> Result<()> {
+pub fn record_failure(tx: Db<'_>, model: &str, hash: &[u8], error: &str) -> Result<()> {
+    let tx = tx.sql();
     tx.prepare_cached("INSERT OR REPLACE INTO embed_failures (model, text_hash, error) VALUES (?1, ?2, ?3)")?
         .execute(params![model, hash, error])?;
     Ok(())
 }
 
 /// Ids of the papers whose current text has this hash.
-pub fn papers_with_text(tx: &Transaction<'_>, hash: &[u8]) -> Result<Vec<String>> {
+pub fn papers_with_text(tx: Db<'_>, hash: &[u8]) -> Result<Vec<String>> {
+    let tx = tx.sql();
     let mut stmt = tx.prepare_cached("SELECT id FROM papers WHERE text_hash = ?1 ORDER BY id")?;
     let rows = stmt.query_map([hash], |r| r.get::<_, String>(0))?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)

@@ -30,7 +30,7 @@ pub fn seed_vectors(
     profile_name: &ProfileKey,
     words: &Mutex<WordCache>,
 ) -> Result<(Vec<profile::Seed>, Vec<SeedVector>)> {
-    let seeds = profile::list(lib.store.conn(), profile_name)?;
+    let seeds = profile::list(lib.store.db(), profile_name)?;
     let terms = terms_of(words, seeds.iter().map(|s| (s.text_hash.as_slice(), s.title.as_str(), s.abstract_text.as_str())))?;
     let mut vectors = Vec::with_capacity(seeds.len());
     for (s, terms) in seeds.iter().zip(terms) {
@@ -205,7 +205,7 @@ struct LoadedProfile {
 
 impl LoadedProfile {
     fn load(lib: &Library, model: &str, profile: &ProfileKey, words: &Mutex<WordCache>) -> Result<LoadedProfile> {
-        let conn = lib.store.conn();
+        let conn = lib.store.db();
         let (seeds, vectors) = seed_vectors(lib, model, profile, words)?;
         Ok(LoadedProfile {
             seeds,
