@@ -307,21 +307,6 @@ pub fn missing_vectors(conn: Db<'_>, profile: &ProfileKey, model: &str) -> Resul
     Ok(profiles::seeds_without_vector(conn, profile, model)?.into_iter().map(|(hash, t, a)| (hash, embedding_text(&t, &a))).collect())
 }
 
-/// Embeds the profile's seeds that have no vector for `embedder`'s model,
-/// which must be the library's. Returns how many were embedded.
-pub fn embed_missing(lib: &mut Library, profile: &ProfileKey, embedder: &dyn crate::embed::Embedder) -> Result<usize> {
-    let id = embedder.model_id().to_string();
-    check_model(&lib.store, &id)?;
-    let missing = missing_vectors(lib.store.db(), profile, &id)?;
-    if missing.is_empty() {
-        return Ok(0);
-    }
-    let texts: Vec<&str> = missing.iter().map(|(_, t)| t.as_str()).collect();
-    let vecs = embedder.embed(&texts, &|_| {})?;
-    store_vectors(lib, &id, &missing, &vecs)?;
-    Ok(missing.len())
-}
-
 /// Refuses a model other than the one the library's vectors are of.
 pub fn check_model(store: &crate::library::store::Store, model: &str) -> Result<()> {
     let known = store.default_model()?;

@@ -30,10 +30,8 @@ pub fn run(args: &DailyArgs, profile: &ProfileKey) -> Result<()> {
     let since = args.since.as_deref().map(neighbours::parse_day).transpose()?;
     let date = args.date.as_deref().map(neighbours::parse_day).transpose()?;
     let days = digest::choose_days(&lib, since, date, file_day)?;
-    let model = lib.store.default_model()?.context("the library holds no vectors yet")?;
-    let flat = lib.flat_vectors(&model)?;
-    let words = digest::words_for(lib.lexical()?.as_ref());
-    let digest = digest::rank_days(&lib, &flat, &words, &days, &options(args, profile))?;
+    let ranking = digest::Ranking::open(&lib)?;
+    let digest = ranking.days(&lib, &days, &options(args, profile))?;
     if digest.cold {
         bail!("profile {:?} has no liked seeds; add some with `paperscout seed add ID|FILE|--text …` or rate papers", profile.as_str());
     }

@@ -11,7 +11,7 @@ pub fn run(args: &LikeArgs) -> Result<()> {
     let (model, query, exclude) = match &args.id {
         // An id query needs no model: its vector is already stored.
         Some(id) => {
-            let model = lib.store.default_model()?.context("the library holds no vectors yet")?;
+            let model = crate::workflow::library_model(&lib)?;
             let (paper, v) = neighbours::paper_query(&lib, &model, id)?;
             (model, v, Some(paper.rowid))
         }

@@ -219,9 +219,7 @@ pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
             write(m.dir, |c| deliveries::forget_messages_before(c, &before.to_string()))?;
         }
     }
-    let model = lib.store.default_model()?.context("the library holds no vectors yet")?;
-    let flat = lib.flat_vectors(&model)?;
-    let words = digest::words_for(lib.lexical()?.as_ref());
+    let ranking = digest::Ranking::open(&lib)?;
     let readers = deliveries::all_channels(lib.store.db())?;
     let accounts = crate::accounts::names(lib.store.db())?;
     let results: Mutex<Vec<(usize, Sent)>> = Mutex::new(Vec::new());
@@ -274,7 +272,7 @@ pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
             }
             let user = (!r.user.is_empty()).then_some(r.user.as_str());
             let opts = DayOptions { profile: ProfileKey::of(user, m.profile), ..DayOptions::default() };
-            let ranked = digest::rank_listed_day(&lib, &flat, &words, None, &opts);
+            let ranked = ranking.listed_day(&lib, None, &opts);
             for mut s in open {
                 let i = index;
                 index += 1;

@@ -15,7 +15,7 @@ use crate::library::store::DatedPaper;
 use crate::library::Library;
 use crate::paper::Paper;
 use crate::rank::{Candidate, Method, Ranker, SeedVector, Signals, Terms, Vocabulary, DEFAULT_METHOD};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -354,7 +354,7 @@ fn background(flat: &crate::library::vectors::FlatVectors, exclude: &HashSet<usi
 
 /// Runs the replay on the library's default model's vectors.
 pub fn run(lib: &Library, opts: Options) -> Result<Report> {
-    let model = lib.store.default_model()?.context("the library holds no vectors yet; add papers with `paperscout ingest FILE`")?;
+    let model = crate::workflow::library_model(lib)?;
     let flat = lib.flat_vectors(&model)?;
     let position: HashMap<i64, usize> = (0..flat.count).map(|p| (flat.rowid(p), p)).collect();
     let h = read_history(lib, &position)?;

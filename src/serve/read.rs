@@ -36,7 +36,7 @@ pub fn day(st: &State, who: &Who, q: &Params, date: Option<Day>, opts: DayOption
     if let Some(d) = key.as_deref().and_then(|k| st.ranked_day(k)) {
         return Ok(Digest { profile: named.name, ..d });
     }
-    let mut d = digest::rank_listed_day(&lib, &snap.vectors.flat, &snap.words, date, &opts)?;
+    let mut d = snap.ranking.listed_day(&lib, date, &opts)?;
     if let Some(k) = key {
         st.keep_ranked_day(k, d.clone());
     }
@@ -55,7 +55,7 @@ pub fn like(st: &State, id: &str, q: &Params) -> Result<(StoredPaper, Vec<Neighb
     let (k, scope) = (q.k()?, q.scope()?);
     let lib = st.reader()?;
     let snap = st.vectors(&lib)?;
-    Ok(neighbours::like_paper(&lib, &snap.vectors, &id.id, k, &scope)?)
+    Ok(neighbours::like_paper(&lib, &snap.ranking.vectors, &id.id, k, &scope)?)
 }
 
 /// Papers found for `q` by id, name, words and meaning; while the model
@@ -71,7 +71,7 @@ pub fn search(st: &State, q: &Params) -> Result<(Results, Option<String>), Failu
         Err(f) if f.is_busy() && lexical.is_some() => (None, Some(f.message)),
         Err(f) => return Err(f),
     };
-    let meaning = v.as_deref().map(|v| (&snap.vectors, v));
+    let meaning = v.as_deref().map(|v| (&snap.ranking.vectors, v));
     Ok((search::find(&lib, lexical, meaning, &text, page, &scope)?, note))
 }
 
@@ -86,7 +86,7 @@ pub fn paper(st: &State, who: &Who, id: &str, q: &Params) -> Result<Record, Fail
         Err(f) if f.is_busy() => None,
         Err(f) => return Err(f),
     };
-    Ok(paper::record(&lib, snap.as_ref().map(|s| &s.vectors), &named.key, &id.id)?)
+    Ok(paper::record(&lib, snap.as_ref().map(|s| &s.ranking.vectors), &named.key, &id.id)?)
 }
 
 /// The library's figures, with only the profiles of the user `who` acts for.

@@ -8,9 +8,11 @@ use crate::embed::ModelArgs;
 use crate::embed::{self, Embedder, SentenceEmbedder};
 use crate::library::lexical::LexicalIndex;
 use crate::library::store::ProfileKey;
-use crate::library::{Library, Served, UseIndex, Vectors};
-use crate::rank::WordCache;
+use crate::library::{Library, Served, UseIndex};
 use crate::workflow::digest::Digest;
+use crate::workflow::digest::Ranking;
+pub use crate::workflow::seeds::SeedsEmbedded;
+use crate::workflow::seeds::{self, SeedLibrary};
 use anyhow::{Context, Result};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -35,17 +37,6 @@ pub fn in_time(deadline: Instant, what: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Seed texts embedded between two short writes.
-const EMBED_PIECE: usize = 32;
-
-/// What [`State::embed_seeds`] did.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct SeedsEmbedded {
-    pub embedded: usize,
-    /// Still without a vector when the budget ran out.
-    pub left: usize,
-}
-
 /// How long a request waits for a free reader before it gets a 503.
 const READER_PATIENCE: Duration = Duration::from_secs(20);
 
@@ -58,11 +49,11 @@ pub enum ModelStatus {
 /// The vectors of one generation of the library.
 pub struct Snapshot {
     pub generation: i64,
-    pub vectors: Vectors,
+    /// The vectors, and the words of the papers ranked so far in this
+    /// generation.
+    pub ranking: Ranking,
     /// Opened once per generation, like the vectors.
     pub lexical: Option<LexicalIndex>,
-    /// The words of the papers ranked so far in this generation.
-    pub words: Mutex<WordCache>,
     /// How `like` answers: the index at a measured width, or the sketch.
     pub served: Served,
 }
@@ -266,10 +257,7 @@ impl State {
                 return Ok(s);
             }
         }
-        let model = lib
-            .store
-            .default_model()?
-            .ok_or_else(|| Failure::unavailable("the library holds no vectors yet; run `paperscout ingest` first"))?;
+        let model = crate::workflow::library_model(lib)?;
         // The index is mapped once per generation; searches then cost
         // well under a millisecond at any library size.
         let mut vectors = lib.vectors(&model, UseIndex::IfBuilt)?;
@@ -298,8 +286,8 @@ impl State {
             }
         };
         let lexical = lib.lexical()?;
-        let words = crate::workflow::digest::words_for(lexical.as_ref());
-        let snap = Arc::new(Snapshot { generation, vectors, lexical, words, served });
+        let ranking = Ranking::of(model, vectors, lexical.as_ref());
+        let snap = Arc::new(Snapshot { generation, ranking, lexical, served });
         if let Ok(mut s) = self.snapshot.lock() {
             *s = Some(snap.clone());
         }
@@ -315,35 +303,10 @@ impl State {
     }
 
     /// The model, or a 503 that says why there is none yet.
-    /// Embeds `profile`'s seeds that lack a vector, a few at a time: the
-    /// model runs outside the library's write turn, and each piece is
-    /// stored in a transaction of its own, so another user's rating waits
-    /// for one short write at most. Stops after `budget`, so an upload ends
-    /// within its request; what is left is embedded by the next write to
-    /// the profile or `paperscout seed add`.
+    /// Embeds `profile`'s seeds that lack a vector, by `deadline`
+    /// ([`seeds::embed_seed_vectors`], the one way seeds are embedded).
     pub fn embed_seeds(&self, profile: &ProfileKey, embedder: &dyn Embedder, deadline: Instant) -> Result<SeedsEmbedded, Failure> {
-        let model = embedder.model_id().to_string();
-        let mut done = SeedsEmbedded::default();
-        loop {
-            let todo = {
-                let lib = self.reader()?;
-                crate::profile::check_model(&lib.store, &model)?;
-                crate::profile::missing_vectors(lib.store.db(), profile, &model)?
-            };
-            if todo.is_empty() {
-                done.left = 0;
-                return Ok(done);
-            }
-            if Instant::now() >= deadline {
-                done.left = todo.len();
-                return Ok(done);
-            }
-            let piece = &todo[..todo.len().min(EMBED_PIECE)];
-            let texts: Vec<&str> = piece.iter().map(|(_, t)| t.as_str()).collect();
-            let vecs = embedder.embed(&texts, &|_| {})?;
-            crate::profile::store_vectors(&mut *self.writer()?, &model, piece, &vecs)?;
-            done.embedded += piece.len();
-        }
+        seeds::embed_seed_vectors(&mut Lent(self), profile, embedder, Some(deadline))
     }
 
     pub fn embedder(&self) -> Result<Arc<SentenceEmbedder>, Failure> {
@@ -394,4 +357,22 @@ fn load_model(state: &State, args: &ModelArgs) -> Result<SentenceEmbedder> {
         anyhow::bail!(embed::model_mismatch(&k, embedder.model_id()));
     }
     Ok(embedder)
+}
+
+/// The library as seeds are embedded on the server: read through the
+/// pool, written in the write turn.
+struct Lent<'a>(&'a State);
+
+impl SeedLibrary for Lent<'_> {
+    type Error = Failure;
+
+    fn missing(&mut self, profile: &ProfileKey, model: &str) -> Result<Vec<(Vec<u8>, String)>, Failure> {
+        let lib = self.0.reader()?;
+        crate::profile::check_model(&lib.store, model)?;
+        Ok(crate::profile::missing_vectors(lib.store.db(), profile, model)?)
+    }
+
+    fn keep(&mut self, model: &str, piece: &[(Vec<u8>, String)], vectors: &[Vec<f32>]) -> Result<(), Failure> {
+        Ok(crate::profile::store_vectors(&mut *self.0.writer()?, model, piece, vectors)?)
+    }
 }

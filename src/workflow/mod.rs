@@ -17,7 +17,14 @@ pub mod seeds;
 pub mod stats;
 
 use crate::error::{Kind, Kinded};
+use crate::library::Library;
 use std::path::PathBuf;
+
+/// The model the library's vectors are of; [`Error::NoVectors`] before
+/// the first ingest.
+pub fn library_model(lib: &Library) -> anyhow::Result<String> {
+    Ok(lib.store.default_model()?.ok_or(Error::NoVectors)?)
+}
 
 /// What a verb refuses on the asker's account, with its kind
 /// (crate::error): the ids, dates and papers a front door passes on.
@@ -44,6 +51,10 @@ pub enum Error {
     ArxivUnreachable { ids: Vec<String> },
     #[error("arXiv's API does not know {}", ids.join(", "))]
     UnknownToArxiv { ids: Vec<String> },
+    /// Nothing embedded yet: nothing to rank or compare against until an
+    /// ingest has run.
+    #[error("the library holds no vectors yet; add papers with `paperscout ingest FILE`")]
+    NoVectors,
 }
 
 impl Kinded for Error {
@@ -56,7 +67,7 @@ impl Kinded for Error {
             | Error::NoListing { .. }
             | Error::NoListings
             | Error::UnknownToArxiv { .. } => Kind::NotFound,
-            Error::ArxivUnreachable { .. } => Kind::Busy,
+            Error::ArxivUnreachable { .. } | Error::NoVectors => Kind::Busy,
         }
     }
 }

@@ -96,5 +96,68 @@ pub fn embed_seeds(lib: &mut Library, profile_name: &ProfileKey, model: &ModelAr
         }
     }
     let embedder = embed::load(&embed::args_for_library(model, known.as_deref()))?;
-    profile::embed_missing(lib, profile_name, embedder.as_ref())
+    Ok(embed_seed_vectors(lib, profile_name, embedder.as_ref(), None)?.embedded)
+}
+
+/// Seed texts embedded between two short writes.
+const EMBED_PIECE: usize = 32;
+
+/// What [`embed_seed_vectors`] did.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SeedsEmbedded {
+    pub embedded: usize,
+    /// Still without a vector when the time ran out.
+    pub left: usize,
+}
+
+/// Where a profile's seed vectors are read from and kept: a command's own
+/// library, or a server's pool of readers and its write turn.
+pub trait SeedLibrary {
+    type Error: From<anyhow::Error>;
+    /// The seeds of `profile` without a vector of `model` (which must be
+    /// the library's), as (hash, text).
+    fn missing(&mut self, profile: &ProfileKey, model: &str) -> Result<Vec<(Vec<u8>, String)>, Self::Error>;
+    /// Keeps one piece's vectors, in a transaction of its own.
+    fn keep(&mut self, model: &str, piece: &[(Vec<u8>, String)], vectors: &[Vec<f32>]) -> Result<(), Self::Error>;
+}
+
+impl SeedLibrary for Library {
+    type Error = anyhow::Error;
+
+    fn missing(&mut self, profile: &ProfileKey, model: &str) -> Result<Vec<(Vec<u8>, String)>> {
+        profile::check_model(&self.store, model)?;
+        profile::missing_vectors(self.store.db(), profile, model)
+    }
+
+    fn keep(&mut self, model: &str, piece: &[(Vec<u8>, String)], vectors: &[Vec<f32>]) -> Result<()> {
+        profile::store_vectors(self, model, piece, vectors)
+    }
+}
+
+/// The one way seeds are embedded: `profile`'s seeds that lack a vector of
+/// `embedder`'s model, [`EMBED_PIECE`] at a time. The model runs outside
+/// any write and each piece is kept in a transaction of its own, so on a
+/// server another reader's rating waits for one short write at most.
+/// Stops at `deadline`, if one is given (a request's budget); what is
+/// left is embedded by the next write to the profile or `seed add`.
+pub fn embed_seed_vectors<L: SeedLibrary + ?Sized>(
+    lib: &mut L,
+    profile: &ProfileKey,
+    embedder: &dyn embed::Embedder,
+    deadline: Option<std::time::Instant>,
+) -> Result<SeedsEmbedded, L::Error> {
+    let model = embedder.model_id().to_string();
+    let mut done = SeedsEmbedded::default();
+    loop {
+        let todo = lib.missing(profile, &model)?;
+        if todo.is_empty() || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            done.left = todo.len();
+            return Ok(done);
+        }
+        let piece = &todo[..todo.len().min(EMBED_PIECE)];
+        let texts: Vec<&str> = piece.iter().map(|(_, t)| t.as_str()).collect();
+        let vectors = embedder.embed(&texts, &|_| {})?;
+        lib.keep(&model, piece, &vectors)?;
+        done.embedded += piece.len();
+    }
 }

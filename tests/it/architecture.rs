@@ -264,6 +264,48 @@ fn the_front_doors_do_not_use_each_other_and_workflows_do_not_render() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// The files of `srcs` whose code (tests and comments aside) holds any of
+/// `needles`, outside the modules `allowed` says may: "module: needle".
+fn found_outside(srcs: &[Source], needles: &[&str], allowed: impl Fn(&str) -> bool) -> Vec<String> {
+    srcs.iter()
+        .filter(|s| !allowed(&s.module))
+        .flat_map(|s| {
+            let code = code(&s.text);
+            needles.iter().filter(move |n| code.contains(*n)).map(move |n| format!("{}: {n}", s.module)).collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Only the front doors, the writers of results and `messages` write to
+/// the terminal: a stage that printed would write into a server's log or a
+/// command's results.
+#[test]
+fn only_messages_report_and_the_front_doors_print() {
+    let may = |m: &str| ["messages", "report", "commands"].contains(&top(m));
+    let wrong = found_outside(&sources(), &["println!", "eprintln!", "print!(", "eprint!(", "dbg!("], may);
+    assert!(wrong.is_empty(), "prints outside messages, report and commands (say it through crate::messages):\n{}", wrong.join("\n"));
+}
+
+/// SQL lives in library/store; profile/zotero.rs reads Zotero's own
+/// database. Outside them no statement is written and no connection held.
+#[test]
+fn sql_lives_in_the_store() {
+    let may = |m: &str| m == "library::store" || m.starts_with("library::store::") || m == "profile::zotero";
+    let statements = ["\"SELECT ", "\"INSERT ", "\"UPDATE ", "\"DELETE ", "\"CREATE ", "\"PRAGMA ", "\"ALTER ", "\"DROP ", "\"WITH "];
+    let mut wrong = found_outside(&sources(), &statements, may);
+    wrong.extend(found_outside(&sources(), &["rusqlite"], may));
+    assert!(wrong.is_empty(), "SQL or a raw connection outside library/store:\n{}", wrong.join("\n"));
+}
+
+/// A progress bar is drawn by messages::Progress, where the front door
+/// allows bars; the stages only say how far they are.
+#[test]
+fn progress_bars_are_drawn_only_where_the_front_doors_say() {
+    let may = |m: &str| m == "messages" || top(m) == "commands";
+    let wrong = found_outside(&sources(), &["indicatif"], may);
+    assert!(wrong.is_empty(), "a progress bar below the front doors (use crate::messages::progress):\n{}", wrong.join("\n"));
+}
+
 #[test]
 fn rooms_are_of_a_size_to_read() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -8,10 +8,12 @@ mod view;
 
 pub use view::{DayOptions, Digest, Explained, Hidden, Pick, Reason, Top};
 
+use crate::library::lexical::LexicalIndex;
 use crate::library::store::DayEntry;
 use crate::library::store::ProfileKey;
 use crate::library::vectors::FlatVectors;
 use crate::library::Library;
+use crate::library::Vectors;
 use crate::paper::Day;
 use crate::paper::Kind;
 use crate::profile::filters::{self, Verdict};
@@ -75,19 +77,51 @@ pub fn choose_days(lib: &Library, since: Option<Day>, date: Option<Day>, ingeste
 /// the library's vectors for its model (background for the logistic
 /// models), `words` the papers' words weighted by the library's lexical
 /// index (one cache per library state; [`words_for`] makes one).
-pub fn rank_day(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, day: &str, opts: &DayOptions) -> Result<Digest> {
-    rank_days(lib, flat, words, &[day.to_string()], opts)
+/// What ranking reads beside the database, opened once per library state:
+/// the library's model, its vectors and the papers' words (one cache for
+/// every ranking of that state). `daily`, the morning and `serve` each
+/// open one and rank every profile and day through it.
+pub struct Ranking {
+    pub model: String,
+    pub vectors: Vectors,
+    /// The words of the papers ranked so far.
+    words: Mutex<WordCache>,
 }
 
-/// The listing day `day`, else the newest, ranked for `opts.profile`. A day
-/// the library has no listing of is a typo or an old link, not an empty
-/// digest: the error names the newest days there are.
-pub fn rank_listed_day(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, day: Option<Day>, opts: &DayOptions) -> Result<Digest> {
+impl Ranking {
+    /// The library's model, its mapped vectors and its lexical index's
+    /// word weights: what ranking reads (no index, no sketch: those
+    /// answer "papers like this").
+    pub fn open(lib: &Library) -> Result<Ranking> {
+        let model = super::library_model(lib)?;
+        let vectors = Vectors { flat: lib.flat_vectors(&model)?, index: None, sketch: None };
+        Ok(Ranking::of(model, vectors, lib.lexical()?.as_ref()))
+    }
+
+    /// With vectors a server has opened and tuned already.
+    pub fn of(model: String, vectors: Vectors, lexical: Option<&LexicalIndex>) -> Ranking {
+        Ranking { model, vectors, words: Mutex::new(WordCache::new(Vocabulary::new(lexical))) }
+    }
+
+    /// The listing days `days` (oldest first) ranked together: [`rank_days`].
+    pub fn days(&self, lib: &Library, days: &[String], opts: &DayOptions) -> Result<Digest> {
+        rank_days(lib, &self.vectors.flat, &self.words, days, opts)
+    }
+
+    /// The listing day `day`, else the newest, ranked for `opts.profile`. A
+    /// day the library has no listing of is a typo or an old link, not an
+    /// empty digest: the error names the newest days there are.
+    pub fn listed_day(&self, lib: &Library, day: Option<Day>, opts: &DayOptions) -> Result<Digest> {
+        rank_listed_day(lib, &self.vectors.flat, &self.words, day, opts)
+    }
+}
+
+fn rank_listed_day(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, day: Option<Day>, opts: &DayOptions) -> Result<Digest> {
     let day = match day {
         Some(d) => listed_day(lib, d)?,
         None => lib.store.newest_day()?.ok_or(super::Error::NoListings)?,
     };
-    rank_day(lib, flat, words, &day, opts)
+    rank_days(lib, flat, words, &[day], opts)
 }
 
 /// `day`, if the library has its listing; else the error that names the
@@ -117,7 +151,7 @@ pub fn check_known_profile(name: &str, known: &[String]) -> Result<()> {
 /// reads once a week: each paper once, as its first listing among them
 /// showed it. In stages: load the listings and the reader, filter,
 /// score the day, arrange the picks, and explain only those shown.
-pub fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, days: &[String], opts: &DayOptions) -> Result<Digest> {
+fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, days: &[String], opts: &DayOptions) -> Result<Digest> {
     let (Some(first), Some(last)) = (days.first(), days.last()) else {
         anyhow::bail!("no listing days to rank");
     };
@@ -385,10 +419,4 @@ fn terms_of<'a>(words: &Mutex<WordCache>, texts: impl Iterator<Item = (&'a [u8],
     let texts: Vec<_> = texts.collect();
     let mut cache = words.lock().map_err(|_| anyhow::anyhow!("the word cache was left broken by a failed request"))?;
     Ok(cache.terms(&texts))
-}
-
-/// A word cache over the library's lexical index (`None`: every word
-/// counts alike), for one ranking or for every ranking of one library state.
-pub fn words_for(lexical: Option<&crate::library::lexical::LexicalIndex>) -> Mutex<WordCache> {
-    Mutex::new(WordCache::new(Vocabulary::new(lexical)))
 }
