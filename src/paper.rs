@@ -58,6 +58,13 @@ impl Day {
     }
 }
 
+impl Day {
+    /// The day `n` days before this one, where the calendar has it.
+    pub fn days_before(self, n: u64) -> Option<Day> {
+        self.0.checked_sub_days(chrono::Days::new(n)).map(Day)
+    }
+}
+
 impl fmt::Display for Day {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.0.format("%Y-%m-%d"))

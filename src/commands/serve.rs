@@ -32,7 +32,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     };
     if let (true, Some(plan)) = (args.dry_run, &morning) {
         let (day, sent) = crate::delivery::run(&plan.morning(&dir, &args.model), true)?;
-        println!("{}", crate::serve::morning_summary(&day, &sent));
+        println!("{}", crate::serve::morning_summary(day, &sent));
         return Ok(());
     }
     let options = crate::serve::Options {

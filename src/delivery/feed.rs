@@ -30,7 +30,7 @@ fn arxiv_id(p: &Pick) -> Option<&str> {
     p.paper.has_arxiv_id().then_some(p.paper.id.as_str())
 }
 
-fn timestamp(date: &str) -> String {
+fn timestamp(date: impl std::fmt::Display) -> String {
     format!("{date}T00:00:00Z")
 }
 
@@ -48,7 +48,7 @@ fn content_html(summary: &str, rate: &Rate) -> String {
 }
 
 fn entry<W: Write>(w: &mut Writer<W>, p: &Pick, d: &Digest, links: &Links) -> io::Result<()> {
-    let date = d.date.as_str();
+    let date = d.date;
     w.create_element("entry").write_inner_content(|w| {
         let (id, arxiv) = match arxiv_id(p) {
             Some(id) => (format!("https://arxiv.org/abs/{id}"), Some(id)),
@@ -58,7 +58,7 @@ fn entry<W: Write>(w: &mut Writer<W>, p: &Pick, d: &Digest, links: &Links) -> io
         w.create_element("title")
             .with_attribute(("type", "text"))
             .write_text_content(BytesText::new(&xml_text(&crate::report::digest::shown(&p.paper.title), true)))?;
-        text(w, "updated", &timestamp(p.paper.listing_date.as_deref().unwrap_or(date)))?;
+        text(w, "updated", &timestamp(p.paper.listing_date.clone().unwrap_or_else(|| date.to_string())))?;
         for a in &p.paper.authors {
             w.create_element("author").write_inner_content(|w| text(w, "name", &xml_text(a, true)))?;
         }
@@ -116,7 +116,7 @@ pub fn atom(out: &mut impl Write, d: &Digest, links: &Links) -> io::Result<()> {
             sub.push_str(&format!("; {more}"));
         }
         text(w, "subtitle", &sub)?;
-        text(w, "updated", &timestamp(&d.date))?;
+        text(w, "updated", &timestamp(d.date))?;
         // Atom needs an author for the feed when an entry may have none.
         w.create_element("author").write_inner_content(|w| text(w, "name", "paperscout"))?;
         text(w, "generator", "paperscout")?;

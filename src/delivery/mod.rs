@@ -29,6 +29,7 @@ use crate::library::store::deliveries::{self, Channels, Part};
 use crate::library::store::Db;
 use crate::library::store::ProfileKey;
 use crate::library::Library;
+use crate::paper::Day;
 use crate::report::Links;
 use crate::workflow::digest::{self, DayOptions, Digest};
 use anyhow::{Context, Result};
@@ -203,7 +204,7 @@ struct Job {
 
 /// The morning's work; the day delivered and each channel's outcome, in
 /// the order of the readers' names.
-pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
+pub fn run(m: &Morning, dry: bool) -> Result<(Day, Vec<Sent>)> {
     if !m.fetch.is_empty() && !dry {
         let key = ProfileKey::of(None, m.profile);
         // No announcement today (a weekend): the newest day is delivered,
@@ -213,10 +214,8 @@ pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
     let lib = Library::open_read(m.dir)?;
     let day = lib.store.newest_day()?.ok_or(crate::workflow::Error::NoListings)?;
     if !dry {
-        if let Some(before) =
-            chrono::NaiveDate::parse_from_str(&day, "%Y-%m-%d").ok().and_then(|d| d.checked_sub_days(chrono::Days::new(KEEP_DAYS as u64)))
-        {
-            write(m.dir, |c| deliveries::forget_messages_before(c, &before.to_string()))?;
+        if let Some(before) = day.days_before(KEEP_DAYS as u64) {
+            write(m.dir, |c| deliveries::forget_messages_before(c, before))?;
         }
     }
     let ranking = digest::Ranking::open(&lib)?;
@@ -227,7 +226,7 @@ pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
     let queue = Arc::new(Mutex::new(queue));
     std::thread::scope(|scope| -> Result<()> {
         for _ in 0..SENDERS {
-            let (queue, results, day) = (queue.clone(), &results, &day);
+            let (queue, results) = (queue.clone(), &results);
             scope.spawn(move || loop {
                 let next = queue.lock().map(|q| q.recv());
                 let Ok(Ok((job, mut s))) = next else { return };
@@ -256,7 +255,7 @@ pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
             let mut open = Vec::new();
             for (channel, to) in wanted {
                 let s = Sent { user: r.user.clone(), channel, to, picks: 0, outcome: Outcome::WouldSend };
-                if deliveries::delivered(lib.store.db(), &r.user, &day, channel.name())? {
+                if deliveries::delivered(lib.store.db(), &r.user, day, channel.name())? {
                     done(Sent { outcome: Outcome::AlreadyDelivered, ..s }, index);
                 } else if channel == Channel::Email && !r.user.is_empty() && !r.email_confirmed {
                     let why = "the address is not confirmed yet: enter the code sent to it on Settings".to_string();
@@ -294,7 +293,7 @@ pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
                     done(s, i);
                     continue;
                 }
-                match prepare(m, r, s.channel, d, &day) {
+                match prepare(m, r, s.channel, d, day) {
                     Ok((address, token, parts)) => {
                         let job = Job { index: i, user: r.user.clone(), channel: s.channel, address, token, parts };
                         // The senders are gone only if they all panicked.
@@ -305,7 +304,7 @@ pub fn run(m: &Morning, dry: bool) -> Result<(String, Vec<Sent>)> {
                     Err(e) => {
                         let why = format!("{e:#}");
                         let now = crate::library::store::now();
-                        let _ = write(m.dir, |c| deliveries::record_failure(c, &r.user, &day, s.channel.name(), &now, &why));
+                        let _ = write(m.dir, |c| deliveries::record_failure(c, &r.user, day, s.channel.name(), &now, &why));
                         s.outcome = Outcome::Failed(why);
                         done(s, i);
                     }
@@ -345,7 +344,7 @@ fn token_for(m: &Morning, r: &Channels) -> Option<String> {
 
 /// The channel's messages for the day, kept before any is sent (or those
 /// kept on an earlier try), with where they go.
-fn prepare(m: &Morning, r: &Channels, channel: Channel, d: &Digest, day: &str) -> Result<(String, Option<String>, Vec<Part>)> {
+fn prepare(m: &Morning, r: &Channels, channel: Channel, d: &Digest, day: Day) -> Result<(String, Option<String>, Vec<Part>)> {
     let (address, token, bodies) = match channel {
         Channel::Email => {
             let address = r.email.clone().unwrap_or_default();
@@ -369,7 +368,7 @@ fn prepare(m: &Morning, r: &Channels, channel: Channel, d: &Digest, day: &str) -
 
 /// Sends the parts no 2xx has taken yet, in order, marking each as it is
 /// taken; the first failure ends the channel's try.
-fn deliver(m: &Morning, day: &str, job: &Job) -> Outcome {
+fn deliver(m: &Morning, day: Day, job: &Job) -> Outcome {
     let deadline = Instant::now() + CHANNEL_BUDGET;
     let name = job.channel.name();
     for p in job.parts.iter().filter(|p| !p.accepted) {
@@ -402,7 +401,7 @@ fn deliver(m: &Morning, day: &str, job: &Job) -> Outcome {
 
 /// Matrix's transaction id of a part: the same for every try of it, so a
 /// homeserver that took it once takes a resend as the same event.
-fn transaction(user: &str, day: &str, channel: &str, part: usize) -> String {
+fn transaction(user: &str, day: Day, channel: &str, part: usize) -> String {
     let h = Sha256::digest(format!("{user}\n{day}\n{channel}\n{part}").as_bytes());
     format!("paperscout-{}", h.iter().take(12).map(|b| format!("{b:02x}")).collect::<String>())
 }

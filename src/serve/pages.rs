@@ -244,14 +244,14 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) 
     let (days, older) = {
         let lib = st.reader()?;
         let days = lib.store.days(DAY_LINKS, &opts.include)?;
-        let older: Vec<String> = lib.store.all_days()?.into_iter().skip(days.len()).collect();
+        let older: Vec<String> = lib.store.all_days()?.into_iter().skip(days.len()).map(|d| d.to_string()).collect();
         (days, older)
     };
     let d = read::day(st, who, q, date, opts, true)?;
     let range = score_range(&d.picks);
     let base = Base::new(st, who, format!("digest {}", d.date), &d.profile, profiles_of(st, who));
     let page = DayPage {
-        date: d.date.clone(),
+        date: d.date.to_string(),
         days,
         candidates: d.candidates,
         method: d.method.to_string(),
@@ -261,7 +261,7 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) 
         includes: vec![("new,cross", "new and cross-lists"), ("new", "new only"), ("new,cross,replaced", "all, with replacements")],
         tops: top_choices(top, d.candidates),
         top: top_value(top),
-        date_is_older: older.contains(&d.date),
+        date_is_older: older.contains(&d.date.to_string()),
         older,
         cold: d.cold,
         new_profile,
@@ -274,8 +274,8 @@ fn day_page(st: &State, who: &Who, q: &Params, date: Option<crate::paper::Day>) 
         bar: d.bar.name(),
         more: crate::report::digest::more_text(&d, "").unwrap_or_default(),
         all,
-        all_url: day_url(&d.date, &base.q, &format!("include={}&all=1", page_include)),
-        lead_url: day_url(&d.date, &base.q, &format!("include={}", page_include)),
+        all_url: day_url(&d.date.to_string(), &base.q, &format!("include={}&all=1", page_include)),
+        lead_url: day_url(&d.date.to_string(), &base.q, &format!("include={}", page_include)),
         base,
     };
     Ok(render(&page, &page.base, StatusCode::OK))

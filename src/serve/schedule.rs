@@ -61,7 +61,7 @@ pub fn start(plan: Plan, dir: PathBuf, model: ModelArgs) {
                     .unwrap_or_else(|_| Err(anyhow::anyhow!("the morning's run stopped on an internal error")));
                 let failed = match run {
                     Ok((day, sent)) => {
-                        crate::messages::note(format_args!("morning of {today}: {}", summary(&day, &sent)));
+                        crate::messages::note(format_args!("morning of {today}: {}", summary(day, &sent)));
                         sent.iter().any(|s| matches!(s.outcome, Outcome::Failed(_)))
                     }
                     Err(e) => {
@@ -81,7 +81,7 @@ pub fn start(plan: Plan, dir: PathBuf, model: ModelArgs) {
 }
 
 /// One line per channel: who, how, and what became of it; never an address.
-pub fn summary(day: &str, sent: &[Sent]) -> String {
+pub fn summary(day: crate::paper::Day, sent: &[Sent]) -> String {
     if sent.is_empty() {
         return format!("{day}: no reader has set where their digest goes (Settings)");
     }

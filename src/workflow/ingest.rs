@@ -7,7 +7,7 @@
 use crate::embed::{self, Embedder, ModelArgs};
 use crate::library::{self, Batch, IngestCounts, Library};
 use crate::listing::{self, stream};
-use crate::paper::{Kind, Paper};
+use crate::paper::{Day, Kind, Paper};
 use anyhow::{Context, Result};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -20,7 +20,7 @@ pub struct Ingested {
     /// Vectors made elsewhere that came with the papers.
     pub imported: usize,
     /// The listing dates of the papers read, newest last.
-    pub dates: Vec<String>,
+    pub dates: Vec<Day>,
 }
 
 impl Ingested {
@@ -94,7 +94,9 @@ pub fn ingest_batches(
             Some(e) => check_given(&mut batch, e.as_ref())?,
             None => Vec::new(),
         };
-        dates.extend(batch.papers.iter().filter(|p| p.kind != Kind::Snapshot).filter_map(|p| p.listing_date.clone()));
+        dates.extend(
+            batch.papers.iter().filter(|p| p.kind != Kind::Snapshot).filter_map(|p| p.listing_date.as_deref().and_then(Day::parse)),
+        );
         let model = gate.embedder.as_ref().map(|e| e.model_id().to_string());
         Ok(Batch { papers: batch.papers, vectors, model })
     });

@@ -5,6 +5,7 @@
 
 use super::schema::has_column;
 use super::Db;
+use crate::paper::Day;
 use anyhow::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -153,20 +154,20 @@ pub fn code_waiting(conn: Db<'_>, user: &str, now: i64) -> Result<bool> {
         .is_some())
 }
 
-pub fn delivered(conn: Db<'_>, user: &str, day: &str, channel: &str) -> Result<bool> {
+pub fn delivered(conn: Db<'_>, user: &str, day: Day, channel: &str) -> Result<bool> {
     let conn = conn.sql();
     if !has_table(conn, "deliveries")? {
         return Ok(false);
     }
     Ok(conn
         .prepare_cached("SELECT 1 FROM deliveries WHERE user = ?1 AND day = ?2 AND channel = ?3")?
-        .query_row([user, day, channel], |_| Ok(()))
+        .query_row(params![user, day, channel], |_| Ok(()))
         .optional()?
         .is_some())
 }
 
 /// The whole channel delivered: every part accepted.
-pub fn record_delivery(conn: Db<'_>, user: &str, day: &str, channel: &str, at: &str) -> Result<()> {
+pub fn record_delivery(conn: Db<'_>, user: &str, day: Day, channel: &str, at: &str) -> Result<()> {
     let conn = conn.sql();
     conn.execute("INSERT OR IGNORE INTO deliveries (user, day, channel, at) VALUES (?1, ?2, ?3, ?4)", params![user, day, channel, at])?;
     conn.execute("DELETE FROM delivery_failures WHERE user = ?1 AND day = ?2 AND channel = ?3", params![user, day, channel])?;
@@ -174,7 +175,7 @@ pub fn record_delivery(conn: Db<'_>, user: &str, day: &str, channel: &str, at: &
 }
 
 /// The last failed try of a channel, replacing the one before.
-pub fn record_failure(conn: Db<'_>, user: &str, day: &str, channel: &str, at: &str, detail: &str) -> Result<()> {
+pub fn record_failure(conn: Db<'_>, user: &str, day: Day, channel: &str, at: &str, detail: &str) -> Result<()> {
     let conn = conn.sql();
     conn.execute(
         "INSERT OR REPLACE INTO delivery_failures (user, day, channel, at, detail) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -194,7 +195,7 @@ pub struct Part {
 }
 
 /// The messages planned for a day's channel, in order; none if none were.
-pub fn planned(conn: Db<'_>, user: &str, day: &str, channel: &str) -> Result<Vec<Part>> {
+pub fn planned(conn: Db<'_>, user: &str, day: Day, channel: &str) -> Result<Vec<Part>> {
     let conn = conn.sql();
     if !has_table(conn, "outbox")? {
         return Ok(Vec::new());
@@ -202,7 +203,7 @@ pub fn planned(conn: Db<'_>, user: &str, day: &str, channel: &str) -> Result<Vec
     let mut stmt = conn.prepare_cached(
         "SELECT part, parts, body, accepted IS NOT NULL FROM outbox WHERE user = ?1 AND day = ?2 AND channel = ?3 ORDER BY part",
     )?;
-    let rows = stmt.query_map([user, day, channel], |r| {
+    let rows = stmt.query_map(params![user, day, channel], |r| {
         Ok(Part { part: r.get::<_, i64>(0)? as usize, parts: r.get::<_, i64>(1)? as usize, body: r.get(2)?, accepted: r.get(3)? })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -211,7 +212,7 @@ pub fn planned(conn: Db<'_>, user: &str, day: &str, channel: &str) -> Result<Vec
 /// Keeps the messages of a day's channel, unless some are kept already
 /// (then those stay: what was sent once is what is sent again); returns
 /// what is kept.
-pub fn plan(conn: Db<'_>, user: &str, day: &str, channel: &str, bodies: &[String]) -> Result<Vec<Part>> {
+pub fn plan(conn: Db<'_>, user: &str, day: Day, channel: &str, bodies: &[String]) -> Result<Vec<Part>> {
     let conn = conn.sql();
     let tx = conn.unchecked_transaction()?;
     let kept = planned(Db(&tx), user, day, channel)?;
@@ -230,7 +231,7 @@ pub fn plan(conn: Db<'_>, user: &str, day: &str, channel: &str, bodies: &[String
 }
 
 /// A 2xx took this part.
-pub fn accept_part(conn: Db<'_>, user: &str, day: &str, channel: &str, part: usize, at: &str) -> Result<()> {
+pub fn accept_part(conn: Db<'_>, user: &str, day: Day, channel: &str, part: usize, at: &str) -> Result<()> {
     let conn = conn.sql();
     conn.execute(
         "UPDATE outbox SET accepted = ?5 WHERE user = ?1 AND day = ?2 AND channel = ?3 AND part = ?4 AND accepted IS NULL",
@@ -267,7 +268,7 @@ pub fn last_records(conn: Db<'_>, user: &str) -> Result<Vec<Record>> {
 
 /// Forgets the messages of days before `day` (their deliveries stay
 /// recorded): the outbox holds a few days, not a year of digests.
-pub fn forget_messages_before(conn: Db<'_>, day: &str) -> Result<()> {
+pub fn forget_messages_before(conn: Db<'_>, day: Day) -> Result<()> {
     let conn = conn.sql();
     conn.execute("DELETE FROM outbox WHERE day < ?1", [day])?;
     conn.execute("DELETE FROM delivery_failures WHERE day < ?1", [day])?;

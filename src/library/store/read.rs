@@ -48,6 +48,21 @@ pub enum StoredGist {
     NotMade,
 }
 
+/// A listing's date as the database keeps it (`YYYY-MM-DD`); one that is
+/// not a calendar day is a damaged row, an error of the query that reads it.
+impl rusqlite::types::FromSql for Day {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Day> {
+        let text = value.as_str()?;
+        Day::parse(text).ok_or_else(|| rusqlite::types::FromSqlError::Other(format!("{text:?} is not a day like 2026-03-02").into()))
+    }
+}
+
+impl rusqlite::types::ToSql for Day {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(rusqlite::types::ToSqlOutput::from(self.to_string()))
+    }
+}
+
 impl StoredPaper {
     /// The paper's gist: as stored, or made now where none is.
     pub fn gist(&self) -> Option<String> {
@@ -256,7 +271,7 @@ impl Store {
 
     /// The entries listed on `day`, one per paper (a paper listed in
     /// several categories that day counts once, by its most novel kind).
-    pub fn listing_day(&self, day: &str) -> Result<Vec<DayEntry>> {
+    pub fn listing_day(&self, day: Day) -> Result<Vec<DayEntry>> {
         let select = self.select_shown_paper().replace(" FROM papers p", ", l.k FROM papers p");
         let mut stmt = self.conn.prepare(&format!(
             "{select} JOIN (SELECT id, min(CASE kind WHEN 'new' THEN 0 WHEN 'cross' THEN 1 ELSE 2 END) AS k
@@ -283,26 +298,26 @@ impl Store {
     }
 
     /// The newest day any listing was read for.
-    pub fn newest_day(&self) -> Result<Option<String>> {
+    pub fn newest_day(&self) -> Result<Option<Day>> {
         Ok(self.conn.query_row("SELECT max(date) FROM listings", [], |r| r.get(0))?)
     }
 
     /// Whether any listing was read for `day`.
     pub fn has_day(&self, day: Day) -> Result<bool> {
         let mut stmt = self.conn.prepare_cached("SELECT 1 FROM listings WHERE date = ?1 LIMIT 1")?;
-        Ok(stmt.exists([day.to_string()])?)
+        Ok(stmt.exists([day])?)
     }
 
     /// Listing days from `since` on, oldest first.
-    pub fn days_from(&self, since: Day) -> Result<Vec<String>> {
+    pub fn days_from(&self, since: Day) -> Result<Vec<Day>> {
         let mut stmt = self.conn.prepare_cached("SELECT DISTINCT date FROM listings WHERE date >= ?1 ORDER BY date")?;
-        let rows = stmt.query_map([since.to_string()], |r| r.get(0))?;
+        let rows = stmt.query_map([since], |r| r.get(0))?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
     /// Every listing day, newest first. One index seek a day, so a library
     /// of years answers as fast as one of weeks.
-    pub fn all_days(&self) -> Result<Vec<String>> {
+    pub fn all_days(&self) -> Result<Vec<Day>> {
         let mut stmt = self.conn.prepare_cached(
             "WITH RECURSIVE d(date) AS (
                SELECT max(date) FROM listings

@@ -56,7 +56,7 @@ pub fn seed_vectors(
 
 /// Which days a digest covers: every listed day from `since`, or `date`,
 /// or the day just ingested (`ingested`), or else the library's newest.
-pub fn choose_days(lib: &Library, since: Option<Day>, date: Option<Day>, ingested: Option<String>) -> Result<Vec<String>> {
+pub fn choose_days(lib: &Library, since: Option<Day>, date: Option<Day>, ingested: Option<Day>) -> Result<Vec<Day>> {
     Ok(match (since, date, ingested) {
         (Some(since), _, _) => {
             let days = lib.store.days_from(since)?;
@@ -73,10 +73,6 @@ pub fn choose_days(lib: &Library, since: Option<Day>, date: Option<Day>, ingeste
     })
 }
 
-/// Scores every included entry of `day` against the profile. `flat` holds
-/// the library's vectors for its model (background for the logistic
-/// models), `words` the papers' words weighted by the library's lexical
-/// index (one cache per library state; [`words_for`] makes one).
 /// What ranking reads beside the database, opened once per library state:
 /// the library's model, its vectors and the papers' words (one cache for
 /// every ranking of that state). `daily`, the morning and `serve` each
@@ -104,7 +100,7 @@ impl Ranking {
     }
 
     /// The listing days `days` (oldest first) ranked together: [`rank_days`].
-    pub fn days(&self, lib: &Library, days: &[String], opts: &DayOptions) -> Result<Digest> {
+    pub fn days(&self, lib: &Library, days: &[Day], opts: &DayOptions) -> Result<Digest> {
         rank_days(lib, &self.vectors.flat, &self.words, days, opts)
     }
 
@@ -126,9 +122,9 @@ fn rank_listed_day(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, 
 
 /// `day`, if the library has its listing; else the error that names the
 /// newest days it has.
-fn listed_day(lib: &Library, day: Day) -> Result<String> {
+fn listed_day(lib: &Library, day: Day) -> Result<Day> {
     if lib.store.has_day(day)? {
-        return Ok(day.to_string());
+        return Ok(day);
     }
     let newest: Vec<String> = lib.store.days(7, &[])?.into_iter().map(|(d, _)| d).collect();
     Err(match newest.is_empty() {
@@ -151,15 +147,15 @@ pub fn check_known_profile(name: &str, known: &[String]) -> Result<()> {
 /// reads once a week: each paper once, as its first listing among them
 /// showed it. In stages: load the listings and the reader, filter,
 /// score the day, arrange the picks, and explain only those shown.
-fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, days: &[String], opts: &DayOptions) -> Result<Digest> {
+fn rank_days(lib: &Library, flat: &FlatVectors, words: &Mutex<WordCache>, days: &[Day], opts: &DayOptions) -> Result<Digest> {
     let (Some(first), Some(last)) = (days.first(), days.last()) else {
         anyhow::bail!("no listing days to rank");
     };
     let mut reader = LoadedProfile::load(lib, flat.model.as_str(), &opts.profile, words)?;
     let entries = listed(lib, days, &opts.include)?;
     let mut digest = Digest {
-        date: last.clone(),
-        first_date: first.clone(),
+        date: *last,
+        first_date: *first,
         profile: opts.profile.to_string(),
         method: opts.method,
         candidates: entries.len(),
@@ -254,13 +250,13 @@ impl LoadedProfile {
 
 /// The entries of `days` of the kinds asked for, each paper once, as the
 /// first of those days listed it.
-fn listed(lib: &Library, days: &[String], include: &[Kind]) -> Result<Vec<(String, DayEntry)>> {
+fn listed(lib: &Library, days: &[Day], include: &[Kind]) -> Result<Vec<(Day, DayEntry)>> {
     let mut entries = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for day in days {
-        for e in lib.store.listing_day(day)? {
+        for e in lib.store.listing_day(*day)? {
             if include.contains(&e.kind) && seen.insert(e.paper.paper.id.clone()) {
-                entries.push((day.clone(), e));
+                entries.push((*day, e));
             }
         }
     }
@@ -291,7 +287,7 @@ impl Shown<'_> {
 
 /// What the reader's filters keep of the listing (what they hide goes to
 /// `hidden` when asked for), each as an unscored pick.
-fn filter(entries: Vec<(String, DayEntry)>, reader: &LoadedProfile, opts: &DayOptions, hidden: &mut Vec<Hidden>) -> Vec<Kept> {
+fn filter(entries: Vec<(Day, DayEntry)>, reader: &LoadedProfile, opts: &DayOptions, hidden: &mut Vec<Hidden>) -> Vec<Kept> {
     let seed_index: HashMap<&[u8], usize> = reader.seeds.iter().enumerate().map(|(i, s)| (s.text_hash.as_slice(), i)).collect();
     let mut kept = Vec::with_capacity(entries.len());
     for (day, e) in entries {
@@ -306,6 +302,7 @@ fn filter(entries: Vec<(String, DayEntry)>, reader: &LoadedProfile, opts: &DayOp
         let gist = e.paper.gist();
         let mut paper = e.paper.paper;
         paper.kind = e.kind;
+        let day = day.to_string();
         paper.listing_date = Some(day.clone());
         let pinned = match reader.filters.judge(&paper) {
             Verdict::Pinned(name) => Some(name),

@@ -3,7 +3,7 @@
 //! them.
 
 use crate::library::store::ProfileKey;
-use crate::paper::{Kind, Paper};
+use crate::paper::{Day, Kind, Paper};
 use crate::rank::{self, Details, Explanation, Method};
 use serde::Serialize;
 
@@ -86,9 +86,9 @@ pub struct Hidden {
 #[derive(Debug, Clone)]
 pub struct Digest {
     /// The (newest) day ranked.
-    pub date: String,
+    pub date: Day,
     /// The first day of a roll-up over several days; `date` for one day.
-    pub first_date: String,
+    pub first_date: Day,
     pub profile: String,
     pub method: Method,
     /// Entries of the day that were ranked.
@@ -186,7 +186,7 @@ impl Digest {
     /// The day, or `FIRST to LAST` for a roll-up, as headings show it.
     pub fn span(&self) -> String {
         if self.first_date == self.date {
-            self.date.clone()
+            self.date.to_string()
         } else {
             format!("{} to {}", self.first_date, self.date)
         }
