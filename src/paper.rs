@@ -44,6 +44,14 @@ impl fmt::Display for Kind {
     }
 }
 
+/// Hash of the text the embedder sees; vectors are keyed by it so that a
+/// replaced entry with an unchanged abstract is not embedded again, and a
+/// seed given as text is named by it.
+pub fn text_hash(text: &str) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())[..16].to_vec()
+}
+
 /// A calendar day as listings are dated and readers name them:
 /// `2026-03-02`, and only a day the calendar has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

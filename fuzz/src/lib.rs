@@ -1,35 +1,13 @@
-//! paperscout's parsers, compiled on their own for fuzzing.
-//!
-//! The modules are paperscout's own files, not copies: the fuzz build
-//! instruments every crate it compiles, and the parsers need a handful of
-//! crates where paperscout as a whole needs hundreds.
+//! The fuzz targets' view of paperscout: the library crate itself, built
+//! without its `app` feature (the parsers alone, with a handful of
+//! dependencies: the fuzz build instruments every crate it compiles, and
+//! paperscout as a whole needs hundreds), and what must hold of whatever
+//! a parser returns.
 
-#[path = "../../src/profile/arxiv_ids.rs"]
-pub mod arxiv_ids;
-#[path = "../../src/listing/mod.rs"]
-pub mod listing;
-#[path = "../../src/paper.rs"]
-pub mod paper;
 #[cfg(feature = "parquet")]
-#[path = "../../src/listing/parquet.rs"]
-pub mod parquet;
-#[path = "../../src/profile/ris.rs"]
-pub mod ris;
-#[path = "../../src/profile/seed_files.rs"]
-pub mod seed_files;
-
-/// The one function of the library the seed readers use: the hash that
-/// names a seed without an arXiv id. paperscout's is
-/// `library::store::text_hash`, in a file that also opens SQLite; this is
-/// the same two lines.
-pub mod library {
-    pub mod store {
-        pub fn text_hash(text: &str) -> Vec<u8> {
-            use sha2::{Digest, Sha256};
-            Sha256::digest(text.as_bytes())[..16].to_vec()
-        }
-    }
-}
+pub use paperscout::listing::parquet;
+pub use paperscout::profile::seed_files;
+pub use paperscout::{listing, paper};
 
 use listing::Parsed;
 use paper::ArxivId;

@@ -260,7 +260,10 @@ pub fn date_in(s: &str) -> Option<String> {
     })
 }
 
-fn month_number(word: &str) -> Option<u32> {
+/// A month's name as listings and exports write it ("Mar", "Mar.",
+/// "March", "Sept"), 1 to 12; not a longer word that starts like one
+/// ("Marble").
+pub(crate) fn month_number(word: &str) -> Option<u32> {
     let word = word.trim_end_matches('.').to_ascii_lowercase();
     if word.len() < 3 {
         return None;
@@ -289,7 +292,7 @@ pub fn iso_date(s: &str) -> Option<String> {
 
 /// `YYYY-MM-DD` when that day exists: listing days are compared, grouped
 /// and parsed as dates later, so "2024-11-31" must not get in.
-fn calendar_day(year: u32, month: u32, day: u32) -> Option<String> {
+pub(crate) fn calendar_day(year: u32, month: u32, day: u32) -> Option<String> {
     let date = chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month, day)?;
     Some(date.format("%Y-%m-%d").to_string())
 }

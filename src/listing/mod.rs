@@ -11,18 +11,19 @@ mod authors;
 mod batch;
 pub mod browser_text;
 pub mod contain;
-mod fields;
+pub(crate) mod fields;
 pub mod html;
 pub mod jsonl;
 pub mod mailing;
 pub mod oai;
 mod pipeline;
 pub mod rss;
-// Parquet (arrow-rs) and the stream that reads it too are left out of the
-// fuzz build of the parsers, which mounts parquet.rs on its own.
-#[cfg(not(fuzzing))]
+// Parquet (arrow-rs), and the stream that reads it among other formats,
+// only where the `parquet` feature brings arrow-rs (the fuzz build of the
+// other parsers leaves it out: instrumented, it takes minutes to build).
+#[cfg(feature = "parquet")]
 pub mod parquet;
-#[cfg(not(fuzzing))]
+#[cfg(feature = "parquet")]
 pub mod stream;
 pub mod tex;
 pub mod text;

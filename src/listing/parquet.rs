@@ -23,7 +23,6 @@
 //! fields lose control characters as every listing's do.
 
 use crate::listing::contain::quietly;
-#[cfg(not(fuzzing))]
 use crate::listing::Batch;
 use crate::listing::Given;
 use crate::listing::ListingError;
@@ -308,7 +307,6 @@ impl Reader {
     }
 }
 
-#[cfg(not(fuzzing))]
 impl Iterator for Reader {
     type Item = Result<Batch, ListingError>;
 

@@ -13,8 +13,8 @@
 //! constants; docs/reliability.md has the figures).
 
 use super::arxiv_ids::arxiv_id_from_fields;
-use crate::library::store::text_hash;
-use crate::paper::{embedding_text, ArxivId};
+use crate::listing::fields::{self, calendar_day, line_of};
+use crate::paper::{embedding_text, text_hash, ArxivId};
 use anyhow::{bail, Result};
 use biblatex::{Bibliography, ChunksExt, RawBibliography, RawChunk};
 use std::collections::HashMap;
@@ -159,11 +159,6 @@ pub fn parse_bibtex(text: &str, source: &str) -> Result<Vec<SeedInput>> {
     Ok(out)
 }
 
-/// The 1-based line of a byte offset.
-fn line_of(text: &str, pos: usize) -> usize {
-    1 + text.as_bytes()[..pos.min(text.len())].iter().filter(|&&b| b == b'\n').count()
-}
-
 /// The field names biblatex's crossref resolution reads, and what the first
 /// pass calls them instead so that it resolves nothing.
 const INHERIT: [(&str, &str); 2] = [("crossref", "paperscout-crossref"), ("xdata", "paperscout-xdata")];
@@ -241,8 +236,6 @@ fn literal(t: &str) -> (u64, u64) {
     }
     (max, parts)
 }
-
-const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 struct Strings<'a, 's> {
     defs: HashMap<&'s str, &'a biblatex::Pair<'s>>,
@@ -512,10 +505,8 @@ fn calendar(year: u64, month: Option<u64>, day: Option<u64>) -> Option<String> {
     let Some(month) = month.and_then(|m| u32::try_from(m).ok()).filter(|m| (1..=12).contains(m)) else {
         return Some(format!("{year:04}"));
     };
-    match day.and_then(|d| u32::try_from(d).ok()).and_then(|d| chrono::NaiveDate::from_ymd_opt(year, month, d)) {
-        Some(date) => Some(date.format("%Y-%m-%d").to_string()),
-        None => Some(format!("{year:04}-{month:02}")),
-    }
+    let whole = day.and_then(|d| u32::try_from(d).ok()).and_then(|d| calendar_day(year as u32, month, d));
+    Some(whole.unwrap_or_else(|| format!("{year:04}-{month:02}")))
 }
 
 /// The date at the start of an export's date field (`2025-07-10 12:01:02`,
@@ -540,8 +531,7 @@ fn month_number(m: &str) -> Option<u32> {
     if let Ok(n) = m.parse::<u32>() {
         return (1..=12).contains(&n).then_some(n);
     }
-    let pos = MONTHS.iter().position(|p| m.get(..3) == Some(*p))?;
-    Some(pos as u32 + 1)
+    fields::month_number(&m)
 }
 
 /// One Zotero item as a seed, from its key, `dateAdded` and the fields a

@@ -6,7 +6,8 @@
 //! items leave Zotero, and never a seed the user added by hand.
 
 use super::seed_files::zotero_item;
-use super::{lookup, SeedInput};
+use super::seeds::lookup;
+use super::SeedInput;
 use crate::library::store::profiles::{self, Seed};
 use crate::library::store::{text_hash, Db, ProfileKey};
 use crate::library::Library;

@@ -58,12 +58,7 @@ pub fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
-/// Hash of the text the embedder sees; vectors are keyed by it so that a
-/// replaced entry with an unchanged abstract is not embedded again.
-pub fn text_hash(text: &str) -> Vec<u8> {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(text.as_bytes())[..16].to_vec()
-}
+pub use crate::paper::text_hash;
 
 /// Where a new library database is made before it is linked into place.
 fn temp_of(path: &Path) -> PathBuf {

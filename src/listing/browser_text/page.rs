@@ -114,18 +114,15 @@ pub(in crate::listing) fn listing_date(text: &str) -> Option<String> {
         Regex::new(r"(?:Showing new listings|New submissions) for\s+(?:[A-Za-z]+,?\s+)?(\d{1,2})\s+([A-Za-z]{3,9})\s+(\d{2}|\d{4})\b")
             .expect("static regex")
     });
-    const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
     let caps = re.captures(text)?;
     let day: u32 = caps.get(1)?.as_str().parse().ok()?;
-    let month_name = caps.get(2)?.as_str().to_ascii_lowercase();
-    let month = MONTHS.iter().position(|m| month_name.starts_with(m))? as u32 + 1;
+    let month = crate::listing::fields::month_number(caps.get(2)?.as_str())?;
     let year_text = caps.get(3)?.as_str();
-    let mut year: i32 = year_text.parse().ok()?;
+    let mut year: u32 = year_text.parse().ok()?;
     if year_text.len() == 2 {
         year += 2000;
     }
-    let date = chrono::NaiveDate::from_ymd_opt(year, month, day)?;
-    Some(date.format("%Y-%m-%d").to_string())
+    crate::listing::fields::calendar_day(year, month, day)
 }
 
 /// Cuts the page into entries. An entry runs from its header to the next

@@ -1,23 +1,15 @@
-//! Seed profiles: the papers a user likes (or explicitly does not), read
-//! from arXiv ids, BibTeX and CSL-JSON exports (Zotero, JabRef), lists of ids
-//! or free text, and kept per named profile in the library.
+//! A profile's seeds in the library: read from ids and files, added,
+//! listed, weighted, moved and removed, embedded; its bar and its name.
 
+use super::seed_files::SeedFile;
 use crate::error::{Kind, Kinded};
 use crate::library::store::{profiles, text_hash, Db, ProfileKey};
 use crate::library::Library;
 use crate::paper::{embedding_text, ArxivId};
 use anyhow::{bail, Context, Result};
-use seed_files::SeedFile;
 use std::path::Path;
 
-mod arxiv_ids;
-pub mod filters;
-pub mod ratings;
-mod ris;
-pub mod seed_files;
-pub mod zotero;
-
-pub use seed_files::{parse_bibtex, parse_csl_json, parse_id_list, SeedInput};
+use super::seed_files::{self, SeedInput};
 
 /// How the seeds of one add were recognised: by an arXiv id, by their
 /// title (and abstract) alone, or as a sentence of the reader's.
@@ -120,7 +112,7 @@ pub fn read_items(
     Ok(out)
 }
 
-fn lookup(lib: &Library, id: &str) -> Result<Option<SeedInput>> {
+pub(super) fn lookup(lib: &Library, id: &str) -> Result<Option<SeedInput>> {
     Ok(lib.store.get_paper(id)?.map(|p| SeedInput {
         key: p.paper.id.clone(),
         title: p.paper.title,
@@ -381,7 +373,7 @@ mod tests {
         let bib = "@misc{a, title = {A}, eprint = {2507.07400}, dateadded = {2024-01-05 10:00:00}}\n\
                    @misc{b, title = {B}, eprint = {2401.00001}, dateadded = {2025-02-01}}\n\
                    @misc{c, title = {C}, year = {2024}, month = {jun}}";
-        let seeds = parse_bibtex(bib, "z.bib").unwrap();
+        let seeds = crate::profile::parse_bibtex(bib, "z.bib").unwrap();
         assert_eq!(seeds.iter().map(|s| s.date.as_deref()).collect::<Vec<_>>(), [Some("2024-01-05"), Some("2025-02-01"), Some("2024-06")]);
         add(store.db(), &ProfileKey::of(None, "q"), &seeds, 1.0, false, "2026-03-03T09:00:00Z").unwrap();
         let q: Vec<String> = list(store.db(), &ProfileKey::of(None, "q")).unwrap().into_iter().map(|s| s.title).collect();
