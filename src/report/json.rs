@@ -9,7 +9,11 @@ use std::io::{self, Write};
 
 /// One JSON object per paper per line, with every field of [`Paper`].
 pub fn write_papers(out: &mut impl Write, papers: &[Paper]) -> io::Result<()> {
-    write_lines(out, papers)
+    for p in papers {
+        serde_json::to_writer(&mut *out, p)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
 }
 
 /// One [`NeighbourLine`] per line.
@@ -22,10 +26,13 @@ pub fn write_found(out: &mut impl Write, found: &[Found]) -> io::Result<()> {
     write_lines(out, found.iter().map(FoundLine::of))
 }
 
-/// Each item as one JSON object on a line of its own.
+/// Each item as one JSON object on a line of its own, written as the
+/// server answers the same item (`serve::api::Answer`): keys in sorted
+/// order and numbers as JSON's doubles, so that a line of `daily --json`
+/// and its element of `/api/daily` are the same text.
 pub fn write_lines<T: Serialize>(out: &mut impl Write, items: impl IntoIterator<Item = T>) -> io::Result<()> {
     for item in items {
-        serde_json::to_writer(&mut *out, &item)?;
+        serde_json::to_writer(&mut *out, &serde_json::to_value(&item)?)?;
         out.write_all(b"\n")?;
     }
     Ok(())
