@@ -1,7 +1,7 @@
 //! A day's listing ranked against a profile: the picks with their reasons,
 //! the papers the profile is least sure about, and what the filters hid.
-//! `daily` and `serve` both call [`rank_day`], so a page and the command
-//! line can never rank differently.
+//! `daily`, the morning and `serve` all rank through a [`Ranking`], so a
+//! page, a mail and the command line can never rank differently.
 
 mod sample;
 mod view;
