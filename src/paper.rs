@@ -67,6 +67,12 @@ impl Day {
 }
 
 impl Day {
+    /// The day as the number YYYYMMDD, which orders as the days do.
+    pub fn number(self) -> i32 {
+        use chrono::Datelike;
+        self.0.year() * 10_000 + self.0.month() as i32 * 100 + self.0.day() as i32
+    }
+
     /// The day `n` days before this one, where the calendar has it.
     pub fn days_before(self, n: u64) -> Option<Day> {
         self.0.checked_sub_days(chrono::Days::new(n)).map(Day)

@@ -340,8 +340,9 @@ mod tests {
     }
 
     fn flat(n: usize, dim: usize) -> FlatVectors {
-        let rows: Vec<(RowMeta, Vec<f32>)> =
-            (0..n).map(|i| (RowMeta { rowid: i as i64 + 1, subjects: 0, day: 0 }, unit(i as u64, dim))).collect();
+        let rows: Vec<(RowMeta, Vec<f32>)> = (0..n)
+            .map(|i| (RowMeta { rowid: i as i64 + 1, subjects: 0, day: crate::library::vectors::FileDay::NONE }, unit(i as u64, dim)))
+            .collect();
         FlatVectors::in_memory("m", dim, &rows, n as i64, 0).unwrap()
     }
 

@@ -17,7 +17,7 @@
 //! that no longer matches its flat file (rebuilt, another model) is
 //! replaced whole by rename.
 
-use super::vectors::{FlatVectors, RowMeta};
+use super::vectors::{FileDay, FlatVectors, RowMeta};
 use anyhow::{Context, Result};
 use std::fs::File;
 use std::io::Write;
@@ -93,7 +93,7 @@ pub struct Sketch {
 
 /// The paper part of a row.
 fn row_meta(r: &[u8]) -> RowMeta {
-    RowMeta { rowid: u64_at(r, 0) as i64, subjects: u64_at(r, 8), day: i32::from_le_bytes(r[16..20].try_into().unwrap_or([0; 4])) }
+    RowMeta { rowid: u64_at(r, 0) as i64, subjects: u64_at(r, 8), day: FileDay::from_le_bytes(r[16..20].try_into().unwrap_or([0; 4])) }
 }
 
 impl Sketch {
@@ -359,8 +359,10 @@ mod tests {
     use crate::vector::dot;
 
     fn flat(rows: &[(i64, Vec<f32>)]) -> FlatVectors {
-        let rows: Vec<_> =
-            rows.iter().map(|(id, v)| (RowMeta { rowid: *id, subjects: 1 << (id % 64), day: 20260101 + *id as i32 }, v.clone())).collect();
+        let rows: Vec<_> = rows
+            .iter()
+            .map(|(id, v)| (RowMeta { rowid: *id, subjects: 1 << (id % 64), day: FileDay(20260101 + *id as i32) }, v.clone()))
+            .collect();
         let through = rows.last().map_or(0, |r| r.0.rowid);
         FlatVectors::in_memory("m", rows.first().map_or(1, |r| r.1.len()), &rows, through, 0).unwrap()
     }
@@ -429,7 +431,7 @@ mod tests {
         assert_eq!(s.first_mismatch(&whole).unwrap(), None);
         // Scope: only even days, never the query itself.
         let query = whole.vector(18_000).to_vec();
-        let keep = |m: RowMeta| m.day % 2 == 0 && m.rowid != 18_001;
+        let keep = |m: RowMeta| m.day.0 % 2 == 0 && m.rowid != 18_001;
         let got = s.search_among(&whole, &query, 5, keep, 200).unwrap();
         assert_eq!(got, whole.top_k(&query, 5, keep));
         assert!(got.iter().all(|&(i, _)| keep(whole.meta(i))));

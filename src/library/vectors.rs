@@ -19,6 +19,7 @@
 //! describes a whole file (the next writer cuts the unfinished tail off).
 //! Readers map the file once and read only the rows their header counted.
 
+use crate::paper::Day;
 use crate::vector::dot;
 use anyhow::{bail, Context, Result};
 use memmap2::Mmap;
@@ -41,13 +42,40 @@ const ROW_META: usize = 24;
 pub struct RowMeta {
     pub rowid: i64,
     pub subjects: u64,
-    pub day: i32,
+    pub day: FileDay,
 }
 
 impl RowMeta {
     /// `first_date` as YYYY-MM-DD (or none) and the subjects, as stored.
     pub fn new(rowid: i64, first_date: Option<&str>, subjects: &[String]) -> RowMeta {
-        RowMeta { rowid, subjects: signature(subjects), day: first_date.map_or(0, day_number) }
+        RowMeta { rowid, subjects: signature(subjects), day: first_date.and_then(Day::parse).map_or(FileDay::NONE, FileDay::of) }
+    }
+}
+
+/// A paper's first listing [`Day`] as a row of the vector files keeps it:
+/// four bytes, the number YYYYMMDD (which orders as the days do), 0 for
+/// none. A plain number because rows are filtered by it in a scan's inner
+/// loop over millions of rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FileDay(pub(crate) i32);
+
+impl FileDay {
+    pub const NONE: FileDay = FileDay(0);
+
+    pub fn of(day: Day) -> FileDay {
+        FileDay(day.number())
+    }
+
+    pub fn is_none(self) -> bool {
+        self == FileDay::NONE
+    }
+
+    pub(crate) fn from_le_bytes(b: [u8; 4]) -> FileDay {
+        FileDay(i32::from_le_bytes(b))
+    }
+
+    pub(crate) fn to_le_bytes(self) -> [u8; 4] {
+        self.0.to_le_bytes()
     }
 }
 
@@ -61,15 +89,6 @@ pub fn subject_bit(subject: &str) -> u64 {
     // FNV-1a: stable across builds and platforms, unlike std's hasher.
     let h = subject.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3));
     1 << (h % 64)
-}
-
-/// YYYY-MM-DD as the number YYYYMMDD (0 when it is not such a date).
-pub fn day_number(date: &str) -> i32 {
-    let digits: String = date.chars().filter(char::is_ascii_digit).collect();
-    if date.len() != 10 || digits.len() != 8 {
-        return 0;
-    }
-    digits.parse().unwrap_or(0)
 }
 
 pub struct FlatVectors {
@@ -204,7 +223,7 @@ impl FlatVectors {
         RowMeta {
             rowid: i64::from_le_bytes(r[0..8].try_into().unwrap_or([0; 8])),
             subjects: u64::from_le_bytes(r[8..16].try_into().unwrap_or([0; 8])),
-            day: i32::from_le_bytes(r[16..20].try_into().unwrap_or([0; 4])),
+            day: FileDay::from_le_bytes(r[16..20].try_into().unwrap_or([0; 4])),
         }
     }
 
@@ -499,7 +518,7 @@ mod tests {
     use super::*;
 
     fn meta(rowid: i64) -> RowMeta {
-        RowMeta { rowid, subjects: 0, day: 0 }
+        RowMeta { rowid, subjects: 0, day: FileDay::NONE }
     }
 
     fn append(path: &Path, rows: &[(i64, [f32; 2])]) {
@@ -571,9 +590,9 @@ mod tests {
 
     #[test]
     fn in_memory_rows_read_like_a_file() {
-        let rows = vec![(meta(7), vec![1.0, 0.0]), (RowMeta { rowid: 9, subjects: 3, day: 20250316 }, vec![0.0, 1.0])];
+        let rows = vec![(meta(7), vec![1.0, 0.0]), (RowMeta { rowid: 9, subjects: 3, day: FileDay(20250316) }, vec![0.0, 1.0])];
         let f = FlatVectors::in_memory("m", 2, &rows, 9, 0).unwrap();
-        assert_eq!((f.count, f.rowid(1), f.vector(1), f.meta(1).day), (2, 9, &[0.0, 1.0][..], 20250316));
+        assert_eq!((f.count, f.rowid(1), f.vector(1), f.meta(1).day), (2, 9, &[0.0, 1.0][..], FileDay(20250316)));
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.bin");
         write(&path, &f).unwrap();
@@ -583,8 +602,10 @@ mod tests {
 
     #[test]
     fn days_and_signatures() {
-        assert_eq!(day_number("2025-03-16"), 20250316);
-        assert_eq!(day_number("16 Mar 2025"), 0);
+        assert_eq!(RowMeta::new(1, Some("2025-03-16"), &[]).day, FileDay(20250316));
+        assert_eq!(RowMeta::new(1, Some("16 Mar 2025"), &[]).day, FileDay::NONE);
+        assert_eq!(RowMeta::new(1, Some("2025-02-30"), &[]).day, FileDay::NONE);
+        assert!(FileDay::of(Day::parse("2025-12-31").unwrap()) < FileDay::of(Day::parse("2026-01-01").unwrap()));
         let s = signature(&["cs.LG".to_string(), "stat.ML".to_string()]);
         assert_ne!(s & subject_bit("cs.LG"), 0);
         assert_ne!(s & subject_bit("stat.ML"), 0);

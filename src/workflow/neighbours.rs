@@ -2,7 +2,7 @@
 //! limits. `like` and `serve` both call [`nearest`].
 
 use crate::library::store::StoredPaper;
-use crate::library::vectors::{day_number, subject_bit, RowMeta};
+use crate::library::vectors::{subject_bit, FileDay, RowMeta};
 use crate::library::{Library, Vectors};
 use crate::paper::{ArxivId, Day};
 use anyhow::Result;
@@ -28,7 +28,7 @@ pub struct Scope {
 impl Scope {
     /// The scope as a search checks it on every row: numbers, parsed once.
     pub fn rows(&self) -> RowScope {
-        let day = |d: &Option<Day>| d.map(|d| day_number(&d.to_string()));
+        let day = |d: &Option<Day>| d.map(FileDay::of);
         RowScope { since: day(&self.since), until: day(&self.until), subject: self.category.as_deref().map(subject_bit) }
     }
 
@@ -44,8 +44,8 @@ impl Scope {
 /// [`Scope`] in the terms of a vector file's row.
 #[derive(Debug, Clone, Copy)]
 pub struct RowScope {
-    since: Option<i32>,
-    until: Option<i32>,
+    since: Option<FileDay>,
+    until: Option<FileDay>,
     subject: Option<u64>,
 }
 
@@ -54,7 +54,7 @@ impl RowScope {
     /// category a hashed bit, so a pass is confirmed by [`Scope::admits`].
     pub fn may_admit(&self, meta: RowMeta) -> bool {
         self.since.is_none_or(|s| meta.day >= s)
-            && self.until.is_none_or(|u| meta.day <= u && meta.day != 0)
+            && self.until.is_none_or(|u| meta.day <= u && !meta.day.is_none())
             && self.subject.is_none_or(|bit| meta.subjects & bit != 0)
     }
 }

@@ -306,6 +306,20 @@ fn progress_bars_are_drawn_only_where_the_front_doors_say() {
     assert!(wrong.is_empty(), "a progress bar below the front doors (use crate::messages::progress):\n{}", wrong.join("\n"));
 }
 
+/// The edge checks on made-up files: each finds what it looks for in
+/// code, and nothing in comments or test modules.
+#[test]
+fn the_edge_checks_find_what_they_look_for() {
+    let file = |module: &str, text: &str| Source { module: module.into(), path: PathBuf::new(), text: text.into() };
+    let srcs = [
+        file("workflow::x", "fn f(c: &C) { c.execute(\"DELETE FROM papers\"); } // println!(\"no\")\n#[cfg(test)]\nmod tests { fn g() { println!(\"ok\"); } }\n"),
+        file("library::store::y", "fn f(c: &C) { c.execute(\"DELETE FROM papers\"); println!(\"x\"); }\n"),
+    ];
+    let store = |m: &str| m.starts_with("library::store");
+    assert_eq!(found_outside(&srcs, &["\"DELETE "], store), ["workflow::x: \"DELETE "]);
+    assert_eq!(found_outside(&srcs, &["println!"], |m| m == "messages"), ["library::store::y: println!"]);
+}
+
 #[test]
 fn rooms_are_of_a_size_to_read() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -28,8 +28,11 @@ fn index_recall_at_10_is_at_least_0_99() {
     let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
     let vecs = embedder.embed(&refs, &|_| {}).unwrap();
     let dim = embedder.dim();
-    let rows: Vec<(RowMeta, Vec<f32>)> =
-        vecs.into_iter().enumerate().map(|(i, v)| (RowMeta { rowid: i as i64 + 1, subjects: 0, day: 0 }, v)).collect();
+    let rows: Vec<(RowMeta, Vec<f32>)> = vecs
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| (RowMeta { rowid: i as i64 + 1, subjects: 0, day: paperscout::library::vectors::FileDay::NONE }, v))
+        .collect();
     let flat = vectors::FlatVectors::in_memory(embedder.model_id(), dim, &rows, rows.len() as i64, 0).unwrap();
     let dir = tempfile::tempdir().unwrap();
     index::update(dir.path(), &flat, false).unwrap();
