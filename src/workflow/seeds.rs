@@ -157,6 +157,10 @@ pub fn embed_seed_vectors<L: SeedLibrary + ?Sized>(
         let piece = &todo[..todo.len().min(EMBED_PIECE)];
         let texts: Vec<&str> = piece.iter().map(|(_, t)| t.as_str()).collect();
         let vectors = embedder.embed(&texts, &|_| {})?;
+        // A piece kept short would be missing again next round, for ever.
+        if vectors.len() != piece.len() {
+            return Err(anyhow::anyhow!("the model gave {} vectors for {} seed texts", vectors.len(), piece.len()).into());
+        }
         lib.keep(&model, piece, &vectors)?;
         done.embedded += piece.len();
     }
