@@ -496,7 +496,7 @@ fn matrix_event(body: &str, formatted: &str) -> MatrixEvent {
         formatted_body: Some(formatted.to_string()),
         mentions: MatrixMentions {},
     };
-    if Message::Matrix(event.clone()).body().len() <= MATRIX_EVENT {
+    if serde_json::to_vec(&event).is_ok_and(|b| b.len() <= MATRIX_EVENT) {
         return event;
     }
     MatrixEvent { format: None, formatted_body: None, ..event }

@@ -239,7 +239,7 @@ impl Store {
     /// A read snapshot: every read through the store until it is dropped
     /// sees the database as it was when it was taken.
     pub fn snapshot(&self) -> Result<Snapshot<'_>> {
-        Ok(Snapshot(self.conn.unchecked_transaction()?))
+        Ok(Snapshot { _read: self.conn.unchecked_transaction()? })
     }
 }
 
@@ -269,7 +269,9 @@ impl Tx<'_> {
 }
 
 /// A read snapshot ([`Store::snapshot`]), released when dropped.
-pub struct Snapshot<'a>(#[allow(dead_code)] Transaction<'a>);
+pub struct Snapshot<'a> {
+    _read: Transaction<'a>,
+}
 
 #[cfg(test)]
 mod tests {
