@@ -3,13 +3,12 @@
 //! is set. Compiled twice: into `it` without the feature (the CPU fallback's
 //! one line), and alone as the `cuda` test binary (tests/cuda.rs) that
 //! scripts/check-cuda runs and scripts/gpu-proof carries to a GPU machine.
+//! The GPU tests are not behind the feature: they compile in both builds
+//! (and skip in the plain one), so a change to what they call breaks
+//! scripts/test rather than only CI's CUDA build.
 
-use crate::common::parity::{args, model_dir, no_cuda_device, paperscout};
-#[cfg(feature = "cuda")]
-use crate::common::parity::{check_padding, check_parity, check_parity_at};
-use paperscout::embed::{self, BackendChoice, ModelArgs};
-#[cfg(feature = "cuda")]
-use paperscout::embed::{Embedder, Precision};
+use crate::common::parity::{args, check_padding, check_parity, check_parity_at, model_dir, no_cuda_device, paperscout};
+use paperscout::embed::{self, BackendChoice, Embedder, ModelArgs, Precision};
 use std::process::Stdio;
 
 #[cfg(not(feature = "cuda"))]
@@ -25,7 +24,6 @@ fn cuda_without_the_feature_is_a_clear_error() {
 
 /// Whether a CUDA device answers; without one the GPU tests skip, saying so
 /// loudly, unless `PAPERSCOUT_REQUIRE_GPU` is set, which makes it a failure.
-#[cfg(feature = "cuda")]
 fn cuda_answers(test: &str) -> bool {
     let Some(why) = no_cuda_device() else {
         return true;
@@ -35,32 +33,29 @@ fn cuda_answers(test: &str) -> bool {
     false
 }
 
-#[cfg(feature = "cuda")]
 fn cuda_args(precision: Precision) -> ModelArgs {
     ModelArgs { device: paperscout::embed::DeviceChoice::Cuda, precision: Some(precision), ..args(BackendChoice::Auto) }
 }
 
 /// The GPU's default: f16 weights and activations, cosine >= 0.999.
-#[cfg(feature = "cuda")]
 #[test]
 fn cuda_fp16_parity() {
     if !cuda_answers("cuda_fp16_parity") {
         return;
     }
-    let e = embed::open(&cuda_args(Precision::Fp16), true).unwrap();
+    let e = embed::open(&cuda_args(Precision::Fp16)).unwrap();
     assert!(e.model_id().ends_with(":fp16"), "{}", e.model_id());
     assert!(e.summary().contains("on CUDA in F16"), "{}", e.summary());
     check_parity_at(&e, "CUDA fp16", false, 0.999);
     check_padding(&e, 0.999, 1e-2);
 }
 
-#[cfg(feature = "cuda")]
 #[test]
 fn cuda_fp32_parity() {
     if !cuda_answers("cuda_fp32_parity") {
         return;
     }
-    let e = embed::open(&cuda_args(Precision::Fp32), true).unwrap();
+    let e = embed::open(&cuda_args(Precision::Fp32)).unwrap();
     assert!(e.summary().contains("on CUDA in F32"), "{}", e.summary());
     check_parity(&e, "CUDA fp32", false);
     check_padding(&e, 0.999_99, 1e-4);
